@@ -1,0 +1,65 @@
+"""The run store: append-only lines, crash repair, resume identity, atomic writes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wapii_core.errors import InputError, WapiiError
+from wapii_core.model import Generation
+from wapii_core.store import GENERATIONS_FILE, RunStore, read_jsonl, write_atomic
+
+RUN = {"dataset": "demo", "dataset_sha256": "abc", "adapter": "axios_js", "backend": "oracle",
+       "backend_params": {}, "setup": "full", "setting": "unconstrained", "draws": 1}
+
+
+def test_generations_survive_reopen_and_a_cut_off_last_line_is_dropped(tmp_path):
+    store = RunStore.open(tmp_path, RUN)
+    store.add_generation(Generation(sample="a/0", code="axios.get('x');"))
+    store.add_generation(Generation(sample="a/1", code="axios.get('y');"))
+    store.close()
+    with open(tmp_path / GENERATIONS_FILE, "a") as handle:  # what a kill -9 mid-write leaves
+        handle.write('{"sample": "a/2", "co')
+    reopened = RunStore.open(tmp_path, RUN)
+    assert sorted(reopened.generations) == ["a/0#0", "a/1#0"]
+    assert (tmp_path / GENERATIONS_FILE).read_text().endswith("\n")
+    reopened.add_generation(Generation(sample="a/2", code="z"))
+    reopened.close()
+    assert len((tmp_path / GENERATIONS_FILE).read_text().splitlines()) == 3
+
+
+def test_a_retried_generation_supersedes_the_failed_one(tmp_path):
+    store = RunStore.open(tmp_path, RUN)
+    store.add_generation(Generation(sample="a/0", finish_reason="error", error="HTTP 500"))
+    assert [g.sample for g in store.failed_generations()] == ["a/0"]
+    store.add_generation(Generation(sample="a/0", code="ok"))
+    store.close()
+    again = RunStore.open(tmp_path, RUN)
+    assert again.failed_generations() == [] and again.finished_generations()["a/0#0"].code == "ok"
+
+
+def test_a_directory_of_another_run_is_refused_untouched(tmp_path):
+    RunStore.open(tmp_path, RUN).close()
+    before = (tmp_path / "run.json").read_text()
+    with pytest.raises(WapiiError, match="holds a different run .adapter"):
+        RunStore.open(tmp_path, {**RUN, "adapter": "requests_py"})
+    assert (tmp_path / "run.json").read_text() == before
+
+
+def test_a_corrupt_line_in_the_middle_names_file_and_line(tmp_path):
+    path = tmp_path / "g.jsonl"
+    path.write_text('{"sample": "a/0", "code": "x"}\nnot json\n{"sample": "a/1", "code": "y"}\n')
+    with pytest.raises(InputError) as err:
+        read_jsonl(path, Generation)
+    assert str(path) in str(err.value) and "line 2" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_write_atomic_leaves_the_old_file_when_writing_fails(tmp_path):
+    target = tmp_path / "summary.json"
+    write_atomic(target, json.dumps({"old": True}))
+
+    with pytest.raises(TypeError):
+        write_atomic(target, 42)  # type: ignore[arg-type]
+    assert json.loads(target.read_text()) == {"old": True}
+    assert [p.name for p in tmp_path.iterdir()] == ["summary.json"]

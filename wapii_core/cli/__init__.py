@@ -1,0 +1,46 @@
+"""The ``wapii`` command line: a typer app, one module per command group."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from ..errors import WapiiError
+
+app = typer.Typer(
+    name="wapii",
+    help="Benchmark how well language models write code that calls web APIs.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+
+def _add_builtin_commands() -> None:
+    from . import datasets, plugins_cmd, report, run
+
+    run.add_to(app)
+    report.add_to(app)
+    datasets.add_to(app)
+    plugins_cmd.add_to(app)
+
+
+def main() -> None:
+    """Entry point of the ``wapii`` console script.
+
+    A :class:`WapiiError` (bad input, missing tool, unknown name) becomes one line on stderr and
+    exit code 2, without a traceback.
+    """
+    try:
+        _add_builtin_commands()
+        from ..plugins import register_commands
+
+        register_commands(app)
+        app()
+    except WapiiError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        sys.exit(exc.exit_code)
+    except KeyboardInterrupt:
+        print("interrupted: finished samples are kept; run the same command again to resume", file=sys.stderr)
+        sys.exit(130)

@@ -1,0 +1,62 @@
+"""``wapii datasets list|show|fetch``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+datasets_app = typer.Typer(help="List, inspect and download datasets.", no_args_is_help=True)
+
+
+@datasets_app.command("list")
+def list_command() -> None:
+    """The registered datasets and whether each is available here."""
+    from .. import plugins
+    from ..errors import WapiiError
+
+    for name, entry in sorted(plugins.datasets.entries().items()):
+        try:
+            entry.value(None)
+            state = "available"
+        except WapiiError as exc:
+            state = f"not available ({exc})"
+        typer.echo(f"{name:<12} {state}\n{'':<12} {entry.description}")
+
+
+@datasets_app.command("show")
+def show_command(
+    name: str = typer.Argument(..., help="Dataset name."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR"),
+) -> None:
+    """Where a dataset is, its sha256 and its samples per API, as JSON."""
+    from .. import plugins
+    from ..datasets import dataset_summary
+
+    typer.echo(json.dumps(dataset_summary(plugins.datasets.get(name)(data_dir)), indent=2))
+
+
+@datasets_app.command("fetch")
+def fetch_command(
+    name: str = typer.Argument("wapiibench", help="Dataset name."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                            help="Where to put it (default: the per-user cache)."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="Download from this mirror instead of upstream."),
+) -> None:
+    """Download a dataset and verify every file's sha256; nothing is half-written on failure."""
+    from .. import plugins
+    from ..errors import WapiiError
+    from ..paths import default_data_dir
+
+    loader = plugins.datasets.get(name)
+    fetch = getattr(loader, "fetch", None)
+    if fetch is None:
+        raise WapiiError(f"dataset {name!r} is bundled or local; there is nothing to fetch")
+    target = fetch(data_dir or default_data_dir(name), base_url)
+    typer.echo(f"{name}: downloaded and verified in {target}")
+
+
+def add_to(app: typer.Typer) -> None:
+    app.add_typer(datasets_app, name="datasets")

@@ -1,0 +1,32 @@
+"""``wapii plugins`` and ``wapii setup``."""
+
+from __future__ import annotations
+
+import json
+from typing import Optional
+
+import typer
+
+
+def add_to(app: typer.Typer) -> None:
+    @app.command("plugins")
+    def plugins_command() -> None:
+        """Print the installed plugins as JSON: name, version, hooks, what they register, load failures."""
+        from ..plugins import describe_plugins
+
+        typer.echo(json.dumps(describe_plugins(), indent=2))
+
+    @app.command("setup")
+    def setup_command(
+        adapter: list[str] = typer.Option([], "--adapter", "-a", help="Only these adapters (default: all)."),
+    ) -> None:
+        """Install what the adapters need (e.g. the npm packages of axios_js); safe to repeat."""
+        from .. import plugins
+
+        for name in adapter or plugins.adapters.names():
+            instance = plugins.adapters.get(name)()
+            try:
+                instance.setup()
+            finally:
+                instance.close()
+            typer.echo(f"{name}: ready")

@@ -1,0 +1,106 @@
+"""``wapii run`` and ``wapii evaluate``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..errors import WapiiError
+from ..model import Setup
+
+
+def default_out(dataset: str, adapter: str, backend: str, model: Optional[str], setup: Setup,
+                setting: str = "unconstrained") -> Path:
+    """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>]``: the same command resumes the same run."""
+    parts = [dataset, adapter, backend] + ([model] if model else []) + [setup.value]
+    if setting != "unconstrained":
+        parts.append(setting)
+    name = "-".join(re.sub(r"[^A-Za-z0-9_.]+", "_", p).strip("_") for p in parts)
+    return Path("runs") / name
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    out = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise WapiiError(f"backend option {pair!r} is not KEY=VALUE")
+        key, value = pair.split("=", 1)
+        out[key.strip()] = value
+    return out
+
+
+def add_to(app: typer.Typer) -> None:
+    @app.command("run")
+    def run_command(
+        dataset: str = typer.Option("demo", "--dataset", "-d", help="Dataset name (`wapii datasets list`)."),
+        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                                help="Where the dataset's files are (default: the per-user cache)."),
+        adapter: str = typer.Option("axios_js", "--adapter", "-a", help="Target language + HTTP library."),
+        backend: str = typer.Option("oracle", "--backend", "-b", help="Where completions come from."),
+        model: Optional[str] = typer.Option(None, "--model", "-m", help="Model name or path, for model backends."),
+        setup: list[Setup] = typer.Option([Setup.full], "--setup", "-s",
+                                          help="full: starter ends with `axios.`; argument: method and URL given; "
+                                               "import: only the import. Repeat for several."),
+        mode: str = typer.Option("reference", "--mode", help="Comparison: reference (the paper's, default) or "
+                                 "strict (spec path characters matched literally)."),
+        generations: Optional[Path] = typer.Option(None, "--generations", "-g",
+                                                   help="replay: JSONL of {sample, code} or a <api>/<index>_code.js dir."),
+        draws: int = typer.Option(1, "--draws", "-n", min=1, help="Completions per task."),
+        option: list[str] = typer.Option([], "--backend-option", "-O", help="KEY=VALUE passed to the backend."),
+        metric: list[str] = typer.Option([], "--metric", help="Metric providers to apply (default: all)."),
+        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N samples."),
+        api: list[str] = typer.Option([], "--api", help="Only these APIs of the dataset."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<derived name>); "
+                                           "with several setups, one sub-directory per setup."),
+        by_api: bool = typer.Option(False, "--by-api", help="Also print one table per API."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or tables."),
+    ) -> None:
+        """Generate, execute and judge programs for every task; resumes an interrupted run directory."""
+        from ..report import print_table
+        from ..runner import RunConfig, run
+        from .progress import progress_bars
+
+        columns = []
+        for one_setup in dict.fromkeys(setup):
+            config = RunConfig(dataset=dataset, data_dir=data_dir, adapter=adapter, backend=backend, model=model,
+                               setup=one_setup, mode=mode, generations=generations, draws=draws,
+                               backend_options=parse_options(option), metrics=metric or None, limit=limit,
+                               apis=api or None)
+            if out is None:
+                target = default_out(dataset, adapter, backend, model, one_setup)
+            else:
+                target = out / one_setup.value if len(set(setup)) > 1 else out
+            with progress_bars(not quiet) as progress:
+                summary = run(config, target, progress)
+            columns.append((str(target), {"adapter": adapter, "backend": backend, "model": model,
+                                          "setup": one_setup.value}, summary))
+            if not quiet:
+                typer.echo(f"run directory: {target}" + ("" if summary["complete"] else
+                           f"  (incomplete: {len(summary['failed_generations'])} generations failed; "
+                           "run the same command again to retry them)"))
+        if not quiet:
+            print_table(columns)
+            if by_api:
+                for api_name in sorted({a for _, _, s in columns for a in s.get("per_api", {})}):
+                    print_table(columns, api_name)
+
+    @app.command("evaluate")
+    def evaluate_command(
+        run_dir: Path = typer.Argument(..., help="A run directory written by `wapii run`."),
+        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR"),
+        metric: list[str] = typer.Option([], "--metric", help="Metric providers to apply (default: all)."),
+        quiet: bool = typer.Option(False, "--quiet", "-q"),
+    ) -> None:
+        """Re-execute and re-score the stored generations of a run directory."""
+        from ..report import print_table
+        from ..runner import evaluate
+        from ..store import load_run
+        from .progress import progress_bars
+
+        with progress_bars(not quiet) as progress:
+            summary = evaluate(run_dir, progress, data_dir=data_dir, metrics=metric or None)
+        if not quiet:
+            print_table([(str(run_dir), load_run(run_dir), summary)])

@@ -1,0 +1,263 @@
+"""The pipeline: generate → extract → execute → compare → score, chunk by chunk, resumably."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from pydantic import BaseModel, Field
+
+from . import plugins
+from .errors import WapiiError
+from .model import Generation, GenerationRequest, Sample, SampleResult, Setup
+from .protocols import Adapter, BackendOptions, Dataset, RunContext
+from .store import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
+
+CHUNK = 64
+"""Samples generated and judged per step: small enough that an interrupted run loses little."""
+
+
+class RunConfig(BaseModel):
+    """Everything ``wapii run`` was asked to do (the CLI boundary)."""
+
+    dataset: str = "demo"
+    data_dir: Path | None = None
+    adapter: str = "axios_js"
+    backend: str = "oracle"
+    model: str | None = None
+    setup: Setup = Setup.full
+    setting: str = "unconstrained"
+    mode: str = "reference"
+    draws: int = Field(default=1, ge=1)
+    generations: Path | None = None
+    backend_options: dict[str, str] = Field(default_factory=dict)
+    metrics: list[str] | None = None  # None: every registered provider
+    limit: int | None = None  # only the first N samples (quick checks)
+    apis: list[str] | None = None  # only these APIs
+
+
+Progress = Callable[[str, int], Any]
+"""``progress(stage, total) -> advance(n)`` factory; the CLI passes rich progress bars."""
+
+
+def _no_progress(stage: str, total: int) -> Callable[[int], None]:
+    return lambda n=1: None
+
+
+def load_dataset(name: str, data_dir: Path | None) -> Dataset:
+    loader = plugins.datasets.get(name)
+    return loader(data_dir)
+
+
+def select_samples(dataset: Dataset, config: RunConfig) -> list[Sample]:
+    samples = dataset.samples
+    if config.apis:
+        unknown = sorted(set(config.apis) - {s.api for s in samples})
+        if unknown:
+            raise WapiiError(f"dataset {dataset.name!r} has no API {', '.join(unknown)}")
+        samples = [s for s in samples if s.api in config.apis]
+    if config.limit is not None:
+        samples = samples[: config.limit]
+    return samples
+
+
+def versions() -> dict[str, str]:
+    """Versions of wapii and of every installed wapii plugin distribution."""
+    import importlib.metadata as md
+
+    out = {"wapii": md.version("wapii")}
+    for ep in md.entry_points(group=plugins.GROUP):
+        if ep.dist is not None:
+            out[ep.dist.name] = ep.dist.version
+    return out
+
+
+def git_commit() -> str | None:
+    """The commit of the wapii checkout, when it runs from one."""
+    import subprocess
+
+    root = Path(__file__).resolve().parent.parent
+    if not (root / ".git").exists():
+        return None
+    try:
+        done = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None
+
+
+def describe_run(config: RunConfig, dataset: Dataset, backend: Any) -> dict[str, Any]:
+    """The contents of run.json."""
+    return {
+        "dataset": dataset.name,
+        "dataset_sha256": dataset.sha256,
+        "dataset_source": str(dataset.source),
+        "adapter": config.adapter,
+        "backend": config.backend,
+        "backend_params": backend.describe(),
+        "model": config.model,
+        "setup": config.setup.value,
+        "setting": config.setting,
+        "mode": config.mode,
+        "draws": config.draws,
+        "limit": config.limit,
+        "apis": config.apis,
+        "versions": versions(),
+        "git_commit": git_commit(),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+class Judge:
+    """Extract, execute, normalise and compare generations with one adapter and the dataset's specs."""
+
+    def __init__(self, adapter: Adapter, dataset: Dataset, mode: str) -> None:
+        from .compare import judge
+        from .spec import SpecIndex
+
+        if mode not in ("reference", "strict"):
+            raise WapiiError(f"unknown comparison mode {mode!r} (known: reference, strict)")
+        self._judge = judge
+        self.adapter = adapter
+        self.dataset = dataset
+        self.strict = mode == "strict"
+        self.mode = mode
+        self._specs = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
+        self._samples = {s.id: s for s in dataset.samples}
+
+    def __call__(self, generations: list[Generation]) -> list[SampleResult]:
+        extractions = []
+        for gen in generations:
+            if gen.finish_reason in ("timeout", "unsatisfiable"):
+                extractions.append((None, gen.finish_reason))
+                continue
+            ext = self.adapter.extract(gen.code or "")
+            extractions.append((ext.call, ext.error))
+        calls = [call for call, _ in extractions if call is not None]
+        captures = iter(self.adapter.execute(calls) if calls else [])
+        results = []
+        for gen, (call, error) in zip(generations, extractions):
+            sample = self._samples[gen.sample]
+            request, detail = None, None
+            if call is not None:
+                capture = next(captures)
+                error, detail = capture.error, capture.detail
+                if capture.request is not None and error is None:
+                    request = self.adapter.normalise(capture.request)
+            result = self._judge(sample, self._specs[sample.api], request, error, call=call, error_detail=detail,
+                                 draw=gen.draw, strict=self.strict)
+            result.mode = self.mode
+            results.append(result)
+        return results
+
+
+def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> dict[str, Any]:
+    """Run (or resume) one benchmark run into ``out_dir`` and return its summary."""
+    dataset = load_dataset(config.dataset, config.data_dir)
+    samples = select_samples(dataset, config)
+    with ExitStack() as stack:
+        adapter = plugins.adapters.get(config.adapter)()
+        stack.callback(adapter.close)
+        options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
+                                 extra=dict(config.backend_options))
+        backend = plugins.backends.get(config.backend)(options, RunContext(dataset, adapter, config.setup))
+        if hasattr(backend, "close"):
+            stack.callback(backend.close)
+        store = RunStore.open(out_dir, describe_run(config, dataset, backend))
+        stack.callback(store.close)
+        judge = Judge(adapter, dataset, config.mode)
+
+        keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
+        done = store.finished_generations()
+        todo = [GenerationRequest(sample=s, draw=d, prompt=adapter.prompt(s, config.setup, dataset))
+                for s in samples for d in range(config.draws) if f"{s.id}#{d}" not in done]
+        advance_gen = progress("generating", len(todo))
+        for chunk in _chunks(todo, CHUNK):
+            for gen in backend.generate(chunk):
+                store.add_generation(gen)
+                advance_gen(1)
+        _judge_pending(store, judge, keys, progress)
+        return finish(store, dataset, samples, keys, config.metrics)
+
+
+def _judge_pending(store: RunStore, judge: Judge, keys: list[str], progress: Progress) -> None:
+    finished = store.finished_generations()
+    pending = [finished[k] for k in keys if k in finished and k not in store.results]
+    advance = progress("judging", len(pending))
+    for chunk in _chunks(pending, CHUNK):
+        for result in judge(chunk):
+            store.add_result(result)
+        advance(len(chunk))
+
+
+def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | None = None,
+             metrics: list[str] | None = None) -> dict[str, Any]:
+    """Re-execute and re-score every stored generation of a run directory."""
+    from .store import load_run
+
+    run_info = load_run(out_dir)
+    dataset = load_dataset(run_info["dataset"], data_dir or _stored_data_dir(run_info))
+    if dataset.sha256 != run_info.get("dataset_sha256"):
+        raise WapiiError(f"{out_dir}: the run was made on another version of dataset {dataset.name!r} "
+                         f"(sha256 {run_info.get('dataset_sha256')}, found {dataset.sha256})")
+    config = RunConfig(dataset=run_info["dataset"], adapter=run_info["adapter"], backend=run_info["backend"],
+                       setup=Setup(run_info["setup"]), mode=run_info.get("mode", "reference"),
+                       draws=run_info.get("draws", 1), limit=run_info.get("limit"), apis=run_info.get("apis"))
+    samples = select_samples(dataset, config)
+    keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
+    adapter = plugins.adapters.get(config.adapter)()
+    try:
+        store = RunStore.open(out_dir, run_info)
+        try:
+            store.reset_results()
+            _judge_pending(store, Judge(adapter, dataset, config.mode), keys, progress)
+            return finish(store, dataset, samples, keys, metrics)
+        finally:
+            store.close()
+    finally:
+        adapter.close()
+
+
+def _stored_data_dir(run_info: dict[str, Any]) -> Path | None:
+    source = run_info.get("dataset_source")
+    return Path(source).parent if source else None
+
+
+def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[str],
+           metric_names: list[str] | None) -> dict[str, Any]:
+    """Aggregate the stored results into summary.json and report.md."""
+    from .report import markdown_report
+    from .store import ordered
+
+    results = ordered([store.results[k] for k in keys if k in store.results], keys)
+    failed = [g for g in store.failed_generations() if g.key in set(keys) and g.key not in store.results]
+    missing = [k for k in keys if k not in store.results]
+    summary: dict[str, Any] = {
+        "complete": not missing,
+        "samples": len(keys),
+        "judged": len(results),
+        "failed_generations": [{"sample": g.sample, "draw": g.draw, "error": g.error} for g in failed],
+        "mode": store.run.get("mode", "reference"),
+        "setup": store.run.get("setup"),
+    }
+    names = metric_names if metric_names is not None else plugins.metrics.names()
+    extra: dict[str, Any] = {}
+    for name in names:
+        provider = plugins.metrics.get(name)
+        value = provider.aggregate(results, dataset)
+        if name == "wapii":
+            summary.update(value)
+        else:
+            extra[name] = value
+    if extra:
+        summary["metrics"] = extra
+    write_json(store.directory / SUMMARY_FILE, summary)
+    write_atomic(store.directory / REPORT_FILE, markdown_report([(store.directory.name, store.run, summary)]))
+    return summary
