@@ -1,0 +1,210 @@
+"""End-to-end conformance with the published WAPIIBench pipeline.
+
+For every ``<name>.reference.json`` in ``../shared/conformance``, the programs in ``<name>/<api>/
+<index:04d>_code.js`` are extracted, executed and normalised by the ``axios_js`` adapter, judged by
+:func:`wapii_core.compare.judge` in reference mode, and aggregated; every per-sample verdict and
+every statistic must equal what the reference pipeline produced for the same files (floating-point
+values to 1e-9). A program ending in ``timeout`` / ``unsatisfiable_constraints`` is the reference's
+marker for a constrained generation that stopped on its time limit / on unsatisfiable constraints.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from support import CONFORMANCE, WAPIIBENCH
+from wapii_core import plugins
+from wapii_core.compare import judge
+from wapii_core.errors import MissingToolError, UnknownNameError
+from wapii_core.metrics import ROW_NAMES, paper_rows
+from wapii_core.model import SampleResult
+from wapii_core.refstats import reference_statistics
+from wapii_core.spec import SpecIndex
+
+CORPORA = sorted(CONFORMANCE.glob("*.reference.json"))
+TOLERANCE = 1e-9
+MARKERS = {"timeout": "timeout", "unsatisfiable_constraints": "unsatisfiable"}
+
+# metrics.md §8: paper row -> reference statistic (stat name, key in a per-field dict or None)
+_PAIRS = {
+    "Correct implementations": "samples_correct_wrt_", "Illegal implementations": "samples_illegal_wrt_",
+    "Correct URLs": "urls_correct_wrt_", "Illegal URLs": "urls_illegal_wrt_",
+    "Correct methods": "methods_correct_wrt_", "Illegal methods": "methods_illegal_wrt_",
+}
+_ARGUMENT_PAIRS = {
+    "Correct argument names": "arguments_correct_name_wrt_expected_",
+    "Correct argument values": "arguments_correct_value_wrt_expected_",
+    "Missing arguments": "arguments_missing_wrt_expected_",
+    "Unexpected arguments": "arguments_unexpected_wrt_all_",
+    "Unnecessary arguments": "arguments_unnecessary_wrt_all_",
+    "Illegal arguments": "arguments_illegal_wrt_all_",
+    "Mean argument precision": "argument_name_mean_precision_wrt_",
+    "Mean argument recall": "argument_name_mean_recall_wrt_",
+    "Mean argument Jaccard index": "argument_name_mean_jaccard_wrt_",
+    "Mean argument value conditional accuracy": "argument_value_mean_accuracy_wrt_correct_",
+}
+
+pytestmark = pytest.mark.skipif(not CORPORA or not (WAPIIBENCH / "dataset.json").exists(),
+                                reason="needs ../shared/conformance and ../shared/wapiibench")
+
+
+@dataclass
+class Corpus:
+    name: str
+    directory: Path
+    reference: dict[str, Any]
+    results: dict[str, SampleResult]  # sample id -> result
+
+
+def _adapter() -> Any:
+    try:
+        return plugins.adapters.get("axios_js")()
+    except UnknownNameError as exc:
+        pytest.skip(f"the axios_js adapter is not installed: {exc}")
+
+
+def _judge_corpus(directory: Path, sample_ids: list[str]) -> dict[str, SampleResult]:
+    from wapii_core.datasets import load_wapiibench
+
+    dataset = load_wapiibench(WAPIIBENCH)
+    samples = {s.id: s for s in dataset.samples}
+    specs = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
+    adapter = _adapter()
+    try:
+        cut: dict[str, tuple[str | None, str | None]] = {}
+        for sample_id in sample_ids:
+            api, index = sample_id.rsplit("/", 1)
+            code = (directory / api / f"{int(index):04d}_code.js").read_text()
+            marker = next((kind for end, kind in MARKERS.items() if code.endswith(end)), None)
+            if marker:
+                cut[sample_id] = (None, marker)
+            else:
+                extraction = adapter.extract(code)
+                cut[sample_id] = (extraction.call, extraction.error)
+        runnable = [i for i in sample_ids if cut[i][0] is not None]
+        try:
+            captures = dict(zip(runnable, adapter.execute([cut[i][0] for i in runnable])))
+        except MissingToolError as exc:
+            pytest.skip(f"cannot run the axios adapter here: {exc}")
+        results = {}
+        for sample_id in sample_ids:
+            call, error = cut[sample_id]
+            request = detail = None
+            if call is not None:
+                capture = captures[sample_id]
+                error, detail = capture.error, capture.detail
+                if capture.request is not None and capture.error is None:
+                    request = adapter.normalise(capture.request)
+            sample = samples[sample_id]
+            results[sample_id] = judge(sample, specs[sample.api], request, error, call=call, error_detail=detail)
+        return results
+    finally:
+        adapter.close()
+
+
+@pytest.fixture(scope="module", params=CORPORA, ids=[p.name.removesuffix(".reference.json") for p in CORPORA])
+def corpus(request: pytest.FixtureRequest) -> Corpus:
+    path: Path = request.param
+    name = path.name.removesuffix(".reference.json")
+    reference = json.loads(path.read_text())
+    directory = path.parent / name
+    return Corpus(name, directory, reference, _judge_corpus(directory, list(reference["samples"])))
+
+
+def _close(ours: Any, theirs: Any) -> bool:
+    if isinstance(theirs, (int, float)) and isinstance(ours, (int, float)):
+        return math.isclose(ours, theirs, rel_tol=0.0, abs_tol=TOLERANCE)
+    return ours == theirs
+
+
+def _vacant(value: Any) -> bool:
+    return value is None or value == 0 or value == {}
+
+
+def statistic_differences(ours: dict[str, Any], theirs: dict[str, Any], scope: str) -> list[str]:
+    """Every key the reference has must agree; keys only we have must be 0 / None / empty."""
+    diffs = []
+    for key in sorted({*ours, *theirs}):
+        if key not in theirs:
+            if not _vacant(ours[key]) and not (isinstance(ours[key], dict) and all(map(_vacant, ours[key].values()))):
+                diffs.append(f"[{scope}] {key}: ours {ours[key]!r}, not in the reference")
+            continue
+        if key not in ours:
+            diffs.append(f"[{scope}] {key}: missing (reference {theirs[key]!r})")
+            continue
+        want, got = theirs[key], ours[key]
+        if isinstance(want, dict) and isinstance(got, dict):
+            for sub in sorted({*want, *got}):
+                if sub not in want:
+                    if not _vacant(got[sub]):
+                        diffs.append(f"[{scope}] {key}[{sub}]: ours {got[sub]!r}, not in the reference")
+                elif sub not in got or not _close(got[sub], want[sub]):
+                    diffs.append(f"[{scope}] {key}[{sub}]: ours {got.get(sub)!r}, reference {want[sub]!r}")
+        elif not _close(got, want):
+            diffs.append(f"[{scope}] {key}: ours {got!r}, reference {want!r}")
+    return diffs
+
+
+def _verdicts(result: SampleResult) -> dict[str, Any]:
+    return {"error": result.error, "sample": result.verdict, "url": result.url, "method": result.method,
+            "endpoint": result.endpoint, "arguments": {f: v for f, v in result.arguments.items() if v}}
+
+
+def _scopes(corpus: Corpus) -> dict[str, list[SampleResult]]:
+    results = list(corpus.results.values())
+    return {scope: results if scope == "all" else [r for r in results if r.api == scope]
+            for scope in corpus.reference["statistics"]}
+
+
+def test_corpus_layout_matches_its_reference(corpus: Corpus) -> None:
+    files = {f"{p.parent.name}/{int(p.name.split('_')[0])}" for p in corpus.directory.glob("*/*_code.js")}
+    assert files == set(corpus.reference["samples"])
+    assert "all" in corpus.reference["statistics"]
+
+
+def test_every_sample_verdict_matches_the_reference(corpus: Corpus) -> None:
+    diffs = []
+    for sample_id, want in corpus.reference["samples"].items():
+        want = {**want, "arguments": {f: v for f, v in want["arguments"].items() if v}}
+        got = _verdicts(corpus.results[sample_id])
+        if got != want:
+            detail = {k: (got[k], want[k]) for k in want if got.get(k) != want[k]}
+            diffs.append(f"{sample_id} (ours, reference): {detail}; call={corpus.results[sample_id].call!r}")
+    assert not diffs, f"{len(diffs)} of {len(corpus.reference['samples'])} samples differ:\n" + "\n".join(diffs[:25])
+
+
+def test_every_statistic_matches_the_reference(corpus: Corpus) -> None:
+    diffs = []
+    for scope, results in _scopes(corpus).items():
+        diffs += statistic_differences(reference_statistics(results), corpus.reference["statistics"][scope], scope)
+    assert not diffs, f"{len(diffs)} statistics differ:\n" + "\n".join(diffs[:40])
+
+
+def test_paper_rows_are_the_reference_statistics(corpus: Corpus) -> None:
+    """metrics.md §8, applied to the reference's own statistics."""
+    for scope, results in _scopes(corpus).items():
+        theirs = corpus.reference["statistics"][scope]
+        rows = paper_rows(results)
+        expected = {"Executable implementations (t)": theirs["samples_executable_wrt_total"]}
+        for stem, prefix in _PAIRS.items():
+            expected[f"{stem} (t)"] = theirs[prefix + "total"]
+            expected[f"{stem} (e)"] = theirs[prefix + "executable"]
+        for stem, prefix in _ARGUMENT_PAIRS.items():
+            expected[f"{stem} (t)"] = theirs[prefix + "total"].get("all")
+            expected[f"{stem} (e)"] = theirs[prefix + "executable"].get("all")
+            for field, values in rows["per_field"].items():
+                assert _close(values[f"{stem} (t)"], theirs[prefix + "total"].get(field)), (scope, stem, field)
+                assert _close(values[f"{stem} (e)"], theirs[prefix + "executable"].get(field)), (scope, stem, field)
+        expected["Total errors"] = theirs["errors_total"]
+        expected["Incomplete implementations"] = sum(
+            theirs[f"errors_{k}"] for k in ("no_request", "incomplete_request", "timeout", "unsatisfiable"))
+        expected["Runtime errors"] = theirs["errors_runtime_error"]
+        assert set(expected) == set(ROW_NAMES)
+        bad = {name: (rows[name], expected[name]) for name in ROW_NAMES if not _close(rows[name], expected[name])}
+        assert not bad, f"[{scope}] rows differ (ours, reference): {bad}"

@@ -1,0 +1,272 @@
+"""OpenAPI index: the server, URL → path-template matching, operations and legal arguments.
+
+Semantics (docs: metrics.md §4-5), mirroring the published WAPIIBench evaluation, which reads
+specs with openapi3-parser:
+
+- **server** is the first ``servers[].url``; it is stripped from a URL before matching (when it is
+  not a prefix, nothing is stripped).
+- **matching** (reference mode): a template matches when the rest of the URL fully matches it with
+  each ``{name}`` replaced by ``[^/?&]+`` and every *other* character used as a regular expression
+  as it is, *not escaped* (Slack's ``/chat.postMessage`` therefore matches ``/chat_postMessage``).
+  ``strict=True`` escapes the literal characters instead.
+- **candidates** are ordered by (number of ``{...}`` placeholders, -template length), ties in spec
+  order; the first is "the" path.
+- **path_params** are captured from the *whole* URL (server included) by an unanchored search of
+  the template with each declared path parameter replaced by a greedy ``[^/]+`` group, as the
+  reference does. The declared names are those of the ``in: path`` parameters of the path's
+  operations, where (as openapi3-parser does) every operation's parameter list is its own
+  parameters followed by the path-level ones.
+- **legal arguments**: see :meth:`SpecIndex.is_legal`.
+
+Divergences, only where the reference would crash instead of answering: a placeholder that no
+operation declares is matched by an uncaptured ``[^/]+``; a template that is not a valid regular
+expression in reference mode is matched literally; a parameter or apiKey scheme ``in: cookie`` is
+never a legal argument; a request body whose first media type is not an object schema has no legal
+properties (an ``allOf`` schema contributes the union of its parts' and its own properties).
+
+An index is cached twice: in process (per file content and path) and on disk under
+``cache_dir()/specs/<sha256 of the file>.pickle`` (written atomically).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import re
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from . import spec_reader
+from .errors import InputError
+from .paths import cache_dir
+from .spec_reader import PathItem
+
+CACHE_FORMAT = 2
+"""Bumped whenever the cached data's shape or meaning changes (old cache files are then rebuilt)."""
+
+_LOCATION_FIELDS = {"header": "headers", "query": "params", "path": "path_params"}
+"""Parameter location → the request-config field it is passed in (``cookie`` has none)."""
+
+_PLACEHOLDER = re.compile(r"{.*?}")
+_MATCH_VALUE = "[^/?&]+"  # what a placeholder matches when finding candidates
+_CAPTURE_VALUE = "[^/]+"  # what a placeholder captures when extracting path_params (reference)
+
+
+class _Compiled:
+    """The regular expressions of one path item in one mode."""
+
+    __slots__ = ("match", "capture", "groups")
+
+    def __init__(self, item: PathItem, strict: bool) -> None:
+        literal = re.escape if strict else (lambda s: s)
+        declared = set(item.path_param_names)
+        parts = _PLACEHOLDER.split(item.template)
+        names = [m[1:-1] for m in _PLACEHOLDER.findall(item.template)]
+        match_src = _MATCH_VALUE.join(literal(p) for p in parts)
+        capture_src = literal(parts[0])
+        self.groups: dict[str, str] = {}
+        for i, (name, rest) in enumerate(zip(names, parts[1:])):
+            if name in declared and name not in self.groups.values():
+                group = f"g{i}"
+                self.groups[group] = name
+                capture_src += f"(?P<{group}>{_CAPTURE_VALUE})"
+            else:
+                capture_src += _CAPTURE_VALUE
+            capture_src += literal(rest)
+        try:
+            self.match = re.compile(match_src)
+            self.capture = re.compile(capture_src)
+        except re.error:  # only reachable in reference mode: treat the template's characters literally
+            self.match = re.compile(_MATCH_VALUE.join(re.escape(p) for p in parts))
+            self.capture = re.compile(_CAPTURE_VALUE.join(re.escape(p) for p in parts))
+
+
+class SpecIndex:
+    """An OpenAPI 3 spec reduced to what judging needs; build it with :meth:`load`."""
+
+    path: Path
+    sha256: str
+    server: str
+
+    def __init__(self, data: dict[str, Any], path: Path, sha256: str) -> None:
+        self.path = path
+        self.sha256 = sha256
+        self.server = data["server"]
+        self._security: list[tuple[str, str | None, str | None]] = data["security"]
+        self._items: list[PathItem] = data["paths"]
+        self._by_template = {item.template: item for item in self._items}
+        self._order = sorted(
+            range(len(self._items)),
+            key=lambda i: (len(_PLACEHOLDER.findall(self._items[i].template)), -len(self._items[i].template)),
+        )
+        self._compiled: dict[bool, list[_Compiled]] = {}
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ loading
+
+    @classmethod
+    def load(cls, path: Path | str) -> "SpecIndex":
+        """The index of the spec file at ``path`` (memoised in process and cached on disk)."""
+        path = Path(path)
+        try:
+            raw = path.read_bytes()
+        except OSError as exc:
+            raise InputError(path, f"cannot read the OpenAPI spec: {exc.strerror or exc}") from exc
+        sha = hashlib.sha256(raw).hexdigest()
+        key = (sha, str(path.resolve()))
+        with _memo_lock:
+            cached = _memo.get(key)
+        if cached is not None:
+            return cached
+        data = _read_disk_cache(sha)
+        if data is None:
+            data = spec_reader.read(path, raw)
+            _write_disk_cache(sha, data)
+        index = cls(data, path, sha)
+        with _memo_lock:
+            _memo[key] = index
+        return index
+
+    # ------------------------------------------------------------------ matching
+
+    def _regexes(self, strict: bool) -> list[_Compiled]:
+        compiled = self._compiled.get(strict)
+        if compiled is None:
+            with self._lock:
+                compiled = self._compiled.get(strict)
+                if compiled is None:
+                    compiled = [_Compiled(item, strict) for item in self._items]
+                    self._compiled[strict] = compiled
+        return compiled
+
+    def _strip_server(self, url: str) -> str:
+        return url[len(self.server):] if self.server and url.startswith(self.server) else url
+
+    def _matching(self, url: Any, strict: bool) -> list[int]:
+        if not isinstance(url, str):
+            return []
+        rest = self._strip_server(url)
+        compiled = self._regexes(strict)
+        return [i for i in self._order if compiled[i].match.fullmatch(rest)]
+
+    def candidates(self, url: str, strict: bool = False) -> list[str]:
+        """Templates whose pattern fully matches ``url`` less the server, best candidate first."""
+        return [self._items[i].template for i in self._matching(url, strict)]
+
+    def path_params(self, url: str, strict: bool = False) -> dict[str, str]:
+        """Path-parameter values of ``url`` for its first candidate (empty when there is none).
+
+        Reference mode searches the whole URL (server included) for the template, unanchored;
+        strict mode matches the URL less the server in full, with the literal parts escaped.
+        """
+        found = self._matching(url, strict)
+        if not found:
+            return {}
+        compiled = self._regexes(strict)[found[0]]
+        if strict:
+            match = compiled.capture.fullmatch(self._strip_server(url))
+        else:
+            match = compiled.capture.search(url)
+        if match is None:
+            return {}
+        return {compiled.groups[g]: value for g, value in match.groupdict().items()}
+
+    # ------------------------------------------------------------------ operations
+
+    @property
+    def templates(self) -> list[str]:
+        """Every path template, in spec order."""
+        return [item.template for item in self._items]
+
+    def methods(self, template: str) -> set[str]:
+        """Lower-case methods that ``template`` defines (empty for an unknown template)."""
+        item = self._by_template.get(template)
+        return set(item.operations) if item else set()
+
+    def has_method(self, template: str, method: str) -> bool:
+        """Whether ``template`` defines an operation for ``method`` (compared as given, lower-case)."""
+        item = self._by_template.get(template)
+        return bool(item) and isinstance(method, str) and method in item.operations
+
+    def is_legal(self, name: str, field: str, expected_method: str, expected_template: str | None) -> bool:
+        """Whether argument ``name`` in ``field`` is legal for the *expected* endpoint (metrics.md §5).
+
+        In this order: ``headers.Accept`` is always legal, ``headers.Content-Type`` exactly when the
+        expected method is put, post or patch; any security scheme's credential is legal (apiKey:
+        its name in its location; http / oauth2: ``headers.Authorization``); ``data``: a property
+        of the expected operation's request-body schema (first media type); other fields: a
+        parameter of that name, where only the *first* parameter of that name in the path-level
+        list, then in the operation's list, is looked at, and it must be in the matching location.
+        """
+        if field == "headers" and name == "Accept":
+            return True
+        if field == "headers" and name == "Content-Type":
+            return expected_method in ("put", "post", "patch")
+        for kind, scheme_name, location in self._security:
+            if kind == "apiKey":
+                if field == _LOCATION_FIELDS.get(location or "") and name == scheme_name:
+                    return True
+            elif kind in ("http", "oauth2"):
+                if field == "headers" and name == "Authorization":
+                    return True
+        item = self._by_template.get(expected_template) if expected_template is not None else None
+        if item is None:
+            return False
+        operation = item.operations.get(expected_method) if isinstance(expected_method, str) else None
+        if field == "data":
+            return operation is not None and bool(operation.body_properties) and name in operation.body_properties
+        if _first_parameter_in(item.parameters, name, field):
+            return True
+        return operation is not None and _first_parameter_in(operation.parameters, name, field)
+
+
+def _first_parameter_in(parameters: tuple[tuple[str, str], ...], name: str, field: str) -> bool:
+    """Whether the first parameter called ``name`` is passed in ``field``."""
+    for param_name, location in parameters:
+        if param_name == name:
+            return _LOCATION_FIELDS.get(location) == field
+    return False
+
+
+# ---------------------------------------------------------------------- caches
+
+_memo: dict[tuple[str, str], SpecIndex] = {}
+_memo_lock = threading.Lock()
+
+
+def _cache_file(sha: str) -> Path:
+    return cache_dir() / "specs" / f"{sha}.pickle"
+
+
+def _read_disk_cache(sha: str) -> dict[str, Any] | None:
+    try:
+        with open(_cache_file(sha), "rb") as fh:
+            payload = pickle.load(fh)
+    except Exception:  # absent, truncated, or written by an incompatible version: rebuild
+        return None
+    if not isinstance(payload, dict) or payload.get("format") != CACHE_FORMAT or payload.get("sha256") != sha:
+        return None
+    return payload["data"]
+
+
+def _write_disk_cache(sha: str, data: dict[str, Any]) -> None:
+    """Best effort: an unwritable cache directory only costs the next process a rebuild."""
+    target = _cache_file(sha)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{sha[:12]}.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                pickle.dump({"format": CACHE_FORMAT, "sha256": sha, "data": data}, fh, pickle.HIGHEST_PROTOCOL)
+            os.replace(tmp, target)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError:
+        pass
