@@ -1,0 +1,21 @@
+"""The plugin is found through the `wapii` entry-point group and registers a protocol-conforming adapter."""
+
+from __future__ import annotations
+
+from wapii_core import plugins
+from wapii_core.protocols import Adapter
+from wapii_axios_js.adapter import AxiosAdapter
+
+
+def test_registered_through_entry_point() -> None:
+    factory = plugins.adapters.get("axios_js")
+    entry = plugins.adapters.entries()["axios_js"]
+    assert entry.plugin == "axios_js"
+    assert entry.description
+    adapter = factory()
+    assert isinstance(adapter, AxiosAdapter)
+    assert adapter.name == "axios_js"
+
+
+def test_implements_the_adapter_protocol() -> None:
+    assert isinstance(AxiosAdapter(), Adapter)

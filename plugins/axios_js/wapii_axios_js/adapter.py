@@ -1,0 +1,101 @@
+"""The ``axios_js`` adapter: JavaScript programs that call a web API through axios."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+from wapii_core.model import Capture, Extraction, Prompt, Sample, Setup
+from wapii_core.protocols import Dataset
+
+from .extract import extract_call
+from .node_env import ensure_runtime, find_node
+from .normalise import normalise_request
+from .prompt import build_prompt
+from .render import render_program
+from .worker import WorkerPool
+
+DEFAULT_TIMEOUT_S = 2.0
+
+
+def _capture(result: dict[str, Any], keep: str) -> Capture:
+    """A worker's answer as a Capture; a call that issued several requests says which one is kept."""
+    detail = result.get("detail")
+    issued = result.get("requests", 1)
+    if result.get("request") is not None and issued > 1:
+        detail = f"{issued} requests issued; the {keep} one is judged"
+    return Capture(request=result.get("request"), error=result.get("error"), detail=detail)
+
+
+class AxiosAdapter:
+    """Prompt, extraction, sandboxed execution, normalisation and rendering for axios (Node.js).
+
+    ``workers`` (default: one per CPU, or ``$WAPII_AXIOS_JS_WORKERS``) Node processes execute the
+    calls; each call gets ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_AXIOS_JS_TIMEOUT``).
+    ``keep_request`` says which request a call that issues several is judged by: ``"last"`` (reference
+    mode: the reference logged every request to one file, each overwriting the previous) or
+    ``"first"`` (``$WAPII_AXIOS_JS_KEEP_REQUEST``).
+    Use as a context manager, or call :meth:`close`, to stop the workers early; they are also stopped
+    when the adapter is garbage-collected and when the interpreter exits.
+    """
+
+    name = "axios_js"
+
+    def __init__(self, workers: int | None = None, timeout_s: float | None = None, keep_request: str | None = None) -> None:
+        env_workers = os.environ.get("WAPII_AXIOS_JS_WORKERS")
+        env_timeout = os.environ.get("WAPII_AXIOS_JS_TIMEOUT")
+        self.workers = workers or (int(env_workers) if env_workers else None)
+        self.timeout_s = timeout_s or (float(env_timeout) if env_timeout else DEFAULT_TIMEOUT_S)
+        self.keep_request = keep_request or os.environ.get("WAPII_AXIOS_JS_KEEP_REQUEST") or "last"
+        if self.keep_request not in ("last", "first"):
+            raise ValueError(f"keep_request must be 'last' or 'first', not {self.keep_request!r}")
+        self._pool: WorkerPool | None = None
+        self._pool_lock = threading.Lock()
+
+    def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
+        """The code-generation prompt for ``sample``, ending with the setup's starter code."""
+        return build_prompt(sample, setup, dataset)
+
+    def extract(self, code: str) -> Extraction:
+        """The first axios call of a full program (metrics.md §2)."""
+        return extract_call(code)
+
+    def setup(self) -> None:
+        """Checks for Node.js and installs the pinned npm packages once (idempotent)."""
+        find_node()
+        ensure_runtime()
+
+    def _ensure_pool(self) -> WorkerPool:
+        with self._pool_lock:
+            if self._pool is None:
+                find_node()
+                self._pool = WorkerPool(ensure_runtime(), size=self.workers, timeout_s=self.timeout_s, keep=self.keep_request)
+            return self._pool
+
+    def execute(self, calls: list[str]) -> list[Capture]:
+        """Runs each extracted call in its own sandboxed context; one Capture per call, in order."""
+        if not calls:
+            return []
+        return [_capture(result, self.keep_request) for result in self._ensure_pool().run(list(calls))]
+
+    def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The neutral config of a captured request (metrics.md §3)."""
+        return normalise_request(request)
+
+    def render(self, config: dict[str, Any], setup: Setup, sample: Sample) -> str:
+        """A full program for ``setup`` that issues exactly ``config``."""
+        return render_program(config, setup, sample)
+
+    def close(self) -> None:
+        """Stops the Node workers (they restart on the next :meth:`execute`)."""
+        with self._pool_lock:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
+
+    def __enter__(self) -> AxiosAdapter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,48 @@
+"""The prompt a backend continues: instructions, then the starter code of the chosen setup."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from wapii_core.model import Prompt, Sample, Setup
+from wapii_core.protocols import Dataset
+
+BENCHMARK_TEMPLATE = "code_generation_prompt.md"
+"""The benchmark's own prompt template, a file of the dataset's ``prompts_dir``."""
+SYNTAX = "axios.method(url[, config])"
+"""How the prompt describes the call (the paper's choice; ``axios.request(config)`` is the alternative)."""
+
+IMPORT_LINE = "const axios = require('axios');\n"
+
+
+def starter_code(sample: Sample, setup: Setup) -> str:
+    """The code the model continues: the task as a comment, the import, and per setup the call's start.
+
+    ``import``: the import only; ``full``: up to ``axios.``; ``argument``: up to the URL argument.
+    """
+    head = f"// {sample.task}\n{IMPORT_LINE}"
+    if setup is Setup.imports:
+        return head
+    if setup is Setup.full:
+        return head + "\naxios."
+    if setup is Setup.argument:
+        return head + f"\naxios.{sample.config['method']}('{sample.config['url']}',"
+    raise ValueError(f"unknown setup {setup!r}")
+
+
+def instructions_template(dataset: Dataset) -> str:
+    """The benchmark's template when the dataset ships one, else this package's own wording."""
+    if dataset.prompts_dir is not None:
+        return (dataset.prompts_dir / BENCHMARK_TEMPLATE).read_text(encoding="utf-8")
+    return resources.files("wapii_axios_js").joinpath("prompt_template.md").read_text(encoding="utf-8")
+
+
+def build_prompt(sample: Sample, setup: Setup, dataset: Dataset, extra_instructions: str = "") -> Prompt:
+    """The full prompt for one sample: instructions (placeholders filled) followed by the starter code."""
+    instructions = instructions_template(dataset).format(
+        syntax=SYNTAX,
+        api=dataset.display_names.get(sample.api, sample.api),
+        extra_instructions=extra_instructions,
+    )
+    starter = starter_code(sample, setup)
+    return Prompt(text=instructions + starter, starter=starter, instructions=instructions)
