@@ -30,14 +30,17 @@ def register_backends(register: Callable[..., None]) -> None:
     register("replay", _replay, description="re-scores stored programs (--generations FILE.jsonl or DIR)")
 
 
-class _LazyPaperMetrics:
-    """Defers importing the metrics module until a run aggregates."""
+class _LazyProvider:
+    """A metric provider whose module is imported only when a run aggregates."""
+
+    def __init__(self, module: str, name: str) -> None:
+        self._module, self._name = module, name
 
     @property
     def _provider(self) -> Any:
-        from .metrics import PaperMetrics
+        import importlib
 
-        return PaperMetrics()
+        return getattr(importlib.import_module(self._module, __package__), self._name)()
 
     @property
     def descriptions(self) -> dict[str, str]:
@@ -49,7 +52,14 @@ class _LazyPaperMetrics:
 
 @hookimpl
 def register_metrics(register: Callable[..., None]) -> None:
-    register("wapii", _LazyPaperMetrics(), description="the paper's table rows, overall and per API")
+    register("wapii", _LazyProvider(".metrics", "PaperMetrics"),
+             description="the paper's table rows, overall and per API")
+    register("spec_validation", _LazyProvider(".spec_validation", "SpecValidation"),
+             description="captured requests validated against the spec's schemas with openapi-core: wrong types, "
+                         "bad enum values, missing required arguments, undeclared content types")
+    register("pass_at_k", _LazyProvider(".pass_at_k", "PassAtK"),
+             description="unbiased pass@k of a correct implementation (Chen et al. 2021), k = 1, 5, 10 where "
+                         "--draws allows")
 
 
 def _wapiibench(data_dir: Path | None) -> Any:
@@ -73,8 +83,19 @@ def _demo(data_dir: Path | None) -> Any:
     return load_demo(data_dir)
 
 
+def _directory(data_dir: Path | None) -> Any:
+    from .datasets import load_dataset_dir
+    from .errors import WapiiError
+
+    if data_dir is None:
+        raise WapiiError("dataset 'dir' needs --dataset-dir DIR (a directory with dataset.json and specs/)")
+    return load_dataset_dir(data_dir, "dir")
+
+
 @hookimpl
 def register_datasets(register: Callable[..., None]) -> None:
     register("wapiibench", _wapiibench, description="WAPIIBench: 395 tasks over Asana, Google Calendar, "
              "Google Sheets and Slack Web (download with `wapii datasets fetch wapiibench`)")
     register("demo", _demo, description="the project's own bundled demo API (always available)")
+    register("dir", _directory, description="any directory in the WAPIIBench layout (dataset.json, specs/, "
+             "prompts/): --dataset-dir DIR")

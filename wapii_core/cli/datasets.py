@@ -59,4 +59,7 @@ def fetch_command(
 
 
 def add_to(app: typer.Typer) -> None:
+    from .datasets_tools import add_to as add_tools
+
+    add_tools(datasets_app)
     app.add_typer(datasets_app, name="datasets")

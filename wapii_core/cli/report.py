@@ -1,42 +1,61 @@
-"""``wapii report``: the paper's table for one or more run directories."""
+"""``wapii report``: the paper's tables for one or more run directories, in five formats."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Optional
 
 import typer
+
+FORMATS = ("table", "md", "csv", "json", "html")
 
 
 def add_to(app: typer.Typer) -> None:
     @app.command("report")
     def report_command(
         run_dirs: list[Path] = typer.Argument(..., help="Run directories (one column each)."),
-        by_api: bool = typer.Option(False, "--by-api", help="Also give one table per API."),
-        fmt: str = typer.Option("table", "--format", "-f", help="table, md or json."),
-        out: Optional[Path] = typer.Option(None, "--out", help="Write to this file instead of the terminal."),
+        by_api: bool = typer.Option(False, "--by-api", help="Per-API breakdown of each run (columns Overall + "
+                                                             "each API) instead of runs side by side."),
+        fmt: str = typer.Option("table", "--format", "-f", help="table, md, csv, json or html."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Write to this file instead of the terminal "
+                                                               "(html: plots as PNG and SVG next to it)."),
+        resamples: int = typer.Option(2000, "--resamples", min=0,
+                                      help="Bootstrap resamples of tasks for the 95 % intervals (0: none)."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     ) -> None:
-        """Print (or write) the table of the paper's rows with the runs as columns."""
+        """The paper's rows for each run: full and argument completion in separate tables, best value
+        per row highlighted, 95 % bootstrap intervals and paired tests of correct implementations."""
         from ..errors import WapiiError
-        from ..report import markdown_report, print_table
-        from ..store import load_run, load_summary, write_atomic
+        from ..report import build_report, load_runs, render_markdown
+        from ..store import write_atomic
 
-        columns = [(str(d), load_run(d), load_summary(d)) for d in run_dirs]
-        if fmt == "md":
-            text = markdown_report(columns)
-        elif fmt == "json":
-            text = json.dumps({name: summary for name, _, summary in columns}, indent=2) + "\n"
-        elif fmt == "table":
-            if out is not None:
-                raise WapiiError("--format table prints to the terminal; use --format md or json with --out")
-            print_table(columns)
-            if by_api:
-                for api in sorted({a for _, _, s in columns for a in s.get("per_api", {})}):
-                    print_table(columns, api)
+        if fmt not in FORMATS:
+            raise WapiiError(f"unknown report format {fmt!r} (known: {', '.join(FORMATS)})")
+        if fmt == "table" and out is not None:
+            raise WapiiError("--format table prints to the terminal; use --format md, csv, json or html with --out")
+        report = build_report(load_runs(run_dirs, with_results=resamples > 0), by_api=by_api,
+                              resamples=resamples, seed=seed)
+        if fmt == "table":
+            from ..report_formats import print_report
+
+            print_report(report)
             return
+        if fmt == "html" and out is not None:
+            from ..report_html import write_html_report
+
+            written = write_html_report(report, out)
+            typer.echo(f"wrote {out} and {len(written) - 1} plot files next to it", err=True)
+            return
+        if fmt == "html":
+            from ..report_html import html_text
+
+            text = html_text(report)
+        elif fmt == "md":
+            text = render_markdown(report)
         else:
-            raise WapiiError(f"unknown report format {fmt!r} (known: table, md, json)")
+            from ..report_formats import render_csv, render_json
+
+            text = render_csv(report) if fmt == "csv" else render_json(report)
         if out is None:
             typer.echo(text, nl=False)
         else:

@@ -38,6 +38,9 @@ def add_to(app: typer.Typer) -> None:
         dataset: str = typer.Option("demo", "--dataset", "-d", help="Dataset name (`wapii datasets list`)."),
         data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
                                                 help="Where the dataset's files are (default: the per-user cache)."),
+        dataset_dir: Optional[Path] = typer.Option(None, "--dataset-dir",
+                                                   help="Benchmark any directory in the WAPIIBench layout "
+                                                        "(dataset.json, specs/, prompts/): your own API."),
         adapter: str = typer.Option("axios_js", "--adapter", "-a", help="Target language + HTTP library."),
         backend: str = typer.Option("oracle", "--backend", "-b", help="Where completions come from."),
         model: Optional[str] = typer.Option(None, "--model", "-m", help="Model name or path, for model backends."),
@@ -63,6 +66,8 @@ def add_to(app: typer.Typer) -> None:
         from ..runner import RunConfig, run
         from .progress import progress_bars
 
+        if dataset_dir is not None:
+            dataset, data_dir = "dir", dataset_dir
         columns = []
         for one_setup in dict.fromkeys(setup):
             config = RunConfig(dataset=dataset, data_dir=data_dir, adapter=adapter, backend=backend, model=model,

@@ -1,0 +1,85 @@
+"""``wapii datasets check`` and ``wapii datasets generate``: dataset tooling for any API.
+
+Wired into the ``datasets`` command group by ``add_to(datasets_app)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+
+def load_for_cli(dataset: Optional[str], dataset_dir: Optional[Path], data_dir: Optional[Path]):
+    """The dataset a command names: a directory in the WAPIIBench layout, or a registered name."""
+    from .. import plugins
+    from ..datasets import load_dataset_dir
+    from ..errors import WapiiError
+
+    if dataset_dir is not None:
+        if dataset is not None:
+            raise WapiiError("give --dataset or --dataset-dir, not both")
+        return load_dataset_dir(dataset_dir, dataset_dir.resolve().name)
+    return plugins.datasets.get(dataset or "demo")(data_dir)
+
+
+def add_to(datasets_app: typer.Typer) -> None:
+    @datasets_app.command("check")
+    def check_command(
+        dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help="A registered dataset (default: demo)."),
+        dataset_dir: Optional[Path] = typer.Option(None, "--dataset-dir",
+                                                   help="A directory with dataset.json and specs/ instead."),
+        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                                help="Where a registered dataset's files are."),
+        values: bool = typer.Option(True, "--values/--no-values",
+                                    help="Also validate every value against its schema (--no-values: names and "
+                                         "required arguments only, like WAPIIBench's own check)."),
+    ) -> None:
+        """Validate every expected request against its spec; one line per problem, exit code 1 if any."""
+        from ..dataset_check import check_dataset
+
+        ds = load_for_cli(dataset, dataset_dir, data_dir)
+        problems = check_dataset(ds, values=values)
+        for problem in problems:
+            typer.echo(str(problem))
+        flagged = len({p.sample for p in problems})
+        typer.echo(f"{ds.name}: {len(problems)} problem(s) in {flagged} of {len(ds.samples)} samples", err=True)
+        if problems:
+            raise typer.Exit(1)
+
+    @datasets_app.command("generate")
+    def generate_command(
+        spec: Path = typer.Option(..., "--spec", help="The OpenAPI 3 spec (YAML or JSON) to write tasks for."),
+        backend: str = typer.Option("openai", "--backend", "-b", help="A chat backend (`wapii plugins`)."),
+        model: str = typer.Option(..., "--model", "-m", help="The model that writes the tasks."),
+        out: Path = typer.Option(..., "--out", "-o", help="New dataset directory (dataset.json, specs/, prompts/)."),
+        prompts: Optional[Path] = typer.Option(None, "--prompts",
+                                               help="Directory with dataset_generation_prompt.md, template.json "
+                                                    "(and <api>_instructions.md); default: WAPIIBench's."),
+        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                                help="Where WAPIIBench is (for its prompts)."),
+        api: Optional[str] = typer.Option(None, "--api", help="The API's name (default: the spec file's stem)."),
+        max_endpoints: int = typer.Option(100, "--max-endpoints", min=1,
+                                          help="Specs with more endpoints are asked for in subsets."),
+        chunk_endpoints: int = typer.Option(30, "--chunk-endpoints", min=1,
+                                            help="Endpoints per request when a spec is split."),
+        retries: int = typer.Option(2, "--retries", min=0, help="Re-asks after a malformed answer."),
+        drop_failing: bool = typer.Option(False, "--drop-failing",
+                                          help="Leave out samples that fail the check (default: keep them, "
+                                               "with their problems in `checks`, for vetting)."),
+        option: list[str] = typer.Option([], "--backend-option", "-O", help="KEY=VALUE passed to the backend."),
+    ) -> None:
+        """Have a model write tasks and expected requests for every endpoint of a spec (the paper's
+        dataset creation), check them against the spec, and write a dataset directory."""
+        from ..dataset_generate import GenerateConfig, generate_dataset
+        from .run import parse_options
+
+        config = GenerateConfig(spec=spec, backend=backend, model=model, out=out, prompts_dir=prompts,
+                                data_dir=data_dir, api=api, max_endpoints=max_endpoints,
+                                chunk_endpoints=chunk_endpoints, retries=retries, drop_failing=drop_failing,
+                                backend_options=parse_options(option))
+        report = generate_dataset(config)
+        for line in report.lines():
+            typer.echo(line, err=True)
+        typer.echo(str(out))
