@@ -127,3 +127,14 @@ def test_a_corrupt_run_directory_is_a_one_line_error(tmp_path):
     assert run_cli("run", "--out", str(out), "--quiet").returncode == 0
     (out / "results.jsonl").write_text('{"sample": "x"}\n')
     one_line_error(run_cli("run", "--out", str(out)), "results.jsonl", "line 1")
+
+
+@pytest.mark.parametrize("setup", SETUPS)
+def test_oracle_scores_all_395_wapiibench_samples_correct(tmp_path, setup):
+    out = tmp_path / setup
+    done = run_cli("run", "--dataset", "wapiibench", "--data-dir", str(WAPIIBENCH), "--setup", setup,
+                   "--out", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    overall = summary_of(out)["overall"]
+    assert summary_of(out)["samples"] == 395
+    assert overall["Correct implementations (t)"] == 1.0 and overall["Total errors"] == 0

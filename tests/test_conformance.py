@@ -1,9 +1,10 @@
 """End-to-end conformance with the published WAPIIBench pipeline.
 
 For every ``<name>.reference.json`` in ``../shared/conformance``, the programs in ``<name>/<api>/
-<index:04d>_code.js`` are extracted, executed and normalised by the ``axios_js`` adapter, judged by
-:func:`wapii_core.compare.judge` in reference mode, and aggregated; every per-sample verdict and
-every statistic must equal what the reference pipeline produced for the same files (floating-point
+<index:04d>_code.js`` are re-scored the way a user would (``wapii run --backend replay --generations
+<name>``: the ``axios_js`` adapter extracts, executes and normalises, the core judges in reference
+mode and aggregates); every per-sample verdict in ``results.jsonl``, every statistic and every row
+of ``summary.json`` must equal what the reference pipeline produced for the same files (floating-point
 values to 1e-9). A program ending in ``timeout`` / ``unsatisfiable_constraints`` is the reference's
 marker for a constrained generation that stopped on its time limit / on unsatisfiable constraints.
 """
@@ -18,18 +19,13 @@ from typing import Any
 
 import pytest
 
-from support import CONFORMANCE, WAPIIBENCH
-from wapii_core import plugins
-from wapii_core.compare import judge
-from wapii_core.errors import MissingToolError, UnknownNameError
-from wapii_core.metrics import ROW_NAMES, paper_rows
+from support import CONFORMANCE, WAPIIBENCH, run_cli
+from wapii_core.metrics import ROW_NAMES
 from wapii_core.model import SampleResult
 from wapii_core.refstats import reference_statistics
-from wapii_core.spec import SpecIndex
 
 CORPORA = sorted(CONFORMANCE.glob("*.reference.json"))
 TOLERANCE = 1e-9
-MARKERS = {"timeout": "timeout", "unsatisfiable_constraints": "unsatisfiable"}
 
 # metrics.md §8: paper row -> reference statistic (stat name, key in a per-field dict or None)
 _PAIRS = {
@@ -60,61 +56,27 @@ class Corpus:
     directory: Path
     reference: dict[str, Any]
     results: dict[str, SampleResult]  # sample id -> result
+    summary: dict[str, Any]  # the run's summary.json
 
 
-def _adapter() -> Any:
-    try:
-        return plugins.adapters.get("axios_js")()
-    except UnknownNameError as exc:
-        pytest.skip(f"the axios_js adapter is not installed: {exc}")
-
-
-def _judge_corpus(directory: Path, sample_ids: list[str]) -> dict[str, SampleResult]:
-    from wapii_core.datasets import load_wapiibench
-
-    dataset = load_wapiibench(WAPIIBENCH)
-    samples = {s.id: s for s in dataset.samples}
-    specs = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
-    adapter = _adapter()
-    try:
-        cut: dict[str, tuple[str | None, str | None]] = {}
-        for sample_id in sample_ids:
-            api, index = sample_id.rsplit("/", 1)
-            code = (directory / api / f"{int(index):04d}_code.js").read_text()
-            marker = next((kind for end, kind in MARKERS.items() if code.endswith(end)), None)
-            if marker:
-                cut[sample_id] = (None, marker)
-            else:
-                extraction = adapter.extract(code)
-                cut[sample_id] = (extraction.call, extraction.error)
-        runnable = [i for i in sample_ids if cut[i][0] is not None]
-        try:
-            captures = dict(zip(runnable, adapter.execute([cut[i][0] for i in runnable])))
-        except MissingToolError as exc:
-            pytest.skip(f"cannot run the axios adapter here: {exc}")
-        results = {}
-        for sample_id in sample_ids:
-            call, error = cut[sample_id]
-            request = detail = None
-            if call is not None:
-                capture = captures[sample_id]
-                error, detail = capture.error, capture.detail
-                if capture.request is not None and capture.error is None:
-                    request = adapter.normalise(capture.request)
-            sample = samples[sample_id]
-            results[sample_id] = judge(sample, specs[sample.api], request, error, call=call, error_detail=detail)
-        return results
-    finally:
-        adapter.close()
+def _judge_corpus(directory: Path, out: Path) -> tuple[dict[str, SampleResult], dict[str, Any]]:
+    """Re-score the corpus exactly as a user would: ``wapii run --backend replay``; results by sample id."""
+    done = run_cli("run", "--dataset", "wapiibench", "--data-dir", str(WAPIIBENCH), "--adapter", "axios_js",
+                   "--backend", "replay", "--generations", str(directory), "--setup", "full", "--out", str(out),
+                   "--quiet")
+    assert done.returncode == 0, done.stderr
+    results = [SampleResult.model_validate_json(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    return {r.sample: r for r in results}, json.loads((out / "summary.json").read_text())
 
 
 @pytest.fixture(scope="module", params=CORPORA, ids=[p.name.removesuffix(".reference.json") for p in CORPORA])
-def corpus(request: pytest.FixtureRequest) -> Corpus:
+def corpus(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     path: Path = request.param
     name = path.name.removesuffix(".reference.json")
     reference = json.loads(path.read_text())
     directory = path.parent / name
-    return Corpus(name, directory, reference, _judge_corpus(directory, list(reference["samples"])))
+    results, summary = _judge_corpus(directory, tmp_path_factory.mktemp(name) / "run")
+    return Corpus(name, directory, reference, results, summary)
 
 
 def _close(ours: Any, theirs: Any) -> bool:
@@ -187,10 +149,10 @@ def test_every_statistic_matches_the_reference(corpus: Corpus) -> None:
 
 
 def test_paper_rows_are_the_reference_statistics(corpus: Corpus) -> None:
-    """metrics.md §8, applied to the reference's own statistics."""
-    for scope, results in _scopes(corpus).items():
+    """The run's summary.json rows equal metrics.md §8 applied to the reference's own statistics."""
+    for scope in corpus.reference["statistics"]:
         theirs = corpus.reference["statistics"][scope]
-        rows = paper_rows(results)
+        rows = corpus.summary["overall"] if scope == "all" else corpus.summary["per_api"][scope]
         expected = {"Executable implementations (t)": theirs["samples_executable_wrt_total"]}
         for stem, prefix in _PAIRS.items():
             expected[f"{stem} (t)"] = theirs[prefix + "total"]
