@@ -28,7 +28,8 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
         if "=" not in pair:
             raise WapiiError(f"backend option {pair!r} is not KEY=VALUE")
         key, value = pair.split("=", 1)
-        out[key.strip()] = value
+        key = key.strip()
+        out[key] = f"{out[key]},{value}" if key in out else value  # a repeated option adds to a list
     return out
 
 

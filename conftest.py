@@ -1,4 +1,4 @@
-"""Fixtures for every test: an isolated per-session cache directory."""
+"""Fixtures for every test, core and plugins alike: an isolated per-session cache directory."""
 
 from __future__ import annotations
 

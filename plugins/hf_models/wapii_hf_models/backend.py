@@ -1,0 +1,216 @@
+"""The ``hf`` backend: local Hugging Face transformers models, batched.
+
+Base models continue the prompt; instruction models (``chat``) get it through their chat template
+and their answer is turned back into a program (:mod:`wapii_openai_models.programs`). Every answer
+is cached (:mod:`wapii_core.gencache`); the model is loaded only when some request is not cached,
+so a rerun of a finished run neither loads the model nor generates anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from wapii_core.errors import WapiiError
+from wapii_core.gencache import CachedAnswer, GenerationCache, cache_key
+from wapii_core.model import Generation, GenerationRequest
+from wapii_core.protocols import BackendOptions, RunContext
+from wapii_openai_models.options import parse_options
+from wapii_openai_models.programs import chat_messages, chat_program, continuation_program
+
+from .constrained import ConstrainedDecoder, Constraints, is_constrained
+from .decoding import BatchDecoder, Completion, DecodingParams
+from .loading import LoadedModel, fingerprint_dir, hub_commit, load_model, resolve_device, resolve_dtype, resolve_source
+from .options import HFOptions
+
+
+@dataclass
+class _Item:
+    request: GenerationRequest
+    prompt: str | list[dict[str, str]]  # text for a base model, messages for a chat model
+    key: str = ""
+
+
+class HFBackend:
+    """Generates with a transformers model in this process (see the plugin's README for every option)."""
+
+    name = "hf"
+    supports_constraints = True
+
+    def __init__(self, options: BackendOptions, context: RunContext | None = None) -> None:
+        if not options.model:
+            raise WapiiError("the hf backend needs --model (wapii-tiny, a hub id such as "
+                             "Qwen/Qwen2.5-Coder-1.5B, or a local model directory)")
+        self.options = parse_options(HFOptions, options, self.name)
+        self.source = resolve_source(options.model)
+        self.device = resolve_device(self.options.device)
+        self.dtype = resolve_dtype(self.options.dtype, self.device)
+        self.chat = self.options.is_chat(options.model)
+        self.system = self.options.system or "none"
+        self.fingerprint = fingerprint_dir(Path(self.source.location)) if self.source.local else None
+        o = self.options
+        cache_impl = o.cache_implementation
+        if cache_impl == "auto":
+            cache_impl = "static" if self.device == "cpu" else "dynamic"
+        self.params = DecodingParams(max_new_tokens=o.max_new_tokens, temperature=o.sampled_temperature(options.draws),
+                                     top_k=o.top_k_value, top_p=o.top_p, stop=o.stop or None,
+                                     cache_implementation=None if cache_impl == "dynamic" else cache_impl)
+        self.decoder_prompt = (o.decoder_prompt == "true" or
+                               (o.decoder_prompt == "auto" and "codet5p" in options.model.lower()))
+        self.constraints = None  # constrained settings: the grammar of each request (constrained.py)
+        if is_constrained(context):
+            if self.chat:
+                raise WapiiError("constrained decoding continues the starter code: run a base model (-O chat=false)")
+            self.constraints = Constraints(context, references=o.constraint_references)
+        self.cache = GenerationCache(enabled=not o.no_cache)
+        self.model_calls = 0  # prompts the model generated for (cache hits excluded)
+        self._loaded: LoadedModel | None = None
+        self._decoder: BatchDecoder | None = None
+        self._identity: str | None = self.fingerprint
+
+    # -- what determines the answers ---------------------------------------------------------
+
+    def _decoding(self) -> dict[str, Any]:
+        p = self.params
+        out: dict[str, Any] = {"max_new_tokens": p.max_new_tokens, "temperature": p.temperature, "stop": p.stop}
+        if p.do_sample:
+            out.update(top_k=p.top_k, top_p=p.top_p, seed=self.options.seed or 0)
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        """The run-identity parameters (device, batch size and threads change no greedy answer)."""
+        out: dict[str, Any] = {"model": self.source.name, "revision": self.options.revision,
+                               "fingerprint": self.fingerprint, "dtype": self.dtype, "chat": self.chat,
+                               **self._decoding()}
+        if self.chat:
+            out["system"] = self.system
+        if self.decoder_prompt:
+            out["decoder_prompt"] = True
+        if self.constraints is not None:
+            out["constraint_references"] = self.options.constraint_references
+        return out
+
+    def _model_identity(self) -> str:
+        """The local fingerprint, or ``<hub id>@<commit>`` (the model is fetched first if it must be)."""
+        if self._identity is None:
+            commit = hub_commit(self.source.location, self.options.revision)
+            if commit is None:
+                self._load()
+                commit = hub_commit(self.source.location, self.options.revision) or self.options.revision or "main"
+            self._identity = f"{self.source.location}@{commit}"
+        return self._identity
+
+    def _item(self, req: GenerationRequest) -> _Item:
+        prompt: str | list[dict[str, str]] = (chat_messages(req.prompt.text, self.system) if self.chat
+                                              else req.prompt.text)
+        return _Item(req, prompt)
+
+    def _key(self, item: _Item) -> str:
+        return cache_key(backend=self.name, model=self._model_identity(), dtype=self.dtype, chat=self.chat,
+                         input=item.prompt, params=self._decoding(), draw=item.request.draw,
+                         decoder_prompt=self.decoder_prompt, **self._constraint_key(item))
+
+    def _constraint_key(self, item: _Item) -> dict[str, str]:
+        """Constrained settings: the grammar's digest, part of the cache key (nothing otherwise)."""
+        return {"constraint": self.constraints.row(item.request).constraint.key} if self.constraints else {}
+
+    # -- the model ----------------------------------------------------------------------------
+
+    def _load(self) -> BatchDecoder:
+        if self._decoder is None:
+            if self.options.threads:
+                import torch
+
+                torch.set_num_threads(self.options.threads)
+            self._loaded = load_model(self.source, dtype=self.dtype, device=self.device,
+                                      revision=self.options.revision, trust_remote_code=self.options.trust_remote_code)
+            if self.chat and not getattr(self._loaded.tokenizer, "chat_template", None):
+                raise WapiiError(f"model {self.source.name!r} has no chat template; run it as a base model "
+                                 "with -O chat=false")
+            cache_impl = self.params.cache_implementation
+            if cache_impl == "static" and not getattr(self._loaded.model, "_can_compile_fullgraph", False):
+                cache_impl = None  # this architecture has no static KV cache
+            params = DecodingParams(**{**self.params.__dict__, "cache_implementation": cache_impl})
+            self._decoder = BatchDecoder(self._loaded, params, decoder_prompt=self.decoder_prompt)
+            if self.constraints is not None:
+                self._decoder = ConstrainedDecoder(self._decoder, time_limit=self.options.constraint_timeout)
+        return self._decoder
+
+    def _render(self, item: _Item) -> str:
+        if isinstance(item.prompt, str):
+            return item.prompt
+        assert self._loaded is not None
+        return self._loaded.tokenizer.apply_chat_template(item.prompt, tokenize=False, add_generation_prompt=True)
+
+    def _batch_seed(self, batch: list[_Item]) -> int | None:
+        if not self.params.do_sample:
+            return None
+        blob = f"{self.options.seed or 0}|" + "|".join(i.key for i in batch)
+        return int.from_bytes(hashlib.sha256(blob.encode()).digest()[:4], "big")
+
+    def _complete(self, decoder: BatchDecoder, batch: list[_Item]) -> list[Completion | str]:
+        """Completions for ``batch``; on running out of GPU memory, the two halves separately
+        (a single prompt that still does not fit gets an error string)."""
+        import torch
+
+        try:
+            texts = [self._render(item) for item in batch]
+            if self.constraints is not None:
+                rows = [self.constraints.row(item.request) for item in batch]
+                return list(decoder.complete(texts, rows, add_special_tokens=not self.chat, seed=self._batch_seed(batch)))
+            return list(decoder.complete(texts, add_special_tokens=not self.chat, seed=self._batch_seed(batch)))
+        except torch.cuda.OutOfMemoryError as exc:  # torch.OutOfMemoryError since torch 2.5
+            if self.device.startswith("cuda"):
+                torch.cuda.empty_cache()
+            if len(batch) == 1:
+                return [f"out of memory: {str(exc).splitlines()[0] if str(exc) else 'OutOfMemoryError'}"]
+            half = len(batch) // 2
+            return self._complete(decoder, batch[:half]) + self._complete(decoder, batch[half:])
+
+    def _program(self, req: GenerationRequest, answer: Completion | CachedAnswer) -> Generation:
+        if self.chat:
+            code = chat_program(req.prompt.starter, answer.text)
+        else:
+            code = continuation_program(req.prompt.starter, answer.text, self.params.stop)
+        reason = answer.finish_reason if answer.finish_reason in ("length", "timeout", "unsatisfiable") else "stop"
+        return Generation(sample=req.sample.id, draw=req.draw, code=code, finish_reason=reason)
+
+    def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
+        """Cached answers first; the rest in batches of ``batch_size`` prompts of similar length."""
+        items = [self._item(req) for req in requests]
+        for item in items:
+            item.key = self._key(item)
+        cached = self.cache.get_many(item.key for item in items)
+        for item in items:
+            if item.key in cached:
+                yield self._program(item.request, cached[item.key])
+        misses = sorted((i for i in items if i.key not in cached), key=lambda i: len(str(i.prompt)))
+        if not misses:
+            return
+        decoder = self._load()
+        size = self.options.batch_size
+        for start in range(0, len(misses), size):
+            batch = misses[start:start + size]
+            results = self._complete(decoder, batch)
+            self.model_calls += len(batch)
+            self.cache.put_many({item.key: CachedAnswer(text=r.text, finish_reason=r.finish_reason)
+                                 for item, r in zip(batch, results)
+                                 if isinstance(r, Completion) and r.finish_reason != "timeout"})  # timing-dependent
+            for item, result in zip(batch, results):
+                req = item.request
+                if isinstance(result, str):
+                    yield Generation(sample=req.sample.id, draw=req.draw, finish_reason="error", error=result)
+                else:
+                    yield self._program(req, result)
+
+    def close(self) -> None:
+        """Free the model (and GPU memory) and close the cache."""
+        self._decoder = None
+        self._loaded = None
+        if self.device.startswith("cuda"):
+            import torch
+
+            torch.cuda.empty_cache()
+        self.cache.close()

@@ -1,0 +1,119 @@
+"""Batched generation with a loaded model: left padding, stop string, greedy or sampled.
+
+Prompts of one batch are left-padded so that every row's last prompt token sits at the same
+position and generation continues from there; with the attention mask (and the position ids
+transformers derives from it) a padded row computes what it would alone, so greedy output does
+not depend on the batch it ran in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from wapii_openai_models.programs import cut_at_stop
+
+from .loading import LoadedModel
+
+
+@dataclass(frozen=True)
+class DecodingParams:
+    """What ``generate`` is asked for."""
+
+    max_new_tokens: int = 250
+    temperature: float = 0.0  # 0: greedy
+    top_k: int = 50
+    top_p: float = 1.0
+    stop: str | None = "\n```\n"
+    cache_implementation: str | None = None  # "static" preallocates the KV cache (fast on CPU)
+
+    @property
+    def do_sample(self) -> bool:
+        return self.temperature > 0
+
+
+@dataclass(frozen=True)
+class Completion:
+    """The text a model added to one prompt, cut after the stop string, and why it ended."""
+
+    text: str
+    finish_reason: str  # "stop" (stop string or end-of-sequence token) or "length"
+
+
+class BatchDecoder:
+    """Completes batches of prompt texts with one :class:`LoadedModel`.
+
+    ``decoder_prompt`` (encoder-decoder models only, e.g. CodeT5+): the prompt is fed to the decoder
+    as well, which then continues it; such rows cannot share a left-padded decoder batch, so they
+    are generated one at a time.
+    """
+
+    def __init__(self, loaded: LoadedModel, params: DecodingParams, *, decoder_prompt: bool = False) -> None:
+        from transformers import GenerationConfig
+
+        self.loaded = loaded
+        self.params = params
+        self.decoder_prompt = decoder_prompt and loaded.encoder_decoder
+        tokenizer = loaded.tokenizer
+        sampling = {"do_sample": True, "temperature": params.temperature, "top_k": params.top_k,
+                    "top_p": params.top_p} if params.do_sample else {"do_sample": False}
+        eos = getattr(loaded.model.generation_config, "eos_token_id", None)
+        self.eos_ids = set(eos if isinstance(eos, list) else [eos] if eos is not None else [])
+        if tokenizer.eos_token_id is not None:
+            self.eos_ids.add(tokenizer.eos_token_id)
+        self.config = GenerationConfig(
+            max_new_tokens=params.max_new_tokens, num_beams=1, pad_token_id=tokenizer.pad_token_id,
+            eos_token_id=sorted(self.eos_ids) or None, stop_strings=params.stop or None,
+            cache_implementation=params.cache_implementation, disable_compile=True, **sampling)
+
+    def complete(self, texts: list[str], *, add_special_tokens: bool = True, seed: int | None = None,
+                 logits_processor: list[Any] | None = None) -> list[Completion]:
+        """One :class:`Completion` per text, in order, generated as one batch (see the class docstring);
+        ``logits_processor``: extra transformers logits processors (constrained decoding)."""
+        if self.decoder_prompt and len(texts) > 1:
+            return [c for text in texts for c in self.complete([text], add_special_tokens=add_special_tokens, seed=seed)]
+        import torch
+
+        tokenizer = self.loaded.tokenizer
+        encoded = tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=add_special_tokens)
+        encoded = encoded.to(self.loaded.device)
+        extra: dict[str, Any] = {}
+        if self.decoder_prompt:
+            extra["decoder_input_ids"] = encoded["input_ids"].clone()
+        if self.params.stop:
+            extra["tokenizer"] = tokenizer
+        if logits_processor:
+            from transformers import LogitsProcessorList
+
+            extra["logits_processor"] = LogitsProcessorList(logits_processor)
+        if seed is not None:
+            torch.manual_seed(seed)
+        with torch.inference_mode():
+            output = self.loaded.model.generate(**encoded, generation_config=self.config, **extra)
+        prompt_ids = encoded["input_ids"] if (self.decoder_prompt or not self.loaded.encoder_decoder) else None
+        start = 0 if prompt_ids is None else prompt_ids.shape[1]
+        mask = encoded["attention_mask"]
+        completions = []
+        for row in range(len(texts)):
+            new = output[row, start:].tolist()
+            prompt = [] if prompt_ids is None else prompt_ids[row][mask[row].bool()].tolist()
+            completions.append(self._completion(prompt, new))
+        return completions
+
+    def _completion(self, prompt: list[int], new: list[int]) -> Completion:
+        ended = next((i for i, token in enumerate(new) if token in self.eos_ids), None)
+        if ended is not None:
+            new = new[:ended]
+        text = self._continuation(prompt, new)
+        text, stopped = cut_at_stop(text, self.params.stop)
+        return Completion(text, "stop" if stopped or ended is not None else "length")
+
+    def _continuation(self, prompt: list[int], new: list[int]) -> str:
+        """The text ``new`` adds after ``prompt``: decoded together, so that tokenizers that drop a
+        word's leading space at the start of a decode (SentencePiece) keep it."""
+        decode = self.loaded.tokenizer.decode
+        if not prompt:
+            return decode(new, skip_special_tokens=True)
+        head = decode(prompt, skip_special_tokens=True)
+        whole = decode(prompt + new, skip_special_tokens=True)
+        return whole[len(head):] if whole.startswith(head) else decode(new, skip_special_tokens=True)

@@ -1,0 +1,31 @@
+"""Options of the ``hf`` backend (``-O KEY=VALUE``): the shared decoding options plus model loading."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from wapii_openai_models.options import DecodingOptions
+
+DEFAULT_TOP_K = 50
+"""The paper's top-k for sampled draws (and transformers' default)."""
+
+
+class HFOptions(DecodingOptions):
+    """Options of the ``hf`` backend; see the plugin's README for each one's meaning."""
+
+    dtype: str = "auto"  # auto: bfloat16 (or float16) on a GPU, float32 on the CPU
+    device: str = "auto"  # auto: cuda, else mps, else cpu; or e.g. cpu, cuda:1
+    batch_size: int = Field(16, ge=1)
+    threads: int | None = Field(None, ge=1)  # CPU threads for torch (None: torch's default)
+    revision: str | None = None  # hub revision (branch, tag or commit)
+    trust_remote_code: bool = False
+    cache_implementation: Literal["auto", "static", "dynamic"] = "auto"  # auto: static on the CPU
+    decoder_prompt: Literal["auto", "true", "false"] = "auto"  # encoder-decoder: feed the prompt to the decoder too
+    constraint_timeout: float = Field(900.0, gt=0)  # constrained settings: wall-clock seconds per batch of samples
+    constraint_references: bool = True  # constrained settings: variables allowed as values
+
+    @property
+    def top_k_value(self) -> int:
+        return DEFAULT_TOP_K if self.top_k is None else self.top_k

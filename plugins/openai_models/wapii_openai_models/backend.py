@@ -1,0 +1,161 @@
+"""The ``openai`` backend: any OpenAI-compatible server (OpenAI, vLLM, TGI, llama.cpp, OpenRouter).
+
+Base models go to the completions endpoint and continue the prompt; instruction models go to the
+chat endpoint and their answer is turned back into a program (:mod:`.programs`). Requests run
+``concurrency`` at a time on threads; each answer is cached (:mod:`wapii_core.gencache`) and
+yielded as soon as it arrives, so the run store flushes it at once and an interrupted run loses
+at most the requests in flight. A request that still fails after its retries yields a Generation
+with ``error`` set: the run records it as failed and retries it when resumed.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+from wapii_core.errors import WapiiError
+from wapii_core.gencache import CachedAnswer, GenerationCache, cache_key
+from wapii_core.model import Generation, GenerationRequest
+from wapii_core.protocols import BackendOptions, RunContext
+
+from .client import Answer, ApiClient, CallFailed
+from .options import OpenAIOptions, parse_options
+from .programs import chat_messages, chat_program, continuation_program
+from .retry import RetryPolicy
+
+
+@dataclass
+class _Call:
+    request: GenerationRequest
+    body: dict[str, Any]
+    key: str
+
+
+class OpenAIBackend:
+    """Completions from an OpenAI-compatible HTTP API (see the plugin's README for every option)."""
+
+    name = "openai"
+    supports_constraints = False
+
+    def __init__(self, options: BackendOptions, context: RunContext | None = None) -> None:
+        if not options.model:
+            raise WapiiError("the openai backend needs --model (the name the server knows the model by)")
+        self.model = options.model
+        self.options = parse_options(OpenAIOptions, options, self.name)
+        self.chat = self.options.is_chat(self.model)
+        self.endpoint = "chat" if self.chat else "completions"
+        self.system = self.options.system or "split"
+        self.temperature = self.options.sampled_temperature(options.draws)
+        self.cache = GenerationCache(enabled=not self.options.no_cache)
+        self.model_calls = 0  # requests sent to a server (cache hits excluded); for tests and logs
+        self._count_lock = threading.Lock()
+        self._client: ApiClient | None = None
+        self._pool: ThreadPoolExecutor | None = None
+
+    # -- what determines the answers ---------------------------------------------------------
+
+    def _params(self) -> dict[str, Any]:
+        """Decoding parameters as sent (and as part of the cache key)."""
+        o = self.options
+        params: dict[str, Any] = {"max_new_tokens": o.max_new_tokens, "temperature": self.temperature,
+                                  "top_p": o.top_p}
+        if o.top_k is not None:
+            params["top_k"] = o.top_k
+        if o.stop:
+            params["stop"] = o.stop
+        if o.seed is not None:
+            params["seed"] = o.seed
+        return params
+
+    def describe(self) -> dict[str, Any]:
+        """The run-identity parameters: no key, no URLs, no concurrency (see the README)."""
+        out: dict[str, Any] = {"model": self.model, "endpoint": self.endpoint, **self._params()}
+        if self.chat:
+            out["system"] = self.system
+        if self.options.cache_tag:
+            out["cache_tag"] = self.options.cache_tag
+        return out
+
+    def _call(self, req: GenerationRequest) -> _Call:
+        params = self._params()
+        body: dict[str, Any] = {"model": self.model, self.options.max_tokens_param: params["max_new_tokens"],
+                                "temperature": params["temperature"], "top_p": params["top_p"], "n": 1}
+        if "top_k" in params:
+            body["top_k"] = params["top_k"]
+        if "stop" in params:
+            body["stop"] = [params["stop"]]
+        if "seed" in params:
+            body["seed"] = params["seed"] + req.draw  # one seed per draw, or every draw would agree
+        if self.chat:
+            body["messages"] = chat_messages(req.prompt.text, self.system)
+        else:
+            body["prompt"] = req.prompt.text
+        prompt_input = body.get("messages", body.get("prompt"))
+        key = cache_key(backend=self.name, model=self.model, endpoint=self.endpoint, input=prompt_input,
+                        params=params, draw=req.draw, tag=self.options.cache_tag)
+        return _Call(req, body, key)
+
+    # -- generation ---------------------------------------------------------------------------
+
+    def _program(self, req: GenerationRequest, answer: CachedAnswer | Answer) -> Generation:
+        if self.chat:
+            code = chat_program(req.prompt.starter, answer.text)
+        else:
+            code = continuation_program(req.prompt.starter, answer.text, self.options.stop or None)
+        reason = "length" if answer.finish_reason == "length" else "stop"
+        return Generation(sample=req.sample.id, draw=req.draw, code=code, finish_reason=reason)
+
+    def _ensure_started(self) -> tuple[ApiClient, ThreadPoolExecutor]:
+        if self._client is None or self._pool is None:
+            o = self.options
+            policy = RetryPolicy(retries=o.retries, backoff=o.backoff, max_backoff=o.max_backoff,
+                                 max_retry_after=o.max_retry_after)
+            self._client = ApiClient(o.base_url, os.environ.get(o.api_key_env) or None, timeout=o.timeout,
+                                     policy=policy, connections=o.concurrency)
+            self._pool = ThreadPoolExecutor(max_workers=o.concurrency, thread_name_prefix="wapii-openai")
+        return self._client, self._pool
+
+    def _ask(self, client: ApiClient, call: _Call) -> Answer:
+        with self._count_lock:
+            self.model_calls += 1
+        answer = client.complete(self.endpoint, call.body)
+        self.cache.put(call.key, CachedAnswer(text=answer.text, finish_reason=answer.finish_reason))
+        return answer
+
+    def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
+        """Yield one Generation per request: cached answers first, then as the server answers."""
+        calls = [self._call(req) for req in requests]
+        cached = self.cache.get_many(c.key for c in calls)
+        for call in calls:
+            if call.key in cached:
+                yield self._program(call.request, cached[call.key])
+        misses = [c for c in calls if c.key not in cached]
+        if not misses:
+            return
+        client, pool = self._ensure_started()
+        pending: dict[Future[Answer], _Call] = {pool.submit(self._ask, client, c): c for c in misses}
+        try:
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    call = pending.pop(future)
+                    req = call.request
+                    try:
+                        answer = future.result()
+                    except CallFailed as exc:
+                        yield Generation(sample=req.sample.id, draw=req.draw, finish_reason="error", error=str(exc))
+                        continue
+                    yield self._program(req, answer)
+        finally:
+            for future in pending:  # the consumer stopped early (interrupt): drop what has not started
+                future.cancel()
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+        self.cache.close()

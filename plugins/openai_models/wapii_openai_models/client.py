@@ -1,0 +1,119 @@
+"""One POST to an OpenAI-compatible server, retried until it yields an answer or gives up.
+
+Requests rotate over the configured base URLs (a retry goes to the next server), so a fleet of
+identical servers shares the load and a failing one is routed around.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from .retry import RetryPolicy, is_retryable_status, parse_retry_after
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the model said for one request."""
+
+    text: str
+    finish_reason: str  # "stop" or "length"
+
+
+class CallFailed(Exception):
+    """The call could not be completed (after every retry, or a non-retryable error)."""
+
+
+class _Transient(Exception):
+    def __init__(self, message: str, retry_after: float | None = None) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def _snippet(text: str, limit: int = 200) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[:limit] + "…"
+
+
+def parse_answer(endpoint: str, payload: Any) -> Answer:
+    """The first choice of a completions (``text``) or chat (``message.content``) response."""
+    try:
+        choice = payload["choices"][0]
+        text = choice["message"]["content"] if endpoint == "chat" else choice["text"]
+    except (KeyError, IndexError, TypeError):
+        raise _Transient(f"response without choices[0].{'message.content' if endpoint == 'chat' else 'text'}: "
+                         f"{_snippet(json.dumps(payload))}") from None
+    reason = choice.get("finish_reason") if isinstance(choice, dict) else None
+    return Answer(text=text or "", finish_reason="length" if reason == "length" else "stop")
+
+
+class ApiClient:
+    """A thread-safe client for the completions and chat endpoints of one or more servers."""
+
+    PATHS = {"completions": "/completions", "chat": "/chat/completions"}
+
+    def __init__(self, base_urls: list[str], api_key: str | None, *, timeout: float, policy: RetryPolicy,
+                 connections: int) -> None:
+        self.base_urls = list(base_urls)
+        self.policy = policy
+        self._api_key = api_key
+        self._turn = itertools.count()
+        self._closed = threading.Event()
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._http = httpx.Client(
+            headers=headers, timeout=httpx.Timeout(timeout),
+            limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections))
+
+    def _next_url(self) -> str:
+        return self.base_urls[next(self._turn) % len(self.base_urls)]
+
+    def _redact(self, message: str) -> str:
+        return message.replace(self._api_key, "***") if self._api_key else message
+
+    def complete(self, endpoint: str, body: dict[str, Any]) -> Answer:
+        """POST ``body`` to ``endpoint`` ("completions" or "chat"), retrying transient failures.
+
+        Raises :class:`CallFailed` with a one-line reason when every attempt failed or the server
+        refused the request (a 4xx other than 408/409/425/429).
+        """
+        attempts = self.policy.retries + 1
+        last = "no attempt"
+        for attempt in range(attempts):
+            if self._closed.is_set():
+                raise CallFailed(f"client closed; last error: {last}")
+            url = self._next_url() + self.PATHS[endpoint]
+            try:
+                return self._attempt(url, endpoint, body)
+            except _Transient as exc:
+                last = f"{url}: {exc}"
+                if attempt + 1 < attempts:
+                    self._closed.wait(self.policy.delay(attempt, exc.retry_after))
+        raise CallFailed(self._redact(f"gave up after {attempts} attempts; last error: {last}"))
+
+    def _attempt(self, url: str, endpoint: str, body: dict[str, Any]) -> Answer:
+        try:
+            response = self._http.post(url, json=body)
+        except httpx.TimeoutException as exc:
+            raise _Transient(f"timed out ({type(exc).__name__})") from None
+        except httpx.RequestError as exc:  # connection refused or dropped, protocol errors, bad encodings
+            raise _Transient(f"connection failed ({type(exc).__name__}: {_snippet(str(exc))})") from None
+        if response.status_code != 200:
+            message = f"HTTP {response.status_code}: {_snippet(response.text)}"
+            if is_retryable_status(response.status_code):
+                raise _Transient(message, parse_retry_after(response.headers.get("retry-after")))
+            raise CallFailed(self._redact(f"{url}: {message}"))
+        try:
+            payload = response.json()
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            raise _Transient(f"malformed JSON in the response: {_snippet(response.text)}") from None
+        return parse_answer(endpoint, payload)
+
+    def close(self) -> None:
+        """Stop waiting between retries and close the connections."""
+        self._closed.set()
+        self._http.close()

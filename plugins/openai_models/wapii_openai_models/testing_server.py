@@ -1,0 +1,296 @@
+"""An OpenAI-compatible HTTP server of the project's own, for tests and benchmarks (127.0.0.1 only).
+
+It serves ``POST /v1/completions``, ``POST /v1/chat/completions`` and ``GET /v1/models`` like
+vLLM or OpenAI would, with answers scripted per test (a *responder*), counts every request, and
+injects faults on demand: 429 with ``Retry-After``, 5xx, slow answers, malformed JSON and dropped
+connections. It applies ``stop`` strings the way real servers do (the answer ends before the
+stop string, which is not returned)::
+
+    with OpenAIServer(lambda call: "get('https://x.test/a');\\n") as server:
+        server.inject(Fault("rate_limit", retry_after=0.1), Fault("drop"))
+        ...  # point a client at server.base_url
+        assert server.requests == 3
+
+From a shell: ``python -m wapii_openai_models.testing_server --port 8000 --latency 0.1``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import socket
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Callable, Literal
+
+FaultKind = Literal["rate_limit", "server_error", "slow", "malformed", "drop"]
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One injected failure: ``rate_limit`` (429, with ``Retry-After`` when ``retry_after`` is set),
+    ``server_error`` (``status``, 500 by default), ``slow`` (answers after ``delay`` seconds),
+    ``malformed`` (200 with a body that is not JSON), ``drop`` (closes the connection unanswered)."""
+
+    kind: FaultKind
+    retry_after: float | None = None
+    delay: float = 0.0
+    status: int = 500
+
+
+@dataclass(frozen=True)
+class ApiCall:
+    """A request the server received."""
+
+    endpoint: Literal["completions", "chat"]
+    body: dict[str, Any]
+    authorization: str | None = None
+
+    @property
+    def text(self) -> str:
+        """The prompt (completions) or the messages' contents joined by blank lines (chat)."""
+        if self.endpoint == "completions":
+            prompt = self.body.get("prompt", "")
+            return prompt if isinstance(prompt, str) else "".join(prompt)
+        return "\n\n".join(str(m.get("content", "")) for m in self.body.get("messages", []))
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A scripted answer; a responder may return a plain string instead (finish reason "stop")."""
+
+    text: str
+    finish_reason: str = "stop"
+
+
+Responder = Callable[[ApiCall], "str | Reply"]
+
+
+def default_responder(call: ApiCall) -> Reply:
+    """A deterministic axios answer derived from the prompt: a continuation for completions, a
+    fenced program with prose for chat."""
+    tag = hashlib.sha256(call.text.encode("utf-8")).hexdigest()[:8]
+    url = f"https://api.example.test/items/{tag}"
+    if call.endpoint == "completions":
+        return Reply(f"get('{url}');\n```\n\nThat is all.")
+    return Reply(f"Here is the call:\n\n```javascript\nconst axios = require('axios');\n\naxios.get('{url}');\n```\n")
+
+
+@dataclass
+class _State:
+    responder: Responder
+    latency: float
+    api_key: str | None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    faults: list[Fault] = field(default_factory=list)
+    always: Fault | None = None
+    requests: int = 0
+    answered: int = 0
+    by_endpoint: Counter = field(default_factory=Counter)
+    calls: list[ApiCall] = field(default_factory=list)
+
+
+def _apply_stop(text: str, stop: Any) -> tuple[str, bool]:
+    stops = [stop] if isinstance(stop, str) else list(stop or [])
+    cuts = [text.find(s) for s in stops if s and s in text]
+    return (text[:min(cuts)], True) if cuts else (text, False)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body leave at once, not 40 ms apart (delayed ACKs)
+    server: "_Server"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet in tests
+        pass
+
+    def _send(self, status: int, payload: bytes, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _json(self, status: int, data: Any, headers: dict[str, str] | None = None) -> None:
+        self._send(status, json.dumps(data).encode("utf-8"), headers)
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        if self.path.rstrip("/") in ("/v1/models", "/models"):
+            self._json(200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+        else:
+            self._json(404, {"error": {"message": f"no route {self.path}"}})
+
+    def do_POST(self) -> None:  # noqa: N802
+        state = self.server.state
+        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        path = self.path.rstrip("/").removeprefix("/v1")
+        endpoint = {"/completions": "completions", "/chat/completions": "chat"}.get(path)
+        with state.lock:
+            state.requests += 1
+            fault = state.faults.pop(0) if state.faults else state.always
+        if endpoint is None:
+            self._json(404, {"error": {"message": f"no route {self.path}"}})
+            return
+        if state.api_key and self.headers.get("Authorization") != f"Bearer {state.api_key}":
+            self._json(401, {"error": {"message": "invalid api key"}})
+            return
+        if state.latency:
+            time.sleep(state.latency)
+        if fault is not None and self._inject(fault):
+            return
+        try:
+            body = json.loads(raw)
+        except json.JSONDecodeError:
+            self._json(400, {"error": {"message": "request body is not JSON"}})
+            return
+        call = ApiCall(endpoint, body, self.headers.get("Authorization"))
+        reply = state.responder(call)
+        reply = Reply(reply) if isinstance(reply, str) else reply
+        text, stopped = _apply_stop(reply.text, body.get("stop"))
+        reason = "stop" if stopped else reply.finish_reason
+        choice: dict[str, Any] = {"index": 0, "finish_reason": reason}
+        if endpoint == "chat":
+            choice["message"] = {"role": "assistant", "content": text}
+        else:
+            choice["text"] = text
+        with state.lock:
+            state.answered += 1
+            state.by_endpoint[endpoint] += 1
+            state.calls.append(call)
+        self._json(200, {"id": f"cmpl-{state.answered}", "object": "text_completion" if endpoint == "completions"
+                         else "chat.completion", "model": body.get("model"), "choices": [choice]})
+
+    def _inject(self, fault: Fault) -> bool:
+        """Play ``fault``; True when the request is finished with it."""
+        if fault.kind == "slow":
+            time.sleep(fault.delay)
+            return False
+        if fault.kind == "rate_limit":
+            headers = {} if fault.retry_after is None else {"Retry-After": f"{fault.retry_after:g}"}
+            self._json(429, {"error": {"message": "rate limited", "type": "rate_limit"}}, headers)
+        elif fault.kind == "server_error":
+            self._json(fault.status, {"error": {"message": "internal error", "type": "server_error"}})
+        elif fault.kind == "malformed":
+            self._send(200, b'{"choices": [{"text": "get(')
+        elif fault.kind == "drop":
+            self.close_connection = True
+            try:
+                self.connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        return True
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256
+    state: _State
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # a client that timed out or hung up mid-answer is part of the tests, not news
+
+
+class OpenAIServer:
+    """The server, running on a background thread from :meth:`start` (or ``with``) to :meth:`stop`."""
+
+    def __init__(self, responder: Responder | None = None, *, latency: float = 0.0, api_key: str | None = None,
+                 host: str = "127.0.0.1", port: int = 0) -> None:
+        self._state = _State(responder or default_responder, latency, api_key)
+        self._httpd = _Server((host, port), _Handler)
+        self._httpd.state = self._state
+        self._thread: threading.Thread | None = None
+
+    @property
+    def port(self) -> int:
+        return int(self._httpd.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def requests(self) -> int:
+        """POST requests received, faulty ones included."""
+        return self._state.requests
+
+    @property
+    def answered(self) -> int:
+        """Requests answered with a valid completion."""
+        return self._state.answered
+
+    @property
+    def calls(self) -> list[ApiCall]:
+        """The answered requests, in order."""
+        with self._state.lock:
+            return list(self._state.calls)
+
+    @property
+    def by_endpoint(self) -> Counter:
+        return Counter(self._state.by_endpoint)
+
+    def inject(self, *faults: Fault) -> None:
+        """Fail the next requests with ``faults``, one each, in order."""
+        with self._state.lock:
+            self._state.faults.extend(faults)
+
+    def fail_always(self, fault: Fault | None) -> None:
+        """Fail every request (after the injected ones) with ``fault``; None heals the server."""
+        with self._state.lock:
+            self._state.always = fault
+
+    def set_responder(self, responder: Responder) -> None:
+        self._state.responder = responder
+
+    def set_latency(self, seconds: float) -> None:
+        self._state.latency = seconds
+
+    def reset_counts(self) -> None:
+        with self._state.lock:
+            self._state.requests = self._state.answered = 0
+            self._state.by_endpoint.clear()
+            self._state.calls.clear()
+
+    def start(self) -> "OpenAIServer":
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                            name="wapii-openai-testing-server", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join()
+            self._thread = None
+        self._httpd.server_close()
+
+    def __enter__(self) -> "OpenAIServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Serve :func:`default_responder` answers until interrupted."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds before each answer")
+    parser.add_argument("--api-key", default=None, help="require this bearer token")
+    args = parser.parse_args(argv)
+    server = OpenAIServer(latency=args.latency, api_key=args.api_key, port=args.port).start()
+    print(f"serving on {server.base_url}", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

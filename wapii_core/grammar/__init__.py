@@ -1,0 +1,15 @@
+"""Constrained decoding: OpenAPI spec → grammar of legal calls, and the engine that enforces it.
+
+- :mod:`.types` reduces JSON schemas to value types; :mod:`.endpoints` lists an API's endpoints
+  with typed arguments (from the judge's spec index, so only legal arguments are offered);
+- :mod:`.lark` and :mod:`.values` write llguidance Lark grammars (keys in any order, each at most
+  once, required ones present; typed values in a language's literal syntax);
+- adapters build the call syntax on top (``wapii_axios_js.grammar``) and return a
+  :class:`Constraint` from ``adapter.constraint(spec, setup)``, cached per spec and adapter;
+- :mod:`.engine` is the engine interface a backend uses (:func:`get_engine`: llguidance).
+"""
+
+from .constraint import Constraint, cached
+from .engine import CompiledGrammar, Engine, Matcher, accepts, get_engine
+
+__all__ = ["CompiledGrammar", "Constraint", "Engine", "Matcher", "accepts", "cached", "get_engine"]

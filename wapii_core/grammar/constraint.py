@@ -1,0 +1,96 @@
+"""A constraint: the grammar of a legal call, and where in a program it applies.
+
+An adapter's ``constraint(spec, setup)`` returns one per spec and setup (cached by the spec's
+sha256, the adapter and its grammar version: :func:`cached`). The grammar covers the *constrained
+region*: the text from just after the adapter's ``anchor`` (``axios.``) to the end of the call.
+When the prompt's starter code already holds part of that region (the argument setup's
+``get('<url>',``), :meth:`Constraint.prefix` is that part: a backend feeds it to the matcher before
+generating, so one grammar per spec serves every sample of the API.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+import threading
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+from ..paths import cache_dir
+
+log = logging.getLogger("wapii.grammar")
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """A grammar (llguidance's Lark dialect) for the constrained region of a program."""
+
+    grammar: str
+    anchor: str  # the text that opens the region ("axios."); "" when the grammar covers the whole completion
+    adapter: str
+    notes: tuple[str, ...] = ()  # the fallbacks taken (looser rules where the spec could not be expressed)
+    endpoints: tuple[tuple[str, str, str], ...] = ()
+    """(method, URL regex, rule) per endpoint: the rule for what follows the URL argument's comma
+    (lets an adapter start a grammar after a starter that already names method and URL)."""
+
+    @property
+    def key(self) -> str:
+        """A short digest of the grammar: part of a generation cache key."""
+        return hashlib.sha256(self.grammar.encode()).hexdigest()[:16]
+
+    def prefix(self, starter: str) -> str:
+        """The part of the region that ``starter`` already holds: the text after its last anchor
+        ("" when it has none, or when it ends with the anchor)."""
+        if not self.anchor:
+            return ""
+        at = starter.rfind(self.anchor)
+        return "" if at == -1 else starter[at + len(self.anchor):]
+
+
+_memo: dict[str, Constraint] = {}
+_lock = threading.Lock()
+
+
+def cached(adapter: str, version: int, spec_sha256: str, setup: str, build: Callable[[], Constraint]) -> Constraint:
+    """The constraint for (adapter, grammar version, spec, setup): from memory, from the disk cache
+    (``<cache>/grammars/``), or built (its fallbacks logged once, at INFO level) and stored."""
+    name = f"{adapter}-v{version}-{setup}-{spec_sha256}"
+    with _lock:
+        found = _memo.get(name)
+    if found is not None:
+        return found
+    path = cache_dir() / "grammars" / f"{name}.json"
+    found = _read(path)
+    if found is None:
+        found = build()
+        for note in found.notes:
+            log.info("%s grammar for spec %s: %s", adapter, spec_sha256[:12], note)
+        _write(path, found)
+    with _lock:
+        _memo[name] = found
+    return found
+
+
+def _read(path: Path) -> Constraint | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return Constraint(data["grammar"], data["anchor"], data["adapter"], tuple(data["notes"]),
+                          tuple(tuple(e) for e in data.get("endpoints", ())))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write(path: Path, constraint: Constraint) -> None:
+    """Best effort, atomically: an unwritable cache only costs a rebuild."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".grammar.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(asdict(constraint), fh)
+        os.replace(tmp, path)
+    except OSError:
+        pass

@@ -1,0 +1,113 @@
+"""Grammar rules for typed values, in the literal syntax of one programming language.
+
+A :class:`Dialect` says how a language writes strings, numbers, booleans, null, object keys and
+references to variables; :class:`ValueRules` turns value types (:mod:`.types`) into Lark rules in
+that dialect, one rule per distinct type. Every value may also be written as a reference (a
+variable, an attribute or a call without arguments) where the dialect allows one: the reference's
+grammars accept them, and a program that uses one fails at run time rather than being illegal.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+from .lark import WS, Entry, LarkWriter, alternatives, escape, literal, sequence
+from .types import Any_, Arr, Bool, Int, Null, Num, Obj, OneOf, Str, VType
+
+
+class Dialect(ABC):
+    """How one programming language writes literal values (regexes in the Rust ``regex`` syntax)."""
+
+    string: str
+    """Any string literal."""
+    reference: str | None
+    """A variable or expression standing for a value; None where the language's grammar allows none."""
+    true: str
+    false: str
+    null: str
+    integer = r"-?[0-9]+"
+    number = r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    object_open, object_close = "{", "}"
+    array_open, array_close = "[", "]"
+
+    @abstractmethod
+    def key(self, name: str) -> str:
+        """A regex for the key ``name`` of an object literal *with* its separator (``name:``)."""
+
+    @abstractmethod
+    def any_key(self) -> str:
+        """A regex for any key of an object literal with its separator."""
+
+    @abstractmethod
+    def string_of(self, values: tuple[str, ...]) -> str:
+        """A regex for a string literal whose value is one of ``values``."""
+
+
+class ValueRules:
+    """Rules for value types in one dialect, written into one :class:`LarkWriter`."""
+
+    def __init__(self, writer: LarkWriter, dialect: Dialect) -> None:
+        self.w = writer
+        self.d = dialect
+
+    def _terminal(self, pattern: str, prefix: str) -> str:
+        return self.w.shared_terminal(pattern, prefix)
+
+    def _with_reference(self, parts: list[str]) -> str:
+        if self.d.reference is not None:
+            parts = parts + [self.reference()]
+        return alternatives(parts)
+
+    def reference(self) -> str:
+        """The terminal for a reference to a variable (the dialect must allow references)."""
+        assert self.d.reference is not None
+        return self._terminal(self.d.reference, "REF")
+
+    def key(self, name: str) -> str:
+        """The terminal for key ``name`` with its separator."""
+        return self._terminal(self.d.key(name), "KEY")
+
+    def rule(self, kind: VType) -> str:
+        """The name of the rule for values of type ``kind``."""
+        return self.w.shared(("value", kind), "v", lambda name: self._body(kind, name))
+
+    def _body(self, kind: VType, name: str) -> str:
+        d = self.d
+        if isinstance(kind, Str):
+            pattern = d.string if kind.enum is None else d.string_of(kind.enum)
+            return self._with_reference([self._terminal(pattern, "STR")])
+        if isinstance(kind, Int):
+            if kind.enum is None:
+                return self._with_reference([self._terminal(d.integer, "INT")])
+            return self._with_reference([self._terminal("|".join(escape(str(v)) for v in kind.enum), "INTS")])
+        if isinstance(kind, Num):
+            return self._with_reference([self._terminal(d.number, "NUM")])
+        if isinstance(kind, Bool):
+            return self._with_reference([literal(d.true), literal(d.false)])
+        if isinstance(kind, Null):
+            return literal(d.null)
+        if isinstance(kind, Arr):
+            return self._with_reference([sequence(self.rule(kind.item), d.array_open, d.array_close)])
+        if isinstance(kind, Obj):
+            return self._with_reference([self.object(kind)])
+        if isinstance(kind, OneOf):
+            return alternatives([self.rule(option) for option in kind.options])
+        if isinstance(kind, Any_):
+            return self._any(name)
+        raise TypeError(f"unknown value type {kind!r}")
+
+    def object(self, kind: Obj) -> str:
+        """``{ members }`` for an object type (no reference alternative)."""
+        entries = [Entry(self.key(p.name), self.rule(p.type), p.required and kind.unique) for p in kind.props]
+        extra = (self._terminal(self.d.any_key(), "ANYKEY"), self.rule(kind.extra)) if kind.extra is not None else None
+        inner = self.w.members(entries, extra)
+        return f"{literal(self.d.object_open)} {WS}? {inner} {WS}? {literal(self.d.object_close)}"
+
+    def _any(self, name: str) -> str:
+        d = self.d
+        scalars = [self._terminal(d.string, "STR"), self._terminal(d.number, "NUM"), literal(d.true),
+                   literal(d.false), literal(d.null)]
+        members = self.w.members([], (self._terminal(d.any_key(), "ANYKEY"), name))
+        composite = [sequence(name, d.array_open, d.array_close),
+                     f"{literal(d.object_open)} {WS}? {members} {WS}? {literal(d.object_close)}"]
+        return self._with_reference(scalars + composite)
