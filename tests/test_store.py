@@ -10,7 +10,7 @@ from wapii_core.errors import InputError, WapiiError
 from wapii_core.model import Generation
 from wapii_core.store import GENERATIONS_FILE, RunStore, read_jsonl, write_atomic
 
-RUN = {"dataset": "demo", "dataset_sha256": "abc", "adapter": "axios_js", "backend": "oracle",
+RUN = {"dataset": "demo", "dataset_sha256": "abc", "adapter": "axios_js", "backend": "oracle", "mode": "reference",
        "backend_params": {}, "setup": "full", "setting": "unconstrained", "draws": 1}
 
 

@@ -48,6 +48,7 @@ class RunContext:
     dataset: Dataset
     adapter: "Adapter"
     setup: Setup
+    mode: str = "reference"  # the comparison mode the run is judged in
 
 
 @runtime_checkable
@@ -79,7 +80,9 @@ class Adapter(Protocol):
     - ``execute(calls)``: run each call in isolation, capturing the request it issues; returns one
       Capture per call, in order; a hostile or broken call yields an error Capture, never an exception;
     - ``normalise(request)``: turn a captured request into the neutral configuration (metrics.md §3);
-    - ``render(config, setup, sample)``: a full program that issues ``config`` (the oracle's source);
+    - ``render(config, setup, sample, mode)``: a full program that issues ``config`` (the oracle's
+      source), written so that comparison ``mode`` judges it correct (an adapter whose rendering
+      is the same in every mode may leave ``mode`` out of its signature);
     - ``setup()``: install what the adapter needs (idempotent); ``close()``: stop its workers.
     """
 
@@ -93,7 +96,7 @@ class Adapter(Protocol):
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]: ...
 
-    def render(self, config: dict[str, Any], setup: Setup, sample: Sample) -> str: ...
+    def render(self, config: dict[str, Any], setup: Setup, sample: Sample, mode: str = "reference") -> str: ...
 
     def setup(self) -> None: ...
 

@@ -29,7 +29,7 @@ class RunConfig(BaseModel):
     model: str | None = None
     setup: Setup = Setup.full
     setting: str = "unconstrained"
-    mode: str = "reference"
+    mode: str | None = None  # None: the adapter's default_mode, else "reference"
     draws: int = Field(default=1, ge=1)
     generations: Path | None = None
     backend_options: dict[str, str] = Field(default_factory=dict)
@@ -115,16 +115,28 @@ def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
         yield items[start:start + size]
 
 
+MODES = ("reference", "strict", "wire")
+"""Comparison modes: the paper's (metrics.md), with literal URL matching, and what goes on the wire (wire.py)."""
+
+
+def default_mode(adapter: Adapter) -> str:
+    """The comparison mode an adapter is judged in unless told otherwise (``reference`` if it does not say)."""
+    return getattr(adapter, "default_mode", None) or "reference"
+
+
 class Judge:
     """Extract, execute, normalise and compare generations with one adapter and the dataset's specs."""
 
-    def __init__(self, adapter: Adapter, dataset: Dataset, mode: str) -> None:
+    def __init__(self, adapter: Adapter, dataset: Dataset, mode: str | None = None) -> None:
         from .compare import judge
         from .spec import SpecIndex
+        from .wire import judge_wire
 
-        if mode not in ("reference", "strict"):
-            raise WapiiError(f"unknown comparison mode {mode!r} (known: reference, strict)")
+        mode = mode or default_mode(adapter)
+        if mode not in MODES:
+            raise WapiiError(f"unknown comparison mode {mode!r} (known: {', '.join(MODES)})")
         self._judge = judge
+        self._judge_wire = judge_wire
         self.adapter = adapter
         self.dataset = dataset
         self.strict = mode == "strict"
@@ -151,8 +163,12 @@ class Judge:
                 error, detail = capture.error, capture.detail
                 if capture.request is not None and error is None:
                     request = self.adapter.normalise(capture.request)
-            result = self._judge(sample, self._specs[sample.api], request, error, call=call, error_detail=detail,
-                                 draw=gen.draw, strict=self.strict)
+            spec = self._specs[sample.api]
+            if self.mode == "wire":
+                result = self._judge_wire(sample, spec, request, error, call=call, error_detail=detail, draw=gen.draw)
+            else:
+                result = self._judge(sample, spec, request, error, call=call, error_detail=detail, draw=gen.draw,
+                                     strict=self.strict)
             result.mode = self.mode
             results.append(result)
         return results
@@ -165,9 +181,10 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
     with ExitStack() as stack:
         adapter = plugins.adapters.get(config.adapter)()
         stack.callback(adapter.close)
+        config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
                                  extra=dict(config.backend_options))
-        backend = plugins.backends.get(config.backend)(options, RunContext(dataset, adapter, config.setup))
+        backend = plugins.backends.get(config.backend)(options, RunContext(dataset, adapter, config.setup, config.mode))
         if hasattr(backend, "close"):
             stack.callback(backend.close)
         store = RunStore.open(out_dir, describe_run(config, dataset, backend))

@@ -29,7 +29,8 @@ RESULTS_FILE = "results.jsonl"
 SUMMARY_FILE = "summary.json"
 REPORT_FILE = "report.md"
 
-IDENTITY_KEYS = ("dataset", "dataset_sha256", "adapter", "backend", "backend_params", "setup", "setting", "draws")
+IDENTITY_KEYS = ("dataset", "dataset_sha256", "adapter", "backend", "backend_params", "setup", "setting", "mode",
+                 "draws")
 """What must match for a directory to be resumed rather than refused."""
 
 M = TypeVar("M", bound=BaseModel)

@@ -27,18 +27,24 @@ def add_to(app: typer.Typer) -> None:
         per row highlighted, 95 % bootstrap intervals and paired tests of correct implementations."""
         from ..errors import WapiiError
         from ..report import build_report, load_runs, render_markdown
-        from ..store import write_atomic
+        from ..store import load_run, write_atomic
 
         if fmt not in FORMATS:
             raise WapiiError(f"unknown report format {fmt!r} (known: {', '.join(FORMATS)})")
         if fmt == "table" and out is not None:
             raise WapiiError("--format table prints to the terminal; use --format md, csv, json or html with --out")
-        report = build_report(load_runs(run_dirs, with_results=resamples > 0), by_api=by_api,
-                              resamples=resamples, seed=seed)
+        from .compare import differences_markdown, library_differences
+
+        several_libraries = len({load_run(d).get("adapter") for d in run_dirs}) > 1
+        runs = load_runs(run_dirs, with_results=resamples > 0 or several_libraries)
+        report = build_report(runs, by_api=by_api, resamples=resamples, seed=seed)
+        differences = library_differences(runs) if several_libraries else []
         if fmt == "table":
             from ..report_formats import print_report
 
             print_report(report)
+            if differences:
+                typer.echo(differences_markdown(differences))
             return
         if fmt == "html" and out is not None:
             from ..report_html import write_html_report
@@ -51,7 +57,7 @@ def add_to(app: typer.Typer) -> None:
 
             text = html_text(report)
         elif fmt == "md":
-            text = render_markdown(report)
+            text = render_markdown(report) + ("\n" + differences_markdown(differences) if differences else "")
         else:
             from ..report_formats import render_csv, render_json
 

@@ -48,8 +48,9 @@ def add_to(app: typer.Typer) -> None:
         setup: list[Setup] = typer.Option([Setup.full], "--setup", "-s",
                                           help="full: starter ends with `axios.`; argument: method and URL given; "
                                                "import: only the import. Repeat for several."),
-        mode: str = typer.Option("reference", "--mode", help="Comparison: reference (the paper's, default) or "
-                                 "strict (spec path characters matched literally)."),
+        mode: Optional[str] = typer.Option(None, "--mode", help="Comparison: reference (the paper's; axios_js's "
+                                           "default), strict (spec path characters matched literally) or wire (what "
+                                           "is sent; the Python adapters' default). Default: the adapter's."),
         generations: Optional[Path] = typer.Option(None, "--generations", "-g",
                                                    help="replay: JSONL of {sample, code} or a <api>/<index>_code.js dir."),
         draws: int = typer.Option(1, "--draws", "-n", min=1, help="Completions per task."),

@@ -1,0 +1,154 @@
+"""``wapii compare``: one backend over several adapters (HTTP libraries) on the same tasks, side by side.
+
+For every adapter and setup it runs (or resumes) ``wapii run`` into ``<out>/<adapter>-<setup>``, in
+``wire`` mode unless told otherwise (the one yardstick that judges every library by what it sends),
+then prints and writes ``<out>/compare.md`` and ``<out>/compare.json``: the paper's rows with one
+column per library (per setup, overall and per API; the tables ``wapii report`` gives for the same
+run directories) and, for every two libraries, the tasks that one solved and the other did not.
+A task counts as solved by a library when at least one of its draws was judged correct.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from itertools import permutations
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+
+from ..errors import WapiiError
+from ..model import Setup
+
+DEFAULT_MODE = "wire"
+
+
+def solved_tasks(results: list[Any]) -> set[str]:
+    """Sample ids with at least one correct draw."""
+    return {r.sample for r in results if r.verdict == "correct"}
+
+
+def library_differences(runs: list[Any]) -> list[dict[str, Any]]:
+    """For each setup and each ordered pair of runs with different adapters, over the tasks both judged:
+    ``{"setup", "solved_by", "not_by", "tasks"}`` (tasks sorted)."""
+    out = []
+    setups = list(dict.fromkeys(r.run.get("setup") for r in runs))
+    for setup in setups:
+        group = [r for r in runs if r.run.get("setup") == setup and r.results is not None]
+        for a, b in permutations(group, 2):
+            if a.run.get("adapter") == b.run.get("adapter"):
+                continue
+            common = {r.sample for r in a.results} & {r.sample for r in b.results}
+            tasks = sorted((solved_tasks(a.results) - solved_tasks(b.results)) & common, key=_sample_order)
+            out.append({"setup": setup, "solved_by": a.run.get("adapter"), "not_by": b.run.get("adapter"),
+                        "run_a": a.name, "run_b": b.name, "tasks": tasks})
+    return out
+
+
+def _sample_order(sample_id: str) -> tuple[str, int]:
+    api, _, index = sample_id.rpartition("/")
+    return (api, int(index)) if index.isdigit() else (sample_id, 0)
+
+
+def differences_markdown(differences: list[dict[str, Any]]) -> str:
+    """The differences as a Markdown section (empty string when there are none to compare)."""
+    if not differences:
+        return ""
+    lines = ["## Tasks one library solved and another did not", ""]
+    for diff in differences:
+        tasks = ", ".join(f"`{t}`" for t in diff["tasks"]) or "none"
+        lines.append(f"- {diff['setup']}: solved by **{diff['solved_by']}**, not by **{diff['not_by']}** "
+                     f"({len(diff['tasks'])}): {tasks}")
+    return "\n".join(lines) + "\n"
+
+
+def side_by_side(run_dirs: list[Path], resamples: int = 2000, seed: int = 0) -> tuple[Any, list[dict[str, Any]]]:
+    """The report of ``run_dirs`` (per setup overall, then per API) and the library differences."""
+    from ..report import build_report, load_runs
+
+    runs = load_runs(run_dirs, with_results=True)
+    report = build_report(runs, resamples=resamples, seed=seed)
+    for api in sorted({api for r in runs for api in r.summary.get("per_api", {})}):
+        report.tables += build_report(runs, api=api, resamples=0).tables
+    return report, library_differences(runs)
+
+
+def parse_generations(values: list[str], adapters: list[str]) -> dict[str, Path]:
+    """``ADAPTER=PATH`` per adapter, or one bare ``PATH`` for every adapter."""
+    out: dict[str, Path] = {}
+    for value in values:
+        name, sep, path = value.partition("=")
+        if sep and name in adapters:
+            out[name] = Path(path)
+        elif len(values) == 1:
+            out = {adapter: Path(value) for adapter in adapters}
+        else:
+            raise WapiiError(f"--generations {value!r}: expected ADAPTER=PATH with ADAPTER one of {', '.join(adapters)}")
+    return out
+
+
+def default_out(dataset: str, backend: str, model: Optional[str]) -> Path:
+    parts = ["compare", dataset, backend] + ([model] if model else [])
+    return Path("runs") / "-".join(re.sub(r"[^A-Za-z0-9_.]+", "_", p).strip("_") for p in parts)
+
+
+def write_outputs(out: Path, report: Any, differences: list[dict[str, Any]]) -> None:
+    from ..report import render_markdown
+    from ..report_formats import report_dict
+    from ..store import write_atomic
+
+    write_atomic(out / "compare.md", render_markdown(report) + "\n" + differences_markdown(differences))
+    write_atomic(out / "compare.json", json.dumps({**report_dict(report), "differences": differences}, indent=2) + "\n")
+
+
+def add_to(app: typer.Typer) -> None:
+    @app.command("compare")
+    def compare_command(
+        adapter: list[str] = typer.Option(..., "--adapter", "-a", help="An adapter (HTTP library); repeat for each."),
+        backend: str = typer.Option("oracle", "--backend", "-b", help="Where completions come from."),
+        model: Optional[str] = typer.Option(None, "--model", "-m", help="Model name or path, for model backends."),
+        dataset: str = typer.Option("demo", "--dataset", "-d", help="Dataset name (`wapii datasets list`)."),
+        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR"),
+        setup: list[Setup] = typer.Option([Setup.full], "--setup", "-s", help="Setups to run; repeat for several."),
+        mode: str = typer.Option(DEFAULT_MODE, "--mode", help="Comparison mode for every library: wire (default), "
+                                 "reference or strict."),
+        generations: list[str] = typer.Option([], "--generations", "-g",
+                                              help="replay: ADAPTER=PATH per adapter (or one PATH for all)."),
+        draws: int = typer.Option(1, "--draws", "-n", min=1, help="Completions per task."),
+        option: list[str] = typer.Option([], "--backend-option", "-O", help="KEY=VALUE passed to the backend."),
+        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N samples."),
+        api: list[str] = typer.Option([], "--api", help="Only these APIs of the dataset."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Directory of the runs and the comparison "
+                                           "(default runs/compare-<dataset>-<backend>[-<model>])."),
+        resamples: int = typer.Option(2000, "--resamples", min=0, help="Bootstrap resamples for the intervals."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or tables."),
+    ) -> None:
+        """Run one backend with several adapters on the same tasks and compare the libraries side by side."""
+        from ..report_formats import print_report
+        from ..runner import RunConfig, run
+        from .progress import progress_bars
+        from .run import parse_options
+
+        adapters = list(dict.fromkeys(adapter))
+        replay = parse_generations(generations, adapters)
+        target = out or default_out(dataset, backend, model)
+        run_dirs = []
+        for name in adapters:
+            for one_setup in dict.fromkeys(setup):
+                config = RunConfig(dataset=dataset, data_dir=data_dir, adapter=name, backend=backend, model=model,
+                                   setup=one_setup, mode=mode, generations=replay.get(name), draws=draws,
+                                   backend_options=parse_options(option), limit=limit, apis=api or None)
+                directory = target / f"{name}-{one_setup.value}"
+                if not quiet:
+                    typer.echo(f"{name}, {one_setup.value} completion: {directory}", err=True)
+                with progress_bars(not quiet) as progress:
+                    run(config, directory, progress)
+                run_dirs.append(directory)
+        report, differences = side_by_side(run_dirs, resamples=resamples)
+        write_outputs(target, report, differences)
+        if not quiet:
+            print_report(replace(report, tables=[t for t in report.tables if not any(t.scopes)]))
+            typer.echo(differences_markdown(differences))
+            typer.echo(f"wrote {target / 'compare.md'} and {target / 'compare.json'}")
