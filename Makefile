@@ -9,9 +9,10 @@ install:
 	./scripts/bootstrap
 	$(WAPII) setup
 
-# The main job on the embedded default: the bundled demo dataset, axios_js, oracle backend.
+# The main job on the embedded default: the bundled demo dataset, axios_js, the hf backend on
+# wapii-tiny (a small model built locally on first use).
 run: install
-	$(WAPII) run
+	$(WAPII) run --backend hf --model wapii-tiny
 
 # The whole test suite (reads the reference data from $(SHARED)).
 test: install
