@@ -18,13 +18,14 @@ app = typer.Typer(
 
 
 def _add_builtin_commands() -> None:
-    from . import compare, datasets, plugins_cmd, report, run
+    from . import compare, datasets, doctor, plugins_cmd, report, run
 
     run.add_to(app)
     report.add_to(app)
     compare.add_to(app)
     datasets.add_to(app)
     plugins_cmd.add_to(app)
+    doctor.add_to(app)
 
 
 def main() -> None:

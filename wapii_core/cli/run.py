@@ -33,6 +33,13 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
+def _require_isolation(required: bool) -> None:
+    if required:
+        from ..sandbox import set_require_isolation
+
+        set_require_isolation(True)
+
+
 def add_to(app: typer.Typer) -> None:
     @app.command("run")
     def run_command(
@@ -62,8 +69,12 @@ def add_to(app: typer.Typer) -> None:
                                            "with several setups, one sub-directory per setup."),
         by_api: bool = typer.Option(False, "--by-api", help="Also print one table per API."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or tables."),
+        require_isolation: bool = typer.Option(False, "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",
+                                               help="Refuse to execute generated code unless every sandbox layer "
+                                                    "is active (see `wapii doctor`)."),
     ) -> None:
         """Generate, execute and judge programs for every task; resumes an interrupted run directory."""
+        _require_isolation(require_isolation)
         from ..report import print_table
         from ..runner import RunConfig, run
         from .progress import progress_bars
@@ -100,8 +111,12 @@ def add_to(app: typer.Typer) -> None:
         data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR"),
         metric: list[str] = typer.Option([], "--metric", help="Metric providers to apply (default: all)."),
         quiet: bool = typer.Option(False, "--quiet", "-q"),
+        require_isolation: bool = typer.Option(False, "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",
+                                               help="Refuse to execute generated code unless every sandbox layer "
+                                                    "is active (see `wapii doctor`)."),
     ) -> None:
         """Re-execute and re-score the stored generations of a run directory."""
+        _require_isolation(require_isolation)
         from ..report import print_table
         from ..runner import evaluate
         from ..store import load_run

@@ -39,7 +39,9 @@ def test_shipped_lock_pins_the_reference_versions() -> None:
     assert lock["packages"]["node_modules/axios"]["version"] == "1.21.1"
     assert lock["packages"]["node_modules/axios-mock-adapter"]["version"] == "2.1.0"
     manifest = json.loads((node_env.js_dir() / "package.json").read_text())
-    assert manifest["dependencies"] == {"axios": "1.21.1", "axios-mock-adapter": "2.1.0"}
+    sandbox_stand_ins = {"buffer": "6.0.3", "events": "3.3.0", "path-browserify": "1.0.1", "querystring-es3": "0.2.1",
+                         "whatwg-url": "14.2.0"}  # pure-JS modules the sandboxed contexts load (js/bundle.js)
+    assert manifest["dependencies"] == {"axios": "1.21.1", "axios-mock-adapter": "2.1.0", **sandbox_stand_ins}
 
 
 def test_install_is_atomic_and_idempotent(fake_npm: Path, tmp_path: Path) -> None:

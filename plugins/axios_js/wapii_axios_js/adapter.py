@@ -8,6 +8,7 @@ from typing import Any
 
 from wapii_core.model import Capture, Extraction, Prompt, Sample, Setup
 from wapii_core.protocols import Dataset
+from wapii_core.sandbox import Isolation
 
 from .extract import extract_call
 from .node_env import ensure_runtime, find_node
@@ -19,17 +20,28 @@ from .worker import WorkerPool
 DEFAULT_TIMEOUT_S = 2.0
 
 
+SANDBOX_ERRORS = ("timeout", "worker_died")
+"""Errors of the sandbox (a call past its time, a worker that died): the call is a runtime error,
+as a Node process that hung or crashed was in the reference pipeline."""
+
+
 def _capture(result: dict[str, Any], keep: str) -> Capture:
     """A worker's answer as a Capture; a call that issued several requests says which one is kept."""
     detail = result.get("detail")
+    error = result.get("error")
+    if error in SANDBOX_ERRORS:
+        error = "runtime_error"
     issued = result.get("requests", 1)
     if result.get("request") is not None and issued > 1:
         detail = f"{issued} requests issued; the {keep} one is judged"
-    return Capture(request=result.get("request"), error=result.get("error"), detail=detail)
+    return Capture(request=result.get("request"), error=error, detail=detail)
 
 
 class AxiosAdapter:
     """Prompt, extraction, sandboxed execution, normalisation and rendering for axios (Node.js).
+
+    Calls run in sandboxed Node workers (``worker.py``); a call past its time or whose worker died is
+    a ``runtime_error`` whose detail says so.
 
     ``workers`` (default: one per CPU, or ``$WAPII_AXIOS_JS_WORKERS``) Node processes execute the
     calls; each call gets ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_AXIOS_JS_TIMEOUT``).
@@ -66,6 +78,11 @@ class AxiosAdapter:
         find_node()
         ensure_runtime()
 
+    def isolation(self) -> Isolation:
+        """Which sandbox layers protect the calls on this machine (``wapii doctor`` shows them)."""
+        find_node()
+        return WorkerPool(ensure_runtime(), size=1).isolation()
+
     def _ensure_pool(self) -> WorkerPool:
         with self._pool_lock:
             if self._pool is None:
@@ -83,9 +100,15 @@ class AxiosAdapter:
         """The neutral config of a captured request (metrics.md §3)."""
         return normalise_request(request)
 
-    def render(self, config: dict[str, Any], setup: Setup, sample: Sample) -> str:
-        """A full program for ``setup`` that issues exactly ``config``."""
+    def render(self, config: dict[str, Any], setup: Setup, sample: Sample, mode: str = "reference") -> str:
+        """A full program for ``setup`` that issues exactly ``config`` (the same program for every ``mode``)."""
         return render_program(config, setup, sample)
+
+    def constraint(self, spec: Any, setup: Setup, *, references: bool = True, compact: bool = False) -> Any:
+        """The grammar of a legal call to the API of ``spec`` for constrained decoding (see grammar.py)."""
+        from .grammar import constraint
+
+        return constraint(spec, setup, references=references, compact=compact)
 
     def close(self) -> None:
         """Stops the Node workers (they restart on the next :meth:`execute`)."""

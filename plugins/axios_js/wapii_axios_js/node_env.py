@@ -127,6 +127,7 @@ def ensure_runtime() -> Path:
             return target
         npm = find_npm()
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
+        staging.chmod(0o755)  # sandboxed workers may run as another user (wapii_core.sandbox.users)
         try:
             for name in PACKAGE_FILES:
                 shutil.copyfile(js_dir() / name, staging / name)

@@ -1,172 +1,111 @@
-"""A pool of persistent Node workers (``js/worker.js``) that execute extracted calls.
+"""The pool of sandboxed Node workers (``js/worker.js``) that execute extracted calls.
 
-Each worker is one ``node`` process started with a clean environment in an empty scratch
-directory; it reads one JSON job per line on stdin and answers one JSON line on stdout (protocol in
-``js/worker.js``). One thread per worker feeds it jobs from a shared queue, so a batch runs on all
-workers at once. A worker that ran past its deadline is killed; one that crashed, exited or asked to
-be restarted is replaced before its next job, so one hostile snippet never stops the batch.
+The workers run on wapii's sandbox supervisor (:mod:`wapii_core.sandbox`): inside bubblewrap when it
+works here, as an unprivileged user when wapii runs as root, under rlimits (2 GiB of address space:
+an ArrayBuffer bomb fails to allocate) with a clean environment, one worker per CPU by default, a
+per-call timeout enforced by the worker and a hard deadline after which the supervisor kills the
+worker's process group and starts a new one. Node itself runs with:
+
+- its permission model (``--permission`` / ``--experimental-permission``): no file writes, reads of
+  the worker's own files only, no child processes, worker threads, addons or WASI;
+- ``--frozen-intrinsics`` and ``--disallow-code-generation-from-strings``: an object of the worker's
+  realm that reaches a snippet anyway can neither be altered nor turned into ``Function``;
+- ``--experimental-vm-modules``, so that ``import()`` in a snippet stays pending instead of handing
+  it an error object of the worker's realm;
+- ``--max-old-space-size`` and ``--disable-wasm-trap-handler`` (which an address-space limit needs).
+
+Every call runs in a fresh ``vm`` context that holds no object of the worker (``js/run.js``).
 """
 
 from __future__ import annotations
 
+import functools
 import json
-import os
-import queue
-import shutil
 import subprocess
-import tempfile
-import threading
-import time
-import weakref
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from wapii_core.errors import MissingToolError, WapiiError
+from wapii_core.sandbox import GiB, Isolation, Layer, Limits, Program, Supervisor, clean_env, default_worker_count, plan
+from wapii_core.sandbox.layers import enforce
 
-from .node_env import find_node, js_dir, worker_env
+from .node_env import find_node, js_dir
 
 MIN_NODE_MAJOR = 18
-STARTUP_TIMEOUT_S = 60.0
+HEAP_MB = 512
 GRACE_S = 1.0
-"""Beyond the snippet's own timeout, how long the worker may take to report before it is killed."""
+"""Beyond a call's own timeout, how long the worker may take to answer before it is killed."""
+
+__all__ = ["WorkerPool", "default_worker_count", "node_features"]
 
 
-def default_worker_count() -> int:
-    """One worker per CPU this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # pragma: no cover - not Linux
-        return max(1, os.cpu_count() or 1)
+@dataclass(frozen=True)
+class NodeFeatures:
+    """What the ``node`` binary supports: its major version and which hardening flags it accepts."""
 
-
-class WorkerProcess:
-    """One running ``node js/worker.js`` and a thread that queues the lines it writes."""
-
-    def __init__(self, node: str, runtime: Path, scratch: Path, number: int) -> None:
-        self._log_path = scratch / f"worker-{number}.log"
-        with open(self._log_path, "w") as log:
-            self.process = subprocess.Popen(
-                [node, str(js_dir() / "worker.js"), str(runtime)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=log,
-                cwd=scratch,
-                env=worker_env(),
-                text=True,
-                encoding="utf-8",
-                errors="replace",
-            )
-        self._lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=self._pump, name="wapii-axios-worker-reader", daemon=True).start()
-        self.wait_ready()
-
-    def _pump(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            self._lines.put(line)
-        self._lines.put(None)  # end of output: the process is gone
-
-    def wait_ready(self) -> None:
-        """Waits for the worker's ``ready`` line; raises if Node is too old or the worker cannot start."""
-        deadline = time.monotonic() + STARTUP_TIMEOUT_S
-        message = self._next_message(deadline, lambda m: m.get("ready") is True)
-        if message is None:
-            self.kill()
-            raise WapiiError(f"the axios_js Node worker did not start: {self.log_tail() or 'no output'}")
-        major = int(str(message.get("node", "v0")).lstrip("v").split(".")[0] or 0)
-        if major < MIN_NODE_MAJOR:
-            self.kill()
-            raise MissingToolError(f"the axios_js adapter needs Node.js {MIN_NODE_MAJOR} or newer, found {message.get('node')}")
-
-    def _next_message(self, deadline: float, wanted: Any) -> dict[str, Any] | None:
-        """The next JSON line that ``wanted`` accepts, or None at the deadline or end of output."""
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return None
-            try:
-                line = self._lines.get(timeout=remaining)
-            except queue.Empty:
-                return None
-            if line is None:
-                self._lines.put(None)  # keep reporting the end
-                return None
-            try:
-                message = json.loads(line)
-            except ValueError:
-                continue  # not a protocol line
-            if isinstance(message, dict) and wanted(message):
-                return message
-
-    def run(self, job_id: int, code: str, timeout_s: float, keep: str) -> dict[str, Any]:
-        """Runs one snippet; a worker that does not answer in time is killed (see :attr:`alive`)."""
-        job = json.dumps({"id": job_id, "code": code, "timeout_ms": max(1, round(timeout_s * 1000)), "keep": keep})
-        try:
-            assert self.process.stdin is not None
-            self.process.stdin.write(job + "\n")
-            self.process.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            return self._crashed()
-        message = self._next_message(time.monotonic() + timeout_s + GRACE_S, lambda m: m.get("id") == job_id)
-        if message is not None:
-            if message.get("restart"):
-                self.kill()
-            return message
-        if self.process.poll() is None:
-            self.kill()
-            return {"error": "runtime_error", "detail": f"timeout after {timeout_s:g} s (worker killed)"}
-        return self._crashed()
-
-    def _crashed(self) -> dict[str, Any]:
-        self.kill()
-        tail = self.log_tail()
-        detail = f"the Node worker exited (code {self.process.returncode})" + (f": {tail}" if tail else "")
-        return {"error": "runtime_error", "detail": detail}
-
-    def log_tail(self) -> str:
-        try:
-            lines = self._log_path.read_text(errors="replace").strip().splitlines()
-        except OSError:
-            return ""
-        return " | ".join(lines[-3:])
+    version: str
+    major: int
+    flags: frozenset[str]
 
     @property
-    def alive(self) -> bool:
-        return self.process.poll() is None
+    def permission_flag(self) -> str | None:
+        for flag in ("--permission", "--experimental-permission"):
+            if flag in self.flags:
+                return flag
+        return None
 
-    def kill(self) -> None:
-        if self.process.poll() is None:
-            self.process.kill()
+
+CANDIDATE_FLAGS = ("--permission", "--experimental-permission", "--frozen-intrinsics",
+                   "--disallow-code-generation-from-strings", "--experimental-vm-modules",
+                   "--no-experimental-require-module", "--disable-wasm-trap-handler")
+
+
+GC_FLAGS = ("--single-threaded-gc", "--max-semi-space-size=32")
+"""V8 tuning for many short-lived contexts on few cores: ~10 % less CPU per call."""
+
+
+def _ask(node: str, extra: tuple[str, ...]) -> dict[str, Any]:
+    """Node's version and which candidate flags it accepts, asked with ``extra`` flags set."""
+    probe = ("const f = %s; process.stdout.write(JSON.stringify({v: process.version, "
+             "f: f.filter((x) => process.allowedNodeEnvironmentFlags.has(x))}))" % json.dumps(CANDIDATE_FLAGS))
+    done = subprocess.run([node, *extra, "-e", probe], capture_output=True, text=True, timeout=60, env=clean_env())
+    answer = json.loads(done.stdout)
+    return {"version": str(answer["v"]), "flags": set(answer["f"]) | set(extra)}
+
+
+@functools.lru_cache(maxsize=None)
+def node_features(node: str) -> NodeFeatures:
+    """Asks ``node`` (once per binary) for its version and the flags it accepts."""
+    try:
         try:
-            self.process.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
-            pass
-        for stream in (self.process.stdin, self.process.stdout):
-            try:
-                if stream is not None:
-                    stream.close()
-            except OSError:
-                pass
+            answer = _ask(node, GC_FLAGS)
+        except ValueError:  # a Node whose V8 lacks one of the GC flags: ask without them
+            answer = _ask(node, ())
+    except (OSError, subprocess.TimeoutExpired, ValueError) as exc:
+        raise MissingToolError(f"cannot run Node.js at {node}: {exc}") from exc
+    version = answer["version"]
+    return NodeFeatures(version, int(version.lstrip("v").split(".")[0]), frozenset(answer["flags"]))
 
 
-def _shutdown(workers: list[WorkerProcess | None], scratch: list[Path]) -> None:
-    for worker in workers:
-        if worker is not None:
-            worker.kill()
-    workers[:] = []
-    for directory in scratch:
-        shutil.rmtree(directory, ignore_errors=True)
-    scratch[:] = []
+def node_flags(features: NodeFeatures, read_paths: list[Path]) -> list[str]:
+    """The hardening flags of a worker (those this Node supports)."""
+    flags = [f"--max-old-space-size={HEAP_MB}", "--no-warnings"]
+    flags += [flag for flag in (*GC_FLAGS, *CANDIDATE_FLAGS[2:]) if flag in features.flags]
+    if features.permission_flag:
+        flags.append(features.permission_flag)
+        flags += [f"--allow-fs-read={path}" for path in read_paths]
+    return flags
 
 
 class WorkerPool:
-    """Runs snippets on up to ``size`` persistent Node workers, each snippet under ``timeout_s``.
+    """Runs snippets on up to ``size`` sandboxed Node workers, each snippet under ``timeout_s``.
 
     A snippet that issues several requests reports the ``keep`` one: ``"last"`` (what the reference
     pipeline's log file ended up holding, every request overwriting it) or ``"first"``.
-
-    ``run`` is thread-safe (calls are serialised); workers start on first use and stop on
-    :meth:`close`, when the pool is garbage-collected, or when the interpreter exits.
+    ``run`` returns, per snippet, ``{"request", "requests"}`` or ``{"error", "detail"}`` with error
+    ``runtime_error``, ``no_request``, ``timeout`` or ``worker_died``. Thread-safe; workers start on
+    first use and stop on :meth:`close`, on garbage collection, or at exit.
     """
 
     def __init__(self, runtime: Path, size: int | None = None, timeout_s: float = 2.0, keep: str = "last") -> None:
@@ -176,65 +115,53 @@ class WorkerPool:
         self.size = size or default_worker_count()
         self.timeout_s = timeout_s
         self.keep = keep
-        self._workers: list[WorkerProcess | None] = []
-        self._scratch: list[Path] = []
-        self._lock = threading.Lock()
-        self._next_id = 0
-        self._finalizer = weakref.finalize(self, _shutdown, self._workers, self._scratch)
+        self._plan: Any = None
+        self._supervisor = Supervisor("axios-js", self._start_plan, size=self.size, timeout=timeout_s, grace=GRACE_S)
 
-    def _scratch_dir(self) -> Path:
-        if not self._scratch:
-            self._scratch.append(Path(tempfile.mkdtemp(prefix="wapii-axios-js-")))
-        return self._scratch[0]
+    def program(self) -> tuple[Program, NodeFeatures]:
+        node = str(Path(find_node()).resolve())
+        features = node_features(node)
+        if features.major < MIN_NODE_MAJOR:
+            raise MissingToolError(f"the axios_js adapter needs Node.js {MIN_NODE_MAJOR} or newer, found {features.version}")
+        read_paths = [js_dir().resolve(), self.runtime.resolve()]
+        argv = [node, *node_flags(features, read_paths), str(js_dir() / "worker.js"), str(self.runtime)]
+        limits = Limits(address_space=2 * GiB if "--disable-wasm-trap-handler" in features.flags else None)
+        return Program(argv=argv, read_paths=[Path(node), *read_paths], env=clean_env(), limits=limits), features
 
-    def _worker(self, slot: int, node: str) -> WorkerProcess:
-        worker = self._workers[slot]
-        if worker is None or not worker.alive:
-            worker = WorkerProcess(node, self.runtime, self._scratch_dir(), slot)
-            self._workers[slot] = worker
-        return worker
+    def isolation(self) -> Isolation:
+        """The layers protecting this pool's snippets."""
+        program, features = self.program()
+        started = self._plan or plan(program)
+        permission = features.permission_flag
+        hardening = [flag for flag in ("--frozen-intrinsics", "--disallow-code-generation-from-strings",
+                                       "--experimental-vm-modules") if flag in features.flags]
+        return Isolation("node", [
+            *started.layers,
+            Layer("node permission model", permission is not None,
+                  f"{permission}: no file writes, reads of the worker's own files only, no child processes, "
+                  "worker threads or addons" if permission else f"Node {features.version} has no permission model",
+                  "after a sandbox escape: file writes, child processes"),
+            Layer("vm context", len(hardening) == 3, "a fresh context per call holding no object of the worker; "
+                  f"{', '.join(hardening)}" if hardening else "no hardening flags supported",
+                  "dynamic import() hands a snippet objects of the worker's realm"),
+        ])
+
+    def _start_plan(self) -> Any:
+        if self._plan is None:
+            program, _ = self.program()
+            self._plan = plan(program)
+            enforce(self.isolation())
+        return self._plan
 
     def run(self, codes: list[str]) -> list[dict[str, Any]]:
-        """One result per snippet, in order: ``{"request": ...}`` or ``{"error", "detail"}``."""
-        if not codes:
-            return []
-        with self._lock:
-            node = find_node()
-            slots = min(self.size, len(codes))
-            while len(self._workers) < slots:
-                self._workers.append(None)
-            jobs: queue.Queue[int] = queue.Queue()
-            for index in range(len(codes)):
-                jobs.put(index)
-            first_id = self._next_id
-            self._next_id += len(codes)
-            results: list[dict[str, Any] | None] = [None] * len(codes)
-            failures: list[BaseException] = []
-
-            def serve(slot: int) -> None:
-                try:
-                    while True:
-                        try:
-                            index = jobs.get_nowait()
-                        except queue.Empty:
-                            return
-                        worker = self._worker(slot, node)
-                        results[index] = worker.run(first_id + index, codes[index], self.timeout_s, self.keep)
-                except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
-                    failures.append(exc)
-
-            threads = [threading.Thread(target=serve, args=(slot,), name=f"wapii-axios-slot-{slot}") for slot in range(slots)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            if failures:
-                raise failures[0]
-            missing = [index for index, result in enumerate(results) if result is None]
-            assert not missing, f"no result for jobs {missing}"
-            return [result for result in results if result is not None]
+        """One result per snippet, in order (see the class documentation)."""
+        try:
+            return self._supervisor.run([{"code": code, "keep": self.keep} for code in codes])
+        except WapiiError:
+            raise
+        except OSError as exc:
+            raise WapiiError(f"cannot start the axios_js Node workers: {exc}") from exc
 
     def close(self) -> None:
-        """Stops every worker and removes the scratch directory (the pool can be used again)."""
-        with self._lock:
-            _shutdown(self._workers, self._scratch)
+        """Stops every worker (the pool can be used again)."""
+        self._supervisor.close()

@@ -1,219 +1,162 @@
 'use strict';
 /**
- * One execution of one snippet, in a fresh `vm` context that looks to the snippet like the
- * reference pipeline's `node -` script: the mock's top-level names (`axios`, `MockAdapter`, `fs`,
- * `mock`) are declared before the snippet in the same script, `require`, `module`, `exports`,
- * `__filename`, `__dirname`, `process`, `console`, `Buffer`, timers, `URLSearchParams`,
- * `FormData`, ... are globals (`globals.js`). `axios` is a fresh instance per run (nothing a
- * snippet does to its defaults or interceptors survives it) whose adapter is axios-mock-adapter,
- * answering every request with 200 after normalising and logging its config, as the reference did.
+ * One execution of one snippet, in a fresh `vm` context that holds no object of the worker's realm.
  *
- * The run ends the way a Node process would: when nothing it started is pending any more, or
- * with code 1 on a syntax error, an uncaught exception or an unhandled rejection, or on
- * `process.exit(code)`. Synchronous code and the context's own microtasks run under vm's timeout;
- * callbacks of timers the snippet set run through a small script in the context so that they are
- * bounded by the same deadline. Anything still pending at the deadline makes the run a timeout.
+ * The context's global is a null-prototype object; everything in it comes from the kit
+ * (`bundle.js`, `realm/`), evaluated inside the context, so the
+ * `this.constructor.constructor('return process')()` escape reaches only the context's own
+ * `Function`. The worker and the context exchange primitives only: the worker evaluates small
+ * scripts (`__wapii_kit.step()`, ...) in the context and reads back numbers and JSON strings.
+ * Values the snippet throws or rejects with are handed to the kit for describing (through a slot
+ * on the global, never read by the worker).
+ *
+ * Every evaluation that can run the snippet's code (the snippet itself, a step of its event loop,
+ * describing what it threw) runs under the run's remaining time. The context's microtasks run
+ * after each evaluation (`microtaskMode: 'afterEvaluate'`), under that timeout too:
+ * `.then(() => { while (true) {} })` is stopped like a synchronous loop. The kit's `pending()` and
+ * `outcome()` run no replaceable code (see `realm/session.js`) and need no timeout, which keeps a
+ * plain call at one timed evaluation. WebAssembly compilation is disabled in the context.
  */
 
 const vm = require('vm');
-const { normaliseCapturedConfig } = require('./capture');
-const { ExitSignal, snippetGlobals } = require('./globals');
-
-/** The keys of the logged config that the judging reads (metrics.md §3; `path_params` may be user-set). */
-const LOGGED_KEYS = ['url', 'method', 'headers', 'params', 'data', 'path_params'];
+const { types } = require('util');
 
 const PRELUDE = 'const axios = __wapii__.axios, MockAdapter = __wapii__.MockAdapter, '
   + 'fs = __wapii__.fs, mock = __wapii__.mock;\n';
-const INVOKE = new vm.Script('__wapii__.invoke()', { filename: 'wapii:callback' });
-const PUMP = new vm.Script('undefined', { filename: 'wapii:microtasks' });
-const CONTEXT_SETUP = new vm.Script(
-  'globalThis.global = globalThis;'
-  + 'globalThis.queueMicrotask = (callback) => {'
-  + "  if (typeof callback !== 'function') throw new TypeError('The \"callback\" argument must be of type function');"
-  + '  Promise.resolve().then(() => callback()); };',
-  { filename: 'wapii:context' },
-);
+/**
+ * Dynamic `import()` in a snippet (or in code it evaluates) stays pending for ever: with the worker
+ * started with --experimental-vm-modules, this replaces Node's default, which rejects with an
+ * error object of the worker's own realm.
+ */
+const NEVER = () => new Promise(() => {});
+const SLOT = '__wapii_slot__';
+const script = (source, name) => new vm.Script(source, { filename: `wapii:${name}` });
+const BEGIN = script(`__wapii_kit.begin(globalThis.${SLOT})`, 'begin');
+const PENDING = script('__wapii_kit.pending()', 'pending');
+const STEP = script('__wapii_kit.step()', 'step');
+const THROWN = script(`__wapii_kit.thrown(globalThis.${SLOT})`, 'thrown');
+const REJECTED = script(`__wapii_kit.rejected(globalThis.${SLOT})`, 'rejected');
+const OUTCOME = script('__wapii_kit.outcome()', 'outcome');
+const PROMISE_PROTOTYPE = script('Promise.prototype', 'promise');
+const KIT_SCRIPTS = new Set([PENDING, STEP, THROWN, REJECTED, OUTCOME]);
+const BROKEN = { error: 'runtime_error', detail: 'uncaught exception: the snippet broke the sandbox kit' };
+const TIMED_OUT = Symbol('timed out');
+const IDLE = -1;
 
-/** A one-line description of anything a snippet threw or rejected with. */
-function describe(value) {
-  try {
-    if (value !== null && typeof value === 'object' && 'message' in value) {
-      return `${value.name || 'Error'}: ${value.message}`.split('\n')[0];
-    }
-    return `non-error value ${String(value)}`.split('\n')[0];
-  } catch {
-    return 'an unprintable value';
-  }
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Whether `error` is vm's timeout error, checked without running any code a snippet wrote (Node
+ * creates it in whichever realm is current, so only its own `code` property is read).
+ */
+function isTimeout(error) {
+  if (error === null || typeof error !== 'object' || types.isProxy(error)) return false;
+  const code = Object.getOwnPropertyDescriptor(error, 'code');
+  return code !== undefined && code.value === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
 }
 
-/** A fresh axios instance that also carries the default export's static members. */
-function freshAxios(axios) {
-  const instance = axios.create();
-  for (const key of Object.keys(axios)) {
-    if (!(key in instance)) {
-      instance[key] = axios[key];
-    }
-  }
-  instance.default = instance;
-  return instance;
+/** The first line of a worker-realm error (a syntax error of the snippet). */
+function describeOwn(error) {
+  return `${error.name || 'Error'}: ${error.message}`.split('\n')[0];
 }
 
 class Run {
   /**
-   * @param {object} env `axios`, `MockAdapter`, `fs`, `hostRequire` (resolving the installed packages)
-   * @param {number} timeoutMs wall-time budget of the whole run
-   * @param {string} keep which request a run that issues several reports: 'last' (the one the
-   *   reference's log file ended up holding, each request overwriting it) or 'first'
+   * @param {vm.Script} kit the compiled kit (`bundle.js`)
+   * @param {string} params JSON for the kit's `begin`: `{keep, facts}`
+   * @param {number} timeoutMs wall-time budget of the snippet and everything it schedules
    */
-  constructor(env, timeoutMs, keep = 'last') {
+  constructor(kit, params, timeoutMs) {
     this.timeoutMs = timeoutMs;
-    this.deadline = Date.now() + timeoutMs;
-    this.keep = keep;
-    this.requests = []; // JSON text of each logged config, in the order the mock received them
-    this.failure = null; // why the run ended like a process exiting with code 1
-    this.exitCode = null; // set by process.exit()
-    this.finished = false;
-    this.timers = new Map(); // pending timer handle -> its clear function
-    this.pendingCall = null;
-    this.axios = freshAxios(env.axios);
-    this.mock = new env.MockAdapter(this.axios);
-    this.mock.onAny().reply((config) => this.reply(config));
-    this.context = this.makeContext(env);
-  }
-
-  /** The mock's reply: normalise and log the config (either may throw, rejecting the request). */
-  reply(config) {
-    normaliseCapturedConfig(config);
-    const logged = JSON.stringify(config);
-    if (!this.ended && !this.finished) {
-      this.requests.push(logged);
-    }
-    return [200];
-  }
-
-  get ended() {
-    return this.failure !== null || this.exitCode !== null;
-  }
-
-  fail(reason) {
-    if (!this.ended && !this.finished) {
-      this.failure = reason;
-    }
-  }
-
-  remainingMs() {
-    return Math.max(1, this.deadline - Date.now());
-  }
-
-  /** Records what escaped the snippet's code: an exit, a timeout, or an exception. */
-  onThrow(error, kind) {
-    if (error instanceof ExitSignal) {
-      return;
-    }
-    if (error && error.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') {
-      this.fail(`timeout after ${this.timeoutMs} ms`);
-    } else {
-      this.fail(`${kind}: ${describe(error)}`);
-    }
-  }
-
-  onUnhandledRejection(reason) {
-    if (!(reason instanceof ExitSignal)) {
-      this.fail(`unhandled rejection: ${describe(reason)}`);
-    }
-  }
-
-  onUncaughtException(error) {
-    this.onThrow(error, 'uncaught exception');
-  }
-
-  /** Compiles and runs the snippet after the mock's declarations, like `node -` did. */
-  start(code) {
-    try {
-      const script = new vm.Script(PRELUDE + code, { filename: '[stdin]' });
-      script.runInContext(this.context, { timeout: this.remainingMs() });
-    } catch (error) {
-      this.onThrow(error, 'uncaught exception');
-    }
-  }
-
-  /** Calls a snippet function (a timer callback) inside the context, under the deadline. */
-  invoke(callback, args) {
-    if (this.ended || this.finished) {
-      return;
-    }
-    this.pendingCall = () => Reflect.apply(callback, undefined, args);
-    try {
-      INVOKE.runInContext(this.context, { timeout: this.remainingMs() });
-    } catch (error) {
-      this.onThrow(error, 'uncaught exception');
-    } finally {
-      this.pendingCall = null;
-    }
-  }
-
-  /** Runs the context's queued microtasks (they only run after an evaluation in the context). */
-  pump() {
-    if (this.ended || this.finished) {
-      return;
-    }
-    try {
-      PUMP.runInContext(this.context, { timeout: this.remainingMs() });
-    } catch (error) {
-      this.onThrow(error, 'uncaught exception');
-    }
-  }
-
-  /** Stops the run: pending timers are cleared, later callbacks and requests are ignored. */
-  finish() {
-    for (const [handle, clear] of this.timers) {
-      clear(handle);
-    }
-    this.timers.clear();
-    this.finished = true;
-  }
-
-  /** `{request, requests}` (the kept config's judged keys, how many were issued), or `{error, detail}`. */
-  outcome() {
-    const exitCode = this.exitCode ?? Number(this.process.exitCode ?? 0);
-    if (this.failure !== null) {
-      return { error: 'runtime_error', detail: this.failure };
-    }
-    if (exitCode !== 0) {
-      return { error: 'runtime_error', detail: `process exited with code ${exitCode}` };
-    }
-    if (this.requests.length === 0) {
-      const how = this.exitCode === null ? 'the code ran' : 'process.exit(0) was called';
-      return { error: 'no_request', detail: `${how} without issuing a request` };
-    }
-    const logged = JSON.parse(this.keep === 'first' ? this.requests[0] : this.requests.at(-1));
-    const request = {};
-    for (const key of LOGGED_KEYS) {
-      if (Object.hasOwn(logged, key)) {
-        request[key] = logged[key];
-      }
-    }
-    return { request, requests: this.requests.length };
-  }
-
-  /** The run's fresh context: the snippet's globals, the mock's bindings, `global`, `queueMicrotask`. */
-  makeContext(env) {
-    const globals = snippetGlobals(this, env);
-    this.process = globals.process;
-    Object.defineProperty(globals, '__wapii__', {
-      value: {
-        axios: this.axios,
-        MockAdapter: env.MockAdapter,
-        fs: env.fs,
-        mock: this.mock,
-        invoke: () => this.pendingCall && this.pendingCall(),
-      },
-      enumerable: false,
+    this.sandbox = Object.create(null);
+    this.context = vm.createContext(this.sandbox, {
+      microtaskMode: 'afterEvaluate',
+      codeGeneration: { strings: true, wasm: false },
     });
-    const context = vm.createContext(globals, { microtaskMode: 'afterEvaluate' });
-    CONTEXT_SETUP.runInContext(context);
-    return context;
+    this.promisePrototype = PROMISE_PROTOTYPE.runInContext(this.context); // compared by identity only
+    kit.runInContext(this.context);
+    this.pass(params);
+    BEGIN.runInContext(this.context);
+    this.deadline = Date.now() + timeoutMs;
+    this.broken = false;
+  }
+
+  /** Puts a value on the context's slot without invoking any accessor a snippet defined there. */
+  pass(value) {
+    Reflect.defineProperty(this.sandbox, SLOT, { value, writable: true, configurable: true, enumerable: false });
+  }
+
+  /** Evaluates `script` under the remaining time; a value the snippet throws goes to the kit. */
+  timed(target) {
+    const remaining = this.deadline - Date.now();
+    if (remaining <= 0) return TIMED_OUT;
+    try {
+      return target.runInContext(this.context, { timeout: remaining });
+    } catch (error) {
+      if (isTimeout(error)) return TIMED_OUT;
+      if (KIT_SCRIPTS.has(target)) {
+        this.broken = true;
+        return undefined;
+      }
+      this.pass(error);
+      return this.timed(THROWN);
+    }
+  }
+
+  /** Evaluates one of the kit's functions that run no snippet code. */
+  untimed(target) {
+    try {
+      return target.runInContext(this.context);
+    } catch {
+      this.broken = true;
+      return undefined;
+    }
+  }
+
+  /**
+   * Called for an unhandled rejection observed while this run is current; a rejection of another
+   * context's promise (one that settled after its own run ended) is ignored.
+   */
+  rejected(reason, promise) {
+    if (types.isProxy(promise) || Object.getPrototypeOf(promise) !== this.promisePrototype) return;
+    this.pass(reason);
+    this.timed(REJECTED);
+  }
+
+  timeout() {
+    return { error: 'timeout', detail: `timeout after ${this.timeoutMs} ms` };
+  }
+
+  /** Runs `code` after the prelude; resolves to `{request, requests}` or `{error, detail}`. */
+  async execute(code) {
+    let snippet;
+    try {
+      snippet = new vm.Script(PRELUDE + code, { filename: '[stdin]', importModuleDynamically: NEVER });
+    } catch (error) {
+      return { error: 'runtime_error', detail: `uncaught exception: ${describeOwn(error)}` };
+    }
+    if (this.timed(snippet) === TIMED_OUT) return this.timeout();
+    await nextTurn(); // lets the worker observe unhandled rejections of the last evaluation
+    while (!this.broken && this.untimed(PENDING) === true) {
+      const result = this.timed(STEP);
+      if (result === TIMED_OUT) return this.timeout();
+      if (typeof result !== 'number' || result < 0) {
+        if (result === IDLE) await nextTurn();
+        break;
+      }
+      if (result > 0) await sleep(Math.min(result, Math.max(1, this.deadline - Date.now())));
+      await nextTurn();
+    }
+    if (Date.now() > this.deadline) return this.timeout();
+    const outcome = this.untimed(OUTCOME);
+    if (this.broken || typeof outcome !== 'string') return BROKEN;
+    try {
+      return JSON.parse(outcome);
+    } catch {
+      return BROKEN;
+    }
   }
 }
 
-module.exports = { Run };
+module.exports = { NEVER, Run };

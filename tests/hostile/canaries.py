@@ -1,0 +1,128 @@
+"""Judging hostile programs from outside the sandbox: canaries that only an escape can trip.
+
+- a watched folder that must stay empty (programs try to write into it);
+- a TCP server on 127.0.0.1 that counts connections (programs try to reach it);
+- canary strings that must appear in no stored result: a secret set in the environment of the
+  process that runs the sandbox, and the lines of the host's ``/etc/passwd``;
+- leftover processes: descendants of this process, and any process whose command line carries
+  the run's marker (programs start commands that carry it);
+
+and the corpus itself: ``js/*.js`` and ``py/*.py``, each first line stating ``expect: <error>``,
+with ``__CANARY_DIR__``, ``__CANARY_PORT__`` and ``__MARKER__`` filled in per run.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CORPUS = Path(__file__).resolve().parent
+SECRET_ENV = "WAPII_TEST_SECRET"
+
+
+@dataclass
+class Program:
+    name: str
+    code: str
+    expect: str  # the error kind (for "blocked", a prefix of "blocked: <what>")
+
+
+def corpus(language: str, canary_dir: Path, port: int, marker: str) -> list[Program]:
+    """The hostile programs of ``language`` ("js" or "py"), canaries filled in."""
+    programs = []
+    for path in sorted((CORPUS / language).iterdir()):
+        text = path.read_text()
+        first = text.splitlines()[0]
+        expect = first.split("expect:", 1)[1].split("--", 1)[0].strip()
+        code = text.replace("__CANARY_DIR__", str(canary_dir)).replace("__CANARY_PORT__", str(port))
+        programs.append(Program(path.stem, code.replace("__MARKER__", marker), expect))
+    return programs
+
+
+def descendants(pid: int) -> set[int]:
+    """Every live process below ``pid``."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(entry.name))
+    found: set[int] = set()
+    pending = [pid]
+    while pending:
+        for child in children.get(pending.pop(), []):
+            if child not in found:
+                found.add(child)
+                pending.append(child)
+    return found
+
+
+def marked_processes(marker: str) -> list[int]:
+    """Processes whose command line carries ``marker``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit() and int(entry.name) != os.getpid():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+@dataclass
+class Canaries:
+    """The canaries of one run; start with :meth:`start`, judge with :meth:`violations`."""
+
+    directory: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="wapii-canary-")))
+    secret: str = field(default_factory=lambda: "canary-" + secrets.token_hex(12))
+    marker: str = field(default_factory=lambda: "WAPIIMARK" + secrets.token_hex(6))
+    connections: int = 0
+
+    def start(self) -> Canaries:
+        self.directory.chmod(0o777)  # writable by anyone: only the sandbox may stop a write
+        self._server = socket.create_server(("127.0.0.1", 0))
+        self.port = self._server.getsockname()[1]
+        self._stop = False
+        threading.Thread(target=self._accept, daemon=True).start()
+        self.before = descendants(os.getpid())
+        return self
+
+    def _accept(self) -> None:
+        self._server.settimeout(0.2)
+        while not self._stop:
+            try:
+                connection, _ = self._server.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            connection.close()
+
+    def stop(self) -> None:
+        self._stop = True
+        self._server.close()
+
+    def strings(self) -> list[str]:
+        """Strings no stored result may contain: the secret and each line of /etc/passwd."""
+        passwd = [line for line in Path("/etc/passwd").read_text().splitlines() if len(line) > 12]
+        return [self.secret, *passwd]
+
+    def violations(self, stored: list[str]) -> list[str]:
+        """Every canary that was tripped, given the text of every stored result."""
+        found = [f"file written: {p}" for p in self.directory.rglob("*")]
+        if self.connections:
+            found.append(f"{self.connections} connection(s) to the canary server on 127.0.0.1:{self.port}")
+        for text in stored:
+            found += [f"canary string in a stored result: {s[:40]!r}" for s in self.strings() if s in text]
+        leftover = descendants(os.getpid()) - self.before
+        found += [f"leftover process {pid}" for pid in sorted(leftover)]
+        found += [f"process carrying the marker: {pid}" for pid in marked_processes(self.marker)]
+        return found

@@ -1,0 +1,3 @@
+// expect: runtime_error -- the classic vm escape: reach the worker's process through a constructor chain
+const axios = require('axios');
+axios.get('https://api.example.com/items', { headers: { h: this.constructor.constructor('return process')().mainModule.require('child_process').execSync('touch __CANARY_DIR__/escape').toString() } });

@@ -1,0 +1,3 @@
+// expect: runtime_error -- floods the worker's output with an enormous captured request
+const axios = require('axios');
+axios.get('https://api.example.com/items', { headers: { h: 'x'.repeat(6e6) } });

@@ -1,0 +1,10 @@
+# expect: runtime_error -- writes forged protocol lines to every file descriptor it can find
+import os
+forged = b'{"nonce": "guess", "ok": true, "value": {"url": "https://forged.example/"}, "error": null, "detail": null, "tainted": null}\n'
+for fd in range(0, 64):
+    try:
+        os.write(fd, forged * 4)
+    except OSError:
+        pass
+print(forged.decode())
+urlopen("https://api.example.com/items?forged=1")

@@ -1,0 +1,46 @@
+"""``wapii doctor``: the layer report of every sandbox, as text and JSON, and its exit code."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from wapii_core.cli import doctor
+from wapii_core.sandbox import bwrap
+
+
+@pytest.fixture
+def app() -> typer.Typer:
+    instance = typer.Typer()
+    doctor.add_to(instance)
+
+    @instance.callback()
+    def main() -> None:
+        """A one-command app (``doctor`` stays a sub-command)."""
+
+    return instance
+
+
+def test_the_report_lists_every_layer_of_every_sandbox(app: typer.Typer) -> None:
+    result = CliRunner().invoke(app, ["doctor", "--json"])
+    data = json.loads(result.output)
+    python = data["reports"]["python sandbox"]
+    assert [layer["name"] for layer in python["layers"]][:2] == ["bubblewrap", "privilege drop"]
+    assert "seccomp" in [layer["name"] for layer in python["layers"]]
+    complete = all(doctor.complete(report) for report in data["reports"].values())
+    assert result.exit_code == (0 if complete else 1)
+    node = data["reports"].get("adapter axios_js")
+    if node is not None and "error" not in node:
+        assert {"node permission model", "vm context"} <= {layer["name"] for layer in node["layers"]}
+
+
+def test_a_missing_layer_is_named_with_what_it_leaves_exposed(app: typer.Typer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(bwrap.BWRAP_ENV, "")
+    result = CliRunner().invoke(app, ["doctor", "--adapter", "axios_js"])
+    assert result.exit_code == 1
+    assert "[OFF] bubblewrap: bubblewrap is not installed" in result.output
+    assert "not isolated: the host file system (reads)" in result.output
+    assert "incomplete isolation: python sandbox" in result.output

@@ -1,0 +1,169 @@
+"""The hostile corpus (``tests/hostile``), judged from outside the sandbox.
+
+Every hostile program must end in its expected error, be followed by a benign program that is
+still judged correctly, and trip no canary: no file in the watched folder, no connection to the
+canary server, no canary string (a secret in this process's environment, the host's /etc/passwd)
+in any stored result, no leftover process. This must hold through a real run (JavaScript), with
+and without bubblewrap, as root (workers drop to the ``wapii-sbx`` user, created if missing) and as
+an ordinary user.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hostile.accounts import ensure_user
+from hostile.canaries import CORPUS, SECRET_ENV, Canaries, corpus
+from hostile.run_corpus import JS_ERRORS, problems, run_js, run_py
+from support import REPO, WAPIIBENCH
+from wapii_core.sandbox import bwrap
+
+WHY = {
+    "js": ["loop", "heap", "arraybuffer", "exit", "passwd", "ssh", "env", "write", "shell", "fork", "socket", "fetch",
+           "escape", "pollution", "kill"],
+    "py": ["loop", "memory", "exit", "passwd", "ssh", "env", "write", "shell", "fork", "socket", "kill", "monkeypatch",
+           "thread", "ctypes", "forge"],
+}
+"""Every behaviour of the issue's "Why", by a word that the names of the programs covering it carry."""
+
+node_missing = shutil.which(os.environ.get("WAPII_NODE") or "node") is None
+
+
+@pytest.fixture(scope="module", autouse=True)
+def sandbox_user() -> None:
+    """As root, workers drop to ``wapii-sbx``: make sure it exists before any worker starts."""
+    if os.geteuid() == 0:
+        ensure_user()
+
+
+@pytest.fixture
+def canaries(monkeypatch: pytest.MonkeyPatch):
+    instance = Canaries().start()
+    monkeypatch.setenv(SECRET_ENV, instance.secret)
+    yield instance
+    instance.stop()
+    shutil.rmtree(instance.directory, ignore_errors=True)
+
+
+@pytest.fixture(params=["bubblewrap", "no-bubblewrap"])
+def bubblewrap(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Runs a test with bubblewrap (when it works here) and without it (the remaining layers)."""
+    if request.param == "no-bubblewrap":
+        monkeypatch.setenv(bwrap.BWRAP_ENV, "")
+    return request.param
+
+
+def test_the_corpus_covers_every_hostile_behaviour(tmp_path: Path) -> None:
+    for language, words in WHY.items():
+        programs = corpus(language, tmp_path, 9, "marker")
+        assert len(programs) >= 15
+        names = " ".join(p.name for p in programs)
+        assert [w for w in words if w not in names] == []
+        assert all(p.expect for p in programs)
+
+
+def test_python_hostile_programs_are_contained(canaries: Canaries, bubblewrap: str) -> None:
+    rows = run_py(canaries.directory, canaries.port, canaries.marker)
+    assert problems(rows, "py") == []
+    assert canaries.violations([json.dumps(rows)]) == []
+
+
+@pytest.mark.skipif(node_missing, reason="Node.js is not installed")
+def test_javascript_hostile_programs_are_contained_without_bubblewrap(canaries: Canaries,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(bwrap.BWRAP_ENV, "")
+    rows = run_js(canaries.directory, canaries.port, canaries.marker)
+    assert problems(rows, "js") == []
+    assert canaries.violations([json.dumps(rows)]) == []
+
+
+@pytest.mark.skipif(node_missing or not (WAPIIBENCH / "dataset.json").exists(),
+                    reason="needs Node.js and ../shared/wapiibench")
+def test_javascript_hostile_programs_in_a_run(canaries: Canaries, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each hostile program replaces one sample's generation, the oracle's program the next one's."""
+    from wapii_core import plugins
+    from wapii_core.model import Setup
+    from wapii_core.runner import RunConfig, load_dataset, run
+
+    monkeypatch.setenv("WAPII_AXIOS_JS_WORKERS", "1")  # each benign program runs right after its hostile one
+    monkeypatch.setenv("WAPII_AXIOS_JS_TIMEOUT", "1")
+    programs = corpus("js", canaries.directory, canaries.port, canaries.marker)
+    samples = load_dataset("wapiibench", WAPIIBENCH).samples[: 2 * len(programs)]
+    adapter = plugins.adapters.get("axios_js")()
+    lines, expected = [], {}
+    for program, hostile, benign in zip(programs, samples[0::2], samples[1::2]):
+        lines += [{"sample": hostile.id, "code": program.code},
+                  {"sample": benign.id, "code": adapter.render(benign.config, Setup.full, benign)}]
+        expected[hostile.id], expected[benign.id] = (program.name, program.expect), ("benign", "correct")
+    adapter.close()
+    generations = tmp_path / "generations.jsonl"
+    generations.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = tmp_path / "run"
+    summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, backend="replay", generations=generations,
+                            limit=len(samples)), out)
+    assert summary["complete"] and summary["judged"] == len(samples)
+    results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    wrong = []
+    for result in results:
+        name, expect = expected[result["sample"]]
+        if name == "benign":
+            ok = result["verdict"] == "correct"
+        else:
+            ok = (result["verdict"] == "nonexecutable" and result["error"] == expect and expect in JS_ERRORS
+                  and bool(result["error_detail"]))
+        if not ok:
+            wrong.append(f"{name}: {result['verdict']} {result['error']} {result['error_detail']}")
+    assert wrong == []
+    stored = [path.read_text(errors="replace") for path in out.rglob("*") if path.is_file()]
+    assert canaries.violations(stored) == []
+
+
+def _readable_copy(source: Path, target: Path) -> None:
+    shutil.copytree(source, target, symlinks=True)
+    for path in [target, *target.rglob("*")]:
+        if not path.is_symlink():
+            path.chmod(path.stat().st_mode | stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
+                       | (stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH if path.is_dir() else 0))
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="already an ordinary user: the other hostile tests run as one")
+def test_hostile_programs_are_contained_when_an_ordinary_user_runs_wapii(canaries: Canaries) -> None:
+    """The whole corpus, run by ``wapii-sbx`` itself (bubblewrap unprivileged, in a user namespace)."""
+    user = ensure_user()
+    python = Path(f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}")
+    setpriv = shutil.which("setpriv")
+    if user is None or not python.exists() or setpriv is None:
+        pytest.skip(f"needs useradd, setpriv and {python} (the interpreter an ordinary user can run)")
+    site = next(p for p in sys.path if p.endswith("site-packages") and Path(p).is_dir())
+    share = Path(canaries.directory.parent / f"{canaries.directory.name}-share")
+    share.mkdir(mode=0o755)
+    try:
+        env = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", SECRET_ENV: canaries.secret,
+               "WAPII_CACHE_DIR": str(share / "cache"),
+               "PYTHONPATH": os.pathsep.join([str(REPO / "tests"), str(REPO), str(REPO / "plugins" / "axios_js"), site])}
+        if not node_missing:
+            from wapii_axios_js.node_env import ensure_runtime, lock_digest
+
+            _readable_copy(ensure_runtime(), share / "cache" / "axios_js" / lock_digest())
+        command = [setpriv, f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--",
+                   str(python), str(CORPUS / "run_corpus.py"), str(canaries.directory), str(canaries.port),
+                   canaries.marker]
+        done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600, cwd="/")
+        if done.returncode != 0 and ("ModuleNotFoundError" in done.stderr or "ImportError" in done.stderr):
+            pytest.skip(f"{python} cannot import this environment's packages: {done.stderr.strip().splitlines()[-1]}")
+        assert done.returncode == 0, done.stderr[-2000:]
+        rows = json.loads(done.stdout)
+        assert problems(rows["py"], "py") == []
+        if not node_missing:
+            assert problems(rows["js"], "js") == []
+        assert canaries.violations([done.stdout, done.stderr]) == []
+    finally:
+        shutil.rmtree(share, ignore_errors=True)

@@ -1,0 +1,165 @@
+"""``PythonPool``: sandboxed Python workers that run snippets through an adapter's harness.
+
+An adapter plugs in with no isolation code of its own::
+
+    from wapii_core.sandbox import PythonPool
+    pool = PythonPool(preload=["requests", "responses"], harness="wapii_requests_py.harness:run_snippet",
+                      workers=None, timeout=2.0)
+    results = pool.run(snippets)   # list[SnippetResult], in order
+    pool.close()
+
+The harness ``run_snippet(code: str) -> dict`` is imported in each worker's pre-loaded parent and
+called in a forked, sandboxed child (:mod:`.pyworker`, :mod:`.pychild`): it executes the snippet
+with capture set up and returns a JSON-able value. Raising :class:`NoRequest` reports
+``no_request``; raising anything else reports ``runtime_error`` with the exception as detail.
+
+Layers: bubblewrap, the privilege drop, worker rlimits (:mod:`.launch`), plus, per child, a lower
+address-space limit, the seccomp filter (:mod:`.seccomp`), the audit hook and the taint check
+(:mod:`.pyguard`), and a fresh child after every tainted job and every ``max_jobs`` jobs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .launch import Plan, Program, plan
+from .layers import Isolation, Layer, enforce
+from .limits import GiB, Limits, clean_env
+from .seccomp import unavailable as seccomp_unavailable
+from .supervisor import Supervisor
+
+WATCHED = ("builtins", "os", "io", "json", "socket", "ssl", "http", "urllib", "email", "wapii_core.sandbox")
+"""Modules whose attributes (and their classes') a snippet may not change, besides the preloaded ones."""
+
+
+@dataclass(frozen=True)
+class SnippetResult:
+    """What running one snippet gave.
+
+    ``ok``: the harness returned; ``value``: what it returned (JSON), else None; ``error``: None,
+    ``"runtime_error"`` (the harness raised; ``detail`` is the exception), ``"no_request"`` (the
+    harness raised :class:`NoRequest`), ``"timeout"`` (past the pool's timeout; the process was
+    killed), ``"worker_died"`` (the process was killed by a signal, or the worker stopped
+    answering), ``"exited"`` (the snippet ended its process: ``sys.exit``, ``os._exit``) or
+    ``"blocked: <what>"`` (the snippet tried something the sandbox refuses, even if it caught the
+    refusal); ``detail``: a one-line explanation.
+    """
+
+    ok: bool
+    value: Any = None
+    error: str | None = None
+    detail: str | None = None
+
+
+def _top_level(name: str) -> str:
+    return name.split(":", 1)[0].split(".", 1)[0]
+
+
+def _locations(names: list[str]) -> list[Path]:
+    """Where the top-level packages of ``names`` live (what their processes must read)."""
+    paths: list[Path] = []
+    for name in dict.fromkeys(_top_level(n) for n in names):
+        spec = importlib.util.find_spec(name)
+        if spec is None:
+            raise ImportError(f"no module named {name!r} (needed by the Python sandbox)")
+        if spec.submodule_search_locations:
+            paths += [Path(p) for p in spec.submodule_search_locations]
+        elif spec.origin:
+            paths.append(Path(spec.origin))
+    return paths
+
+
+class PythonPool:
+    """Runs Python snippets through ``harness`` on ``workers`` sandboxed workers (default: one per CPU).
+
+    ``preload``: modules each worker imports once, before forking; ``timeout``: seconds per snippet;
+    ``warmup``: trusted snippets the harness runs once in each worker before forking, so that what
+    libraries initialise on first use (caches, compiled patterns) is not mistaken for a snippet's
+    change (which would cost a fork per snippet); ``max_jobs``: snippets one forked process serves at
+    most; ``memory``: address-space limit of each snippet process; ``watch``: more modules a snippet
+    may not modify. Thread-safe; workers start on first use and stop on :meth:`close` (also on
+    garbage collection and at exit).
+    """
+
+    def __init__(self, preload: list[str], harness: str, workers: int | None = None, timeout: float = 2.0, *,
+                 warmup: list[str] | None = None, max_jobs: int = 64, memory: int = 1 * GiB,
+                 watch: list[str] | None = None) -> None:
+        self.preload = list(preload)
+        self.harness = harness
+        self.timeout = timeout
+        modules = ["wapii_core", *self.preload, harness]
+        self.sys_path = [p for p in sys.path if p and Path(p).is_absolute() and Path(p).exists()]
+        self.read_paths = sorted({Path(sys.executable).resolve(), Path(sys.prefix), Path(sys.base_prefix),
+                                  Path(sys.exec_prefix), Path(sys.base_exec_prefix),
+                                  *map(Path, self.sys_path), *_locations(modules)}, key=str)
+        seccomp_problem = seccomp_unavailable()
+        self._seccomp_problem = seccomp_problem
+        self._init = {
+            "sys_path": self.sys_path,
+            "preload": self.preload,
+            "harness": harness,
+            "warmup": list(warmup or []),
+            "watch": sorted({*WATCHED, *(_top_level(m) for m in modules[1:]), *(watch or [])}),
+            "read_roots": [str(p) for p in self.read_paths],
+            "child_limits": {str(kind): value for kind, value in Limits(address_space=memory, file_size=0,
+                                                                        processes_headroom=None).resolved(0).items()},
+            "seccomp": seccomp_problem is None,
+            "max_jobs": max_jobs,
+        }
+        self._plan: Plan | None = None
+        self._plan_lock = threading.Lock()
+        self._supervisor = Supervisor("python", self._start_plan, size=workers, timeout=timeout, init=self._init)
+
+    def worker_config(self) -> dict[str, Any]:
+        """The first line every worker reads (see :mod:`.pyworker`)."""
+        return dict(self._init)
+
+    def program(self) -> Program:
+        """What one worker runs, before the sandbox's layers wrap it."""
+        root = str(Path(__file__).resolve().parents[2])  # where wapii_core is, whatever site-packages says
+        bootstrap = f"import sys; sys.path.insert(0, {root!r}); from wapii_core.sandbox.pyworker import main; main()"
+        argv = [sys.executable, "-I", "-B", "-c", bootstrap]
+        return Program(argv=argv, read_paths=self.read_paths, env=clean_env(), limits=Limits(address_space=4 * GiB))
+
+    def _start_plan(self) -> Plan:
+        with self._plan_lock:
+            if self._plan is None:
+                self._plan = plan(self.program())
+                enforce(self.isolation())
+            return self._plan
+
+    def isolation(self) -> Isolation:
+        """The layers protecting this pool's snippets (computed once per pool)."""
+        started = self._plan or plan(self.program())
+        problem = self._seccomp_problem
+        layers = [
+            *started.layers,
+            Layer("seccomp", problem is None, "snippet processes cannot exec, fork, open sockets, write files or "
+                  "signal other processes" if problem is None else problem,
+                  "processes, sockets and file writes are only refused by the audit hook"),
+            Layer("audit hook", True, "names refused operations; refuses reads outside the worker's own files"),
+            Layer("fork per taint", True, "a snippet process that a snippet changed is replaced before the next one"),
+        ]
+        return Isolation("python", layers)
+
+    def run(self, snippets: list[str]) -> list[SnippetResult]:
+        """One :class:`SnippetResult` per snippet, in order."""
+        answers = self._supervisor.run([{"code": code} for code in snippets])
+        return [SnippetResult(ok=bool(a.get("ok")), value=a.get("value"), error=a.get("error"), detail=a.get("detail"))
+                for a in answers]
+
+    def close(self) -> None:
+        """Stops the workers (they start again on the next :meth:`run`)."""
+        self._supervisor.close()
+
+    def __enter__(self) -> PythonPool:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+

@@ -1,0 +1,323 @@
+"""The worker supervisor: a pool of sandboxed worker processes speaking JSON lines over pipes.
+
+Protocol: a worker may first read one ``init`` line (its configuration), writes
+``{"ready": true, ...}`` once it can take jobs, then answers every input
+line ``{"id": <int>, "timeout_ms": <int>, ...job}`` with one line ``{"id": <int>, ...answer}``.
+The worker enforces ``timeout_ms`` itself and answers ``{"error": "timeout"}``; the supervisor only
+steps in at the hard deadline (``timeout`` + ``grace``): it kills the worker's whole process group
+(bubblewrap and everything in its PID namespace with it) and answers ``{"error": "timeout"}``. A
+worker that exits or crashes during a job answers ``{"error": "worker_died"}``. Either way the next
+job gets a fresh worker, so one hostile snippet never stops a batch.
+
+Crash-loop breaker: a worker that cannot start (no ``ready`` line) three times in a row stops the
+batch with a :class:`WorkerStartError` (a broken installation, not a hostile snippet); a slot whose
+workers died on several jobs in a row waits a little longer before each restart (up to 1 s).
+
+One thread per slot feeds its worker from a shared queue, so a batch runs on every worker at once;
+``run`` calls are serialised. Workers start on first use and stop on :meth:`Supervisor.close`, when
+the supervisor is garbage-collected, or when the interpreter exits.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+import weakref
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from ..errors import WapiiError
+from .launch import Plan
+from .limits import apply_limits
+
+MAX_LINE = 8 << 20
+"""The longest answer line a worker may write (bytes); a longer one ends the worker."""
+START_ATTEMPTS = 3
+BACKOFF_AFTER = 3
+MAX_BACKOFF_S = 1.0
+
+
+class WorkerStartError(WapiiError):
+    """A worker did not reach its ``ready`` line, several times in a row."""
+
+
+def default_worker_count() -> int:
+    """One worker per CPU this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class WorkerProcess:
+    """One running worker and a thread that queues the lines it writes.
+
+    ``spawner``: the long-lived thread to start the process from. bubblewrap's ``--die-with-parent``
+    (like any parent-death signal) fires when the *thread* that started it ends, so workers must
+    not be started from a thread that ends before them.
+    """
+
+    def __init__(self, plan: Plan, scratch: Path, name: str, ready_timeout: float,
+                 init: dict[str, Any] | None = None, spawner: ThreadPoolExecutor | None = None) -> None:
+        self.log_path = scratch / f"{name}.log"
+        limits = plan.limits
+
+        def spawn() -> subprocess.Popen[bytes]:
+            with open(self.log_path, "wb") as log:
+                return subprocess.Popen(
+                    plan.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=plan.env, cwd=scratch,
+                    start_new_session=True, preexec_fn=lambda: apply_limits(limits),
+                )
+
+        self.process = spawner.submit(spawn).result() if spawner is not None else spawn()
+        self._lines: queue.Queue[bytes | None] = queue.Queue()
+        self.ended = False  # the worker closed its output (or wrote an overlong line)
+        self.overlong = False
+        threading.Thread(target=self._pump, name=f"wapii-{name}-reader", daemon=True).start()
+        if init is not None:
+            try:
+                assert self.process.stdin is not None
+                self.process.stdin.write(json.dumps(init).encode() + b"\n")
+                self.process.stdin.flush()
+            except (BrokenPipeError, OSError):
+                pass  # reported below: no ready line
+        self.info = self._next(time.monotonic() + ready_timeout, lambda m: m.get("ready") is True)
+        if self.info is None:
+            self.kill()
+            raise WorkerStartError(f"the {name} worker did not start: {self.log_tail() or self.exit_description()}")
+
+    def _pump(self) -> None:
+        stream = self.process.stdout
+        assert stream is not None
+        while True:
+            line = stream.readline(MAX_LINE + 1)
+            if not line:
+                break
+            if len(line) > MAX_LINE:
+                self.overlong = True
+                break
+            self._lines.put(line)
+        self.ended = True
+        self._lines.put(None)
+
+    def _next(self, deadline: float, wanted: Callable[[dict[str, Any]], bool]) -> dict[str, Any] | None:
+        """The next JSON line that ``wanted`` accepts; None at the deadline or the end of output."""
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            try:
+                line = self._lines.get(timeout=remaining)
+            except queue.Empty:
+                return None
+            if line is None:
+                self._lines.put(None)  # keep reporting the end
+                return None
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(message, dict) and wanted(message):
+                return message
+
+    def run(self, job_id: int, job: dict[str, Any], timeout: float, grace: float) -> dict[str, Any]:
+        """Sends one job and returns the worker's answer, or the supervisor's ``timeout`` / ``worker_died``."""
+        line = json.dumps({**job, "id": job_id, "timeout_ms": max(1, round(timeout * 1000))}) + "\n"
+        try:
+            assert self.process.stdin is not None
+            self.process.stdin.write(line.encode())
+            self.process.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            return self.died()
+        answer = self._next(time.monotonic() + timeout + grace, lambda m: m.get("id") == job_id)
+        if answer is not None:
+            answer.pop("id", None)
+            return answer
+        if self.alive and not self.ended:
+            self.kill()
+            return {"error": "timeout", "detail": f"timeout after {timeout:g} s (the worker did not answer in time "
+                                                  "and was killed)"}
+        return self.died()
+
+    def died(self) -> dict[str, Any]:
+        if self.overlong:
+            self.kill()
+            return {"error": "worker_died", "detail": f"the worker wrote an answer longer than {MAX_LINE} bytes"}
+        try:
+            self.process.wait(timeout=1.0)  # it is exiting: learn how, before killing what is left
+        except subprocess.TimeoutExpired:
+            pass
+        description = self.exit_description()
+        self.kill()
+        tail = self.log_tail()
+        return {"error": "worker_died", "detail": description + (f": {tail}" if tail else "")}
+
+    def exit_description(self) -> str:
+        code = self.process.poll()
+        if code is None:
+            return "the worker stopped answering"
+        if code < 0:
+            return f"the worker was killed by signal {signal.Signals(-code).name}"
+        return f"the worker exited with code {code}"
+
+    def log_tail(self) -> str:
+        try:
+            lines = self.log_path.read_text(errors="replace").strip().splitlines()
+        except OSError:
+            return ""
+        return lines[-1][:300] if lines else ""
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def kill(self) -> None:
+        """Kills the worker's process group (the worker and everything it started)."""
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
+            pass
+        for stream in (self.process.stdin, self.process.stdout):
+            try:
+                if stream is not None:
+                    stream.close()
+            except OSError:
+                pass
+
+
+class _Slot:
+    """One worker position of the pool: its process (or None) and its run of consecutive deaths."""
+
+    def __init__(self) -> None:
+        self.worker: WorkerProcess | None = None
+        self.deaths = 0
+
+
+def _shutdown(slots: list[_Slot], scratch: list[Path], spawner: list[ThreadPoolExecutor]) -> None:
+    for slot in slots:
+        if slot.worker is not None:
+            slot.worker.kill()
+            slot.worker = None
+    for executor in spawner:
+        executor.shutdown(wait=False)
+    spawner.clear()
+    for directory in scratch:
+        for child in directory.iterdir():
+            child.unlink(missing_ok=True)
+        directory.rmdir()
+    scratch.clear()
+
+
+class Supervisor:
+    """Runs JSON jobs on up to ``size`` workers started by ``start_plan()``.
+
+    ``name`` names the workers in messages and logs; ``timeout`` is each job's budget (the worker
+    enforces it), ``grace`` the extra time before the supervisor kills a worker that did not answer;
+    ``ready_timeout`` bounds a worker's start-up; ``init``, if given, is the first line every worker reads.
+    """
+
+    def __init__(self, name: str, start_plan: Callable[[], Plan], size: int | None = None, timeout: float = 2.0,
+                 grace: float = 1.0, ready_timeout: float = 60.0, init: dict[str, Any] | None = None) -> None:
+        self.name = name
+        self.init = init
+        self.start_plan = start_plan
+        self.size = size or default_worker_count()
+        self.timeout = timeout
+        self.grace = grace
+        self.ready_timeout = ready_timeout
+        self.info: dict[str, Any] = {}
+        self._slots: list[_Slot] = []
+        self._scratch: list[Path] = []
+        self._spawner: list[ThreadPoolExecutor] = []
+        self._lock = threading.Lock()
+        self._next_id = 0
+        self._finalizer = weakref.finalize(self, _shutdown, self._slots, self._scratch, self._spawner)
+
+    def _scratch_dir(self) -> Path:
+        if not self._scratch:
+            self._scratch.append(Path(tempfile.mkdtemp(prefix=f"wapii-{self.name}-")))
+        return self._scratch[0]
+
+    def _spawner_thread(self) -> ThreadPoolExecutor:
+        if not self._spawner:
+            self._spawner.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"wapii-{self.name}-spawner"))
+        return self._spawner[0]
+
+    def _worker(self, index: int) -> WorkerProcess:
+        slot = self._slots[index]
+        if slot.worker is not None and slot.worker.alive:
+            return slot.worker
+        if slot.deaths >= BACKOFF_AFTER:
+            time.sleep(min(MAX_BACKOFF_S, 0.05 * 2 ** (slot.deaths - BACKOFF_AFTER)))
+        for attempt in range(START_ATTEMPTS):
+            try:
+                slot.worker = WorkerProcess(self.start_plan(), self._scratch_dir(), f"{self.name}-{index}",
+                                            self.ready_timeout, self.init, self._spawner_thread())
+                self.info = slot.worker.info
+                return slot.worker
+            except WorkerStartError:
+                if attempt == START_ATTEMPTS - 1:
+                    raise
+        raise AssertionError("unreachable")
+
+    def _serve(self, index: int, jobs: queue.Queue[int], payloads: list[dict[str, Any]], first_id: int,
+               results: list[dict[str, Any] | None]) -> None:
+        slot = self._slots[index]
+        while True:
+            try:
+                position = jobs.get_nowait()
+            except queue.Empty:
+                return
+            answer = self._worker(index).run(first_id + position, payloads[position], self.timeout, self.grace)
+            slot.deaths = slot.deaths + 1 if answer.get("error") == "worker_died" else 0
+            results[position] = answer
+
+    def run(self, payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """One answer per job, in order (``{"error": "timeout" | "worker_died", "detail"}`` from the supervisor)."""
+        if not payloads:
+            return []
+        with self._lock:
+            slots = min(self.size, len(payloads))
+            while len(self._slots) < slots:
+                self._slots.append(_Slot())
+            jobs: queue.Queue[int] = queue.Queue()
+            for position in range(len(payloads)):
+                jobs.put(position)
+            first_id = self._next_id
+            self._next_id += len(payloads)
+            results: list[dict[str, Any] | None] = [None] * len(payloads)
+            failures: list[BaseException] = []
+
+            def serve(index: int) -> None:
+                try:
+                    self._serve(index, jobs, payloads, first_id, results)
+                except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
+                    failures.append(exc)
+
+            threads = [threading.Thread(target=serve, args=(index,), name=f"wapii-{self.name}-slot-{index}")
+                       for index in range(slots)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+            if failures:
+                raise failures[0]
+            return [result if result is not None else {"error": "worker_died", "detail": "no answer"}
+                    for result in results]
+
+    def close(self) -> None:
+        """Stops every worker and removes the scratch directory (the supervisor can be used again)."""
+        with self._lock:
+            _shutdown(self._slots, self._scratch, self._spawner)
