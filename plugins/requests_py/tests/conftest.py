@@ -1,0 +1,50 @@
+"""Fixtures for the Python adapters' tests: one sandboxed adapter per library and a judge on the demo API."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from wapii_core.model import Generation, SampleResult
+from wapii_core.protocols import Dataset
+from wapii_core.runner import Judge, load_dataset
+from wapii_requests_py.adapter import PythonAdapter
+from wapii_requests_py.libraries import LIBRARIES
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="session")
+def wapiibench() -> Dataset:
+    """WAPIIBench from ``$WAPII_SHARED/wapiibench``, else ``<repo>/../shared/wapiibench`` (skips without it)."""
+    path = Path(os.environ.get("WAPII_SHARED") or REPO.parent / "shared") / "wapiibench"
+    if not (path / "dataset.json").is_file():
+        pytest.skip(f"WAPIIBench not found at {path} (set WAPII_SHARED)")
+    return load_dataset("wapiibench", path)
+
+
+@pytest.fixture(scope="session")
+def demo() -> Dataset:
+    return load_dataset("demo", None)
+
+
+@pytest.fixture(scope="session", params=sorted(LIBRARIES))
+def adapter(request):
+    """Each Python adapter once per session (its sandboxed workers start once), 1 s per call."""
+    with PythonAdapter(LIBRARIES[request.param], timeout_s=1.0) as instance:
+        yield instance
+
+
+@pytest.fixture
+def judged(adapter, demo):
+    """``judged(program, sample="larchwood/0", mode="wire") -> SampleResult``; ``{lib}`` in the program
+    is replaced by the adapter's module name."""
+
+    def run(program: str, sample: str = "larchwood/0", mode: str = "wire") -> SampleResult:
+        code = program.replace("{lib}", adapter.library.module)
+        (result,) = Judge(adapter, demo, mode)([Generation(sample=sample, code=code)])
+        return result
+
+    return run

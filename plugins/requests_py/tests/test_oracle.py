@@ -1,0 +1,82 @@
+"""The ``oracle`` programs of every adapter score 100 % correct: every setup, both modes, demo and WAPIIBench.
+
+The oracle renders for the mode it is judged in: ``requests`` sends a Python ``True`` in a query
+as ``True``, so for ``wire`` it writes ``'true'`` (what the API expects on the wire) and for
+``reference`` it writes ``True`` (the value as the expected config holds it). Each rendering is
+also judged in the other mode, which shows the difference is real: 6 WAPIIBench and 2 demo tasks,
+all with a boolean query parameter.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections import Counter
+
+import pytest
+
+from wapii_core.compare import judge
+from wapii_core.model import Setup
+from wapii_core.protocols import Dataset
+from wapii_core.spec import SpecIndex
+from wapii_core.wire import judge_wire
+
+
+def verdicts(adapter, dataset: Dataset, setup: Setup, rendered_for: str) -> dict[str, Counter]:
+    """``{mode: Counter(verdict)}`` of the oracle's programs rendered for one mode; boolean-query tasks apart."""
+    specs = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
+    calls = [adapter.extract(adapter.render(s.config, setup, s, mode=rendered_for)) for s in dataset.samples]
+    assert all(c.error is None for c in calls), [c.error for c in calls if c.error][:3]
+    captures = adapter.execute([c.call for c in calls])
+    out: dict[str, Counter] = {"wire": Counter(), "reference": Counter()}
+    for sample, call, capture in zip(dataset.samples, calls, captures):
+        assert capture.error is None, (sample.id, capture.error, capture.detail)
+        request = adapter.normalise(capture.request)
+        boolean_query = any(isinstance(v, bool) for v in (sample.config.get("params") or {}).values())
+        for mode, result in (("wire", judge_wire(sample, specs[sample.api], request)),
+                             ("reference", judge(sample, specs[sample.api], request))):
+            key = result.verdict if result.verdict == "correct" else f"{result.verdict} ({'boolean query' if boolean_query else 'other'})"
+            out[mode][key] += 1
+    return out
+
+
+def expected_cross(adapter, dataset: Dataset) -> Counter:
+    """Verdicts of a rendering judged in the *other* mode: only requests' boolean queries differ."""
+    total = len(dataset.samples)
+    if adapter.library.module != "requests":
+        return Counter(correct=total)
+    booleans = sum(any(isinstance(v, bool) for v in (s.config.get("params") or {}).values()) for s in dataset.samples)
+    return Counter({"correct": total - booleans, "wrong (boolean query)": booleans})
+
+
+@pytest.mark.parametrize("setup", list(Setup))
+def test_oracle_on_the_demo(adapter, demo, setup) -> None:
+    for mode, other in (("wire", "reference"), ("reference", "wire")):
+        found = verdicts(adapter, demo, setup, rendered_for=mode)
+        assert found[mode] == Counter(correct=len(demo.samples)), mode
+        assert found[other] == expected_cross(adapter, demo), mode
+
+
+@pytest.mark.parametrize("setup", list(Setup))
+def test_oracle_on_wapiibench(adapter, wapiibench, setup) -> None:
+    for mode, other in (("wire", "reference"), ("reference", "wire")):
+        found = verdicts(adapter, wapiibench, setup, rendered_for=mode)
+        assert found[mode] == Counter(correct=395), mode
+        assert found[other] == expected_cross(adapter, wapiibench), mode
+
+
+@pytest.mark.skipif(not (os.environ.get("WAPII_NODE") or shutil.which("node")), reason="Node.js is not installed")
+def test_axios_oracle_in_wire_mode(wapiibench) -> None:
+    from wapii_core import plugins
+    from wapii_core.model import Generation
+    from wapii_core.runner import Judge
+
+    adapter = plugins.adapters.get("axios_js")()
+    try:
+        for setup in Setup:
+            generations = [Generation(sample=s.id, code=adapter.render(s.config, setup, s)) for s in wapiibench.samples]
+            results = Judge(adapter, wapiibench, "wire")(generations)
+            assert Counter(r.verdict for r in results) == Counter(correct=395), setup
+            assert {r.mode for r in results} == {"wire"}
+    finally:
+        adapter.close()

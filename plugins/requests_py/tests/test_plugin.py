@@ -1,0 +1,43 @@
+"""The distribution registers two protocol-conforming adapters through the `wapii` entry-point group."""
+
+from __future__ import annotations
+
+import pytest
+
+from wapii_core import plugins
+from wapii_core.protocols import Adapter
+from wapii_core.runner import default_mode
+from wapii_requests_py.adapter import PythonAdapter
+
+
+@pytest.mark.parametrize("name, module", [("requests_py", "requests"), ("httpx_py", "httpx")])
+def test_registered_through_the_entry_point(name: str, module: str) -> None:
+    entry = plugins.adapters.entries()[name]
+    assert entry.plugin == "requests_py" and entry.description
+    adapter = plugins.adapters.get(name)()
+    assert isinstance(adapter, PythonAdapter) and isinstance(adapter, Adapter)
+    assert (adapter.name, adapter.library.module) == (name, module)
+    assert default_mode(adapter) == "wire"
+    assert default_mode(plugins.adapters.get("axios_js")()) == "reference"
+
+
+def test_options_from_the_environment(monkeypatch) -> None:
+    monkeypatch.setenv("WAPII_PYTHON_WORKERS", "3")
+    monkeypatch.setenv("WAPII_PYTHON_TIMEOUT", "0.5")
+    adapter = plugins.adapters.get("httpx_py")()
+    assert (adapter.workers, adapter.timeout_s) == (3, 0.5)
+    assert adapter.execute([]) == []
+
+
+def test_a_run_without_a_mode_is_judged_in_the_adapters_default_and_says_so(tmp_path) -> None:
+    import json
+
+    from wapii_core.runner import RunConfig, run
+
+    summary = run(RunConfig(adapter="httpx_py", backend="oracle", limit=3), tmp_path / "run")
+    assert summary["mode"] == "wire" and summary["overall"]["Correct implementations (t)"] == 1.0
+    assert json.loads((tmp_path / "run" / "run.json").read_text())["mode"] == "wire"
+    assert "comparison mode `wire`" in (tmp_path / "run" / "report.md").read_text()
+    results = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").read_text().splitlines()]
+    assert {r["mode"] for r in results} == {"wire"} and all("sent_params" in r["request"] or "params" not in r["request"]
+                                                           for r in results)

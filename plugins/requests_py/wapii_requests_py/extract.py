@@ -1,0 +1,217 @@
+"""Cutting the part of a generated Python program that issues the first request (Python's tokenizer and ast).
+
+The rules, in the spirit of the reference's axios extraction (metrics.md §2) but read with Python's
+own grammar instead of text markers:
+
+1. The program ends at the first line that opens with three back-ticks (the model closing its code
+   block).
+2. The longest prefix of the program that ends at a logical line and compiles (top-level ``await``
+   allowed) is the program that can run; the rest was cut off or is not Python.
+3. The call starts at the first top-level statement that uses the library (the module name, an
+   ``import … as`` alias, or a name imported from it) other than an import. Everything before it
+   is dropped, except import statements, which are kept in front: like the reference dropping what
+   precedes ``axios.``, a value defined before the call is gone (a ``NameError`` at run time).
+4. It ends with the runnable prefix. Execution stops at the first request the program issues, so
+   what follows that request never runs.
+
+Errors: no use of the library anywhere → ``no_request``; the program ends inside the statement that
+uses it (an open bracket or string, a dangling operator, a block header without body), or it was cut
+before any statement that calls a request method → ``incomplete_request``. A statement that uses the
+library but does not compile for another reason is kept as the call: running it raises the
+``SyntaxError`` (``runtime_error``), as a syntax error did in the reference.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from dataclasses import dataclass
+
+from wapii_core.model import Extraction
+
+from .libraries import REQUEST_METHODS, Library
+
+FENCE = "```"
+COMPILE_FLAGS = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
+REQUEST_CALLS = frozenset(REQUEST_METHODS) | {"request", "stream", "send"}
+"""Attribute names whose call issues a request (module functions and client / session methods)."""
+
+_SKIPPED_TOKENS = {tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT,
+                   tokenize.ENDMARKER}
+
+
+@dataclass
+class _Scan:
+    """What Python's tokenizer says about a program."""
+
+    tokens: list[tokenize.TokenInfo]
+    ended_inside: bool  # the tokenizer hit the end inside a bracket, a string or a line continuation
+
+    @property
+    def line_ends(self) -> list[tuple[int, int]]:
+        """(row, col) just after each logical line, in order."""
+        return [tok.end for tok in self.tokens if tok.type == tokenize.NEWLINE]
+
+    @property
+    def last_significant(self) -> tokenize.TokenInfo | None:
+        for tok in reversed(self.tokens):
+            if tok.type not in _SKIPPED_TOKENS:
+                return tok
+        return None
+
+
+def cut_at_fence(code: str) -> str:
+    """The program up to the first line that starts with three back-ticks."""
+    lines = code.splitlines(keepends=True)
+    for number, line in enumerate(lines):
+        if line.lstrip().startswith(FENCE):
+            return "".join(lines[:number])
+    return code
+
+
+def _scan(program: str) -> _Scan:
+    tokens: list[tokenize.TokenInfo] = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(program).readline):
+            tokens.append(tok)
+    except tokenize.TokenError:
+        return _Scan(tokens, ended_inside=True)
+    except (IndentationError, SyntaxError):
+        pass  # an inconsistent dedent: a syntax error, not an end inside a construct
+    return _Scan(tokens, ended_inside=False)
+
+
+def _compile(source: str) -> ast.Module | SyntaxError:
+    try:
+        return compile(source, "<program>", "exec", flags=COMPILE_FLAGS, dont_inherit=True)
+    except SyntaxError as exc:
+        return exc
+    except ValueError as exc:  # e.g. a NUL character
+        return SyntaxError(str(exc))
+
+
+class _Lines:
+    """Offsets of (row, col) positions in a text; ``col`` in characters or, for ast nodes, UTF-8 bytes."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.lines = text.splitlines(keepends=True)
+        self.starts = [0]
+        for line in self.lines:
+            self.starts.append(self.starts[-1] + len(line))
+
+    def offset(self, row: int, col: int) -> int:
+        if row - 1 >= len(self.lines):
+            return len(self.text)
+        return self.starts[row - 1] + col
+
+    def byte_offset(self, row: int, col_bytes: int) -> int:
+        if row - 1 >= len(self.lines):
+            return len(self.text)
+        line = self.lines[row - 1]
+        return self.starts[row - 1] + len(line.encode("utf-8")[:col_bytes].decode("utf-8", errors="ignore"))
+
+    def segment(self, node: ast.stmt) -> str:
+        start = self.byte_offset(node.lineno, node.col_offset)
+        end = self.byte_offset(node.end_lineno or node.lineno, node.end_col_offset or 0)
+        return self.text[start:end]
+
+
+def _runnable_prefix(program: str, scan: _Scan) -> tuple[str, ast.Module, SyntaxError | None]:
+    """The longest prefix ending at a logical line that compiles, its tree, and the whole program's error."""
+    whole = _compile(program)
+    if isinstance(whole, ast.Module):
+        return program, whole, None
+    lines = _Lines(program)
+    for row, col in reversed(scan.line_ends):
+        prefix = program[:lines.offset(row, col)]
+        tree = _compile(prefix)
+        if isinstance(tree, ast.Module):
+            return prefix, tree, whole
+    return "", ast.Module(body=[], type_ignores=[]), whole
+
+
+def _is_truncated(program: str, scan: _Scan, error: SyntaxError | None) -> bool:
+    """Whether the program ends in the middle of a statement (Python's own tokenizer and parser say so)."""
+    if scan.ended_inside:
+        return True
+    if error is None or error.lineno is None:
+        return False
+    last = scan.last_significant
+    if last is None:
+        return False
+    position = (error.lineno, (error.offset or 1) - 1)
+    return position >= last.end
+
+
+def library_names(tree: ast.Module, library: Library) -> set[str]:
+    """Names that refer to the library or to something imported from it."""
+    names = {library.module}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name == library.module or alias.name.startswith(library.module + "."):
+                    names.add(alias.asname or alias.name.split(".")[0])
+        elif isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == library.module:
+            names.update(alias.asname or alias.name for alias in node.names)
+    return names
+
+
+def _uses(node: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(node))
+
+
+def _calls_request(node: ast.AST, names: set[str]) -> bool:
+    for n in ast.walk(node):
+        if isinstance(n, ast.Call):
+            func = n.func
+            if isinstance(func, ast.Attribute) and func.attr in REQUEST_CALLS:
+                return True
+            if isinstance(func, ast.Name) and func.id in names:
+                return True
+    return False
+
+
+def _first_use_row(text: str, names: set[str]) -> int | None:
+    """The row of the first NAME token of ``text`` that names the library (tolerates broken code)."""
+    for tok in _scan(text).tokens:
+        if tok.type == tokenize.NAME and tok.string in names:
+            return tok.start[0]
+    return None
+
+
+def extract_call(code: str, library: Library) -> Extraction:
+    """The statements of ``code`` (starter code + completion) that issue its first request, or why none."""
+    program = cut_at_fence(code)
+    scan = _scan(program)
+    prefix, tree, error = _runnable_prefix(program, scan)
+    names = library_names(tree, library)
+    lines = _Lines(prefix)
+    imports = [stmt for stmt in tree.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
+    first = next((i for i, stmt in enumerate(tree.body)
+                  if not isinstance(stmt, (ast.Import, ast.ImportFrom)) and _uses(stmt, names)), None)
+    truncated = prefix != program and _is_truncated(program, scan, error)
+
+    if first is None:
+        rest = program[len(prefix):]
+        row = _first_use_row(rest, names)
+        if row is None:
+            return Extraction(error="no_request")
+        if truncated:
+            return Extraction(error="incomplete_request")
+        rest_lines = rest.splitlines(keepends=True)
+        return Extraction(call=_imports_source(imports, lines) + "".join(rest_lines[row - 1:]))
+
+    statements = tree.body[first:]
+    if truncated and not any(_calls_request(stmt, names) for stmt in statements):
+        return Extraction(error="incomplete_request")
+    begin = (statements[0].lineno, statements[0].col_offset)
+    kept = [stmt for stmt in imports if (stmt.lineno, stmt.col_offset) < begin]
+    start = lines.byte_offset(statements[0].lineno, statements[0].col_offset)
+    body = prefix[start:]
+    return Extraction(call=_imports_source(kept, lines) + body + ("" if body.endswith("\n") else "\n"))
+
+
+def _imports_source(imports: list[ast.stmt], lines: _Lines) -> str:
+    return "".join(lines.segment(stmt) + "\n" for stmt in imports)

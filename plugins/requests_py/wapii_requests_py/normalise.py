@@ -1,0 +1,74 @@
+"""From a captured request record (:mod:`.recording`) to the neutral request config that is judged.
+
+- ``url``: scheme, host and percent-decoded path, without the query; ``method``: lower case;
+- ``headers``: those the code set, in the spelling sent; the library's own (its defaults with their
+  default values, ``Content-Length``, ``Host``, …: :meth:`Library.is_own_header`) are dropped.
+  ``Content-Type`` is kept: it says how the body the code chose was encoded (a multipart boundary
+  is dropped from it);
+- ``params``: the query, decoded; a parameter the code passed in ``params=`` keeps the JSON value it
+  was written with (``50``, ``True``: the reference's axios config kept them so too), one written into
+  the URL's query string is a string (as in the reference), a key without ``=`` is ``True``;
+- ``sent_params``: the query exactly as sent (strings, a repeated key as a list), for wire mode;
+- ``data``: the body decoded by its content type (:func:`.bodies.decode_body`), absent without one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from .bodies import MULTIPART_TYPE, decode_body, media_type, parse_query
+from .libraries import Library
+
+
+def _headers(record: dict[str, Any], library: Library) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for name, value in record.get("headers") or []:
+        if library.is_own_header(name, value):
+            continue
+        if name.lower() == "content-type" and media_type(value) == MULTIPART_TYPE:
+            value = MULTIPART_TYPE
+        existing = next((key for key in out if key.lower() == name.lower()), None)
+        if existing is None:
+            out[name] = value
+        else:
+            out[existing] = f"{out[existing]}, {value}"
+    return out
+
+
+def _content_type(record: dict[str, Any]) -> str | None:
+    for name, value in record.get("headers") or []:
+        if name.lower() == "content-type":
+            return value
+    return None
+
+
+def _params(query: str, passed: dict[str, Any]) -> dict[str, Any]:
+    """The query with the typed values the code passed in ``params=`` put back in."""
+    params = parse_query(query, bare=True)
+    typed = passed.get("params") or {}
+    passed_url = passed.get("url")
+    in_url = parse_query(urlsplit(passed_url).query) if isinstance(passed_url, str) else {}
+    for key, value in typed.items():
+        if key in params and key not in in_url and value is not None:
+            params[key] = value
+    return params
+
+
+def normalise_record(record: dict[str, Any], library: Library) -> dict[str, Any]:
+    """The neutral config ``{url, method, headers, params?, sent_params?, data?}`` of a captured request."""
+    if not isinstance(record, dict) or not isinstance(record.get("url"), str):
+        raise TypeError("a captured request is a JSON object with a string 'url'")
+    parts = urlsplit(record["url"])
+    config: dict[str, Any] = {
+        "url": unquote(urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))),
+        "method": str(record.get("method", "")).lower(),
+        "headers": _headers(record, library),
+    }
+    if parts.query:
+        config["params"] = _params(parts.query, record.get("passed") or {})
+        config["sent_params"] = parse_query(parts.query)
+    data = decode_body(record.get("body"), _content_type(record))
+    if data is not None:
+        config["data"] = data
+    return config

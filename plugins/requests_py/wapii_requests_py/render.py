@@ -1,0 +1,132 @@
+"""Writing a program that issues a given request config (the ``oracle`` backend's source).
+
+The call is the one a careful programmer writes for that library: the body by its kind (``json=``,
+``data=`` for a form, ``files=`` with ``(None, value)`` parts for multipart), the ``Content-Type``
+header left to the library when the library sets exactly that type (a multipart body needs the
+library's boundary), and query values written so that the library sends what the API expects:
+``requests`` writes ``True`` as ``True``, so for the ``wire`` mode (what is sent) a boolean is
+passed as the string ``'true'``, while for the ``reference`` / ``strict`` modes (values as the code
+wrote them) it stays ``True``; httpx already sends ``true``. A float with an integral value is written as an integer (Python would send
+``1.0`` where JavaScript sends ``1``). Form and multipart fields are strings, as they are sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wapii_core.model import Sample, Setup
+from wapii_core.wire import wire_text
+
+from .bodies import FORM_TYPE, MULTIPART_TYPE, is_json, media_type
+from .libraries import REQUEST_METHODS, Library
+from .prompt import starter_code
+from .pyliteral import py_literal, py_string
+
+
+def _content_type(config: dict[str, Any]) -> str | None:
+    for name, value in (config.get("headers") or {}).items():
+        if name.lower() == "content-type":
+            return str(value)
+    return None
+
+
+def body_kind(config: dict[str, Any]) -> str:
+    """``json``, ``form``, ``multipart`` or ``raw`` (a non-object body under another content type)."""
+    content_type = _content_type(config)
+    media = media_type(content_type)
+    if media == MULTIPART_TYPE:
+        return "multipart"
+    if media == FORM_TYPE:
+        return "form"
+    if content_type is None or is_json(content_type) or isinstance(config.get("data"), (dict, list)):
+        return "json"
+    return "raw"
+
+
+_LIBRARY_SETS = {"json": "application/json", "form": FORM_TYPE, "multipart": MULTIPART_TYPE}
+"""The Content-Type a library sets by itself for each body kind."""
+
+
+def _number(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return int(value)
+    return value
+
+
+def _query_value(library: Library, value: Any, mode: str) -> Any:
+    if isinstance(value, list):
+        return [_query_value(library, item, mode) for item in value]
+    if isinstance(value, bool) and library.module == "requests" and mode == "wire":
+        return wire_text(value)
+    return _number(value)
+
+
+def _form_value(value: Any) -> Any:
+    return [wire_text(item) for item in value] if isinstance(value, list) else wire_text(value)
+
+
+def _headers(config: dict[str, Any], kind: str | None) -> dict[str, Any]:
+    headers = dict(config.get("headers") or {})
+    for name in list(headers):
+        if name.lower() == "content-type" and kind is not None and media_type(str(headers[name])) == _LIBRARY_SETS.get(kind):
+            del headers[name]
+    return headers
+
+
+def call_arguments(library: Library, config: dict[str, Any], mode: str = "wire") -> list[str]:
+    """The keyword arguments after the URL, as Python source, for judging in comparison ``mode``."""
+    data = config.get("data")
+    kind = body_kind(config) if data is not None else None
+    args = []
+    if config.get("params") is not None:
+        params = {key: _query_value(library, value, mode) for key, value in config["params"].items()}
+        args.append(f"params={py_literal(params)}")
+    headers = _headers(config, kind)
+    if headers:
+        args.append(f"headers={py_literal(headers)}")
+    if kind == "json":
+        args.append(f"json={py_literal(data)}")
+    elif kind == "form":
+        args.append(f"data={py_literal({key: _form_value(value) for key, value in data.items()})}")
+    elif kind == "multipart":
+        parts = ", ".join(f"{py_string(str(key))}: (None, {py_string(wire_text(value))})" for key, value in data.items())
+        args.append(f"files={{{parts}}}")
+    elif kind == "raw":
+        args.append(f"content={py_literal(data)}" if library.module == "httpx" else f"data={py_literal(data)}")
+    return args
+
+
+def _shorthand(library: Library, config: dict[str, Any]) -> str | None:
+    method = str(config["method"]).lower()
+    if method not in REQUEST_METHODS:
+        return None
+    if config.get("data") is not None and method in library.bodyless_shorthands:
+        return None
+    return method
+
+
+def render_call(library: Library, config: dict[str, Any], mode: str = "wire") -> str:
+    """The call without the leading ``<module>.``: ``get('…', …)``, or ``request('METHOD', '…', …)``."""
+    url = py_string(config["url"])
+    args = call_arguments(library, config, mode)
+    method = _shorthand(library, config)
+    if method is not None:
+        return f"{method}(" + ", ".join([url, *args]) + ")"
+    return "request(" + ", ".join([py_string(str(config["method"]).upper()), url, *args]) + ")"
+
+
+def render_program(library: Library, config: dict[str, Any], setup: Setup, sample: Sample,
+                   mode: str = "wire") -> str:
+    """A full program (starter code of ``setup`` + completion) that issues exactly ``config`` as judged in ``mode``."""
+    starter = starter_code(library, sample, setup)
+    if setup is Setup.argument:
+        fixed = (sample.config["method"], sample.config["url"])
+        if (config["method"], config["url"]) != fixed:
+            raise ValueError(f"the argument setup fixes method and URL to {fixed}; cannot render {config['method']} {config['url']}")
+        if _shorthand(library, config) != str(config["method"]).lower():
+            raise ValueError(f"{library.module}.{config['method']} cannot send this request (no such shorthand or no body argument)")
+        return starter + " " + ", ".join(call_arguments(library, config, mode)) + ")\n"
+    call = render_call(library, config, mode) + "\n"
+    if setup is Setup.full:
+        return starter + call
+    return starter + f"\n{library.module}." + call
