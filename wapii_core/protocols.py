@@ -49,6 +49,7 @@ class RunContext:
     adapter: "Adapter"
     setup: Setup
     mode: str = "reference"  # the comparison mode the run is judged in
+    setting: str = "unconstrained"  # unconstrained | constrained | rag | constrained-rag
 
 
 @runtime_checkable

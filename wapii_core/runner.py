@@ -115,6 +115,9 @@ def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
         yield items[start:start + size]
 
 
+SETTINGS = ("unconstrained", "constrained", "rag", "constrained-rag")
+"""Decoding settings: constrained decoding from the spec and/or retrieved endpoint documentation."""
+
 MODES = ("reference", "strict", "wire")
 """Comparison modes: the paper's (metrics.md), with literal URL matching, and what goes on the wire (wire.py)."""
 
@@ -127,7 +130,7 @@ def default_mode(adapter: Adapter) -> str:
 class Judge:
     """Extract, execute, normalise and compare generations with one adapter and the dataset's specs."""
 
-    def __init__(self, adapter: Adapter, dataset: Dataset, mode: str | None = None) -> None:
+    def __init__(self, adapter: Adapter, dataset: Dataset, mode: str | None = None, constrained: bool = False) -> None:
         from .compare import judge
         from .spec import SpecIndex
         from .wire import judge_wire
@@ -137,6 +140,7 @@ class Judge:
             raise WapiiError(f"unknown comparison mode {mode!r} (known: {', '.join(MODES)})")
         self._judge = judge
         self._judge_wire = judge_wire
+        self.constrained = constrained  # a constrained generation cut off by the token limit is incomplete
         self.adapter = adapter
         self.dataset = dataset
         self.strict = mode == "strict"
@@ -149,6 +153,9 @@ class Judge:
         for gen in generations:
             if gen.finish_reason in ("timeout", "unsatisfiable"):
                 extractions.append((None, gen.finish_reason))
+                continue
+            if self.constrained and gen.finish_reason == "length":
+                extractions.append((None, "incomplete_request"))
                 continue
             ext = self.adapter.extract(gen.code or "")
             extractions.append((ext.call, ext.error))
@@ -176,6 +183,10 @@ class Judge:
 
 def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> dict[str, Any]:
     """Run (or resume) one benchmark run into ``out_dir`` and return its summary."""
+    from .rag import setting_prompt
+
+    if config.setting not in SETTINGS:
+        raise WapiiError(f"unknown setting {config.setting!r} (known: {', '.join(SETTINGS)})")
     dataset = load_dataset(config.dataset, config.data_dir)
     samples = select_samples(dataset, config)
     with ExitStack() as stack:
@@ -184,16 +195,22 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
                                  extra=dict(config.backend_options))
-        backend = plugins.backends.get(config.backend)(options, RunContext(dataset, adapter, config.setup, config.mode))
+        context = RunContext(dataset, adapter, config.setup, config.mode, setting=config.setting)
+        backend = plugins.backends.get(config.backend)(options, context)
+        constrained = config.setting.startswith("constrained")
+        if constrained and not backend.supports_constraints and config.backend != "replay":
+            raise WapiiError(f"backend {config.backend!r} cannot decode under constraints "
+                             f"(setting {config.setting!r})")
         if hasattr(backend, "close"):
             stack.callback(backend.close)
         store = RunStore.open(out_dir, describe_run(config, dataset, backend))
         stack.callback(store.close)
-        judge = Judge(adapter, dataset, config.mode)
+        judge = Judge(adapter, dataset, config.mode, constrained=constrained)
 
         keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
         done = store.finished_generations()
-        todo = [GenerationRequest(sample=s, draw=d, prompt=adapter.prompt(s, config.setup, dataset))
+        todo = [GenerationRequest(sample=s, draw=d, prompt=setting_prompt(adapter.prompt(s, config.setup, dataset), s,
+                                                                          dataset, config.setting))
                 for s in samples for d in range(config.draws) if f"{s.id}#{d}" not in done]
         advance_gen = progress("generating", len(todo))
         for chunk in _chunks(todo, CHUNK):
@@ -226,6 +243,7 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
                          f"(sha256 {run_info.get('dataset_sha256')}, found {dataset.sha256})")
     config = RunConfig(dataset=run_info["dataset"], adapter=run_info["adapter"], backend=run_info["backend"],
                        setup=Setup(run_info["setup"]), mode=run_info.get("mode", "reference"),
+                       setting=run_info.get("setting", "unconstrained"),
                        draws=run_info.get("draws", 1), limit=run_info.get("limit"), apis=run_info.get("apis"))
     samples = select_samples(dataset, config)
     keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
@@ -234,7 +252,8 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
         store = RunStore.open(out_dir, run_info)
         try:
             store.reset_results()
-            _judge_pending(store, Judge(adapter, dataset, config.mode), keys, progress)
+            judge = Judge(adapter, dataset, config.mode, constrained=config.setting.startswith("constrained"))
+            _judge_pending(store, judge, keys, progress)
             return finish(store, dataset, samples, keys, metrics)
         finally:
             store.close()

@@ -58,6 +58,10 @@ def add_to(app: typer.Typer) -> None:
         mode: Optional[str] = typer.Option(None, "--mode", help="Comparison: reference (the paper's; axios_js's "
                                            "default), strict (spec path characters matched literally) or wire (what "
                                            "is sent; the Python adapters' default). Default: the adapter's."),
+        setting: str = typer.Option("unconstrained", "--setting",
+                                    help="unconstrained, constrained (decoding masked by a grammar from the spec), "
+                                         "rag (the most relevant endpoints' documentation in the prompt) or "
+                                         "constrained-rag."),
         generations: Optional[Path] = typer.Option(None, "--generations", "-g",
                                                    help="replay: JSONL of {sample, code} or a <api>/<index>_code.js dir."),
         draws: int = typer.Option(1, "--draws", "-n", min=1, help="Completions per task."),
@@ -84,11 +88,11 @@ def add_to(app: typer.Typer) -> None:
         columns = []
         for one_setup in dict.fromkeys(setup):
             config = RunConfig(dataset=dataset, data_dir=data_dir, adapter=adapter, backend=backend, model=model,
-                               setup=one_setup, mode=mode, generations=generations, draws=draws,
+                               setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
                                backend_options=parse_options(option), metrics=metric or None, limit=limit,
                                apis=api or None)
             if out is None:
-                target = default_out(dataset, adapter, backend, model, one_setup)
+                target = default_out(dataset, adapter, backend, model, one_setup, setting)
             else:
                 target = out / one_setup.value if len(set(setup)) > 1 else out
             with progress_bars(not quiet) as progress:

@@ -44,11 +44,13 @@ class Constraint:
 
     def prefix(self, starter: str) -> str:
         """The part of the region that ``starter`` already holds: the text after its last anchor
-        ("" when it has none, or when it ends with the anchor)."""
+        that starts a line ("" when there is none, or when the starter ends with it). An anchor
+        inside a line, as in a URL ``…/apps.requests.list``, is not the call."""
         if not self.anchor:
             return ""
-        at = starter.rfind(self.anchor)
-        return "" if at == -1 else starter[at + len(self.anchor):]
+        text = "\n" + starter
+        at = text.rfind("\n" + self.anchor)
+        return "" if at == -1 else text[at + 1 + len(self.anchor):]
 
 
 _memo: dict[str, Constraint] = {}

@@ -144,17 +144,16 @@ def _endpoint(index: SpecIndex, doc: dict[str, Any], resolve: _Resolver, notes: 
 def _body(index: SpecIndex, resolve: _Resolver, notes: Notes, op: dict[str, Any], method: str, template: str,
           where: str) -> tuple[VType | None, bool]:
     request_body = resolve(op.get("requestBody"))
-    if not (isinstance(request_body, dict) and isinstance(request_body.get("content"), dict) and request_body["content"]):
+    content = request_body.get("content") if isinstance(request_body, dict) else None
+    if not (isinstance(content, dict) and content):
         return None, False
-    media = resolve(next(iter(request_body["content"].values())))
+    media = resolve(next(iter(content.values())))
     schema = media.get("schema") if isinstance(media, dict) else None
     body = value_type(schema, resolve, notes, f"{where} body") if schema is not None else Obj(extra=None)
     if isinstance(body, Obj):  # top-level keys: only those the judge counts legal
         legal = tuple(p for p in body.props if index.is_legal(p.name, "data", method, template))
         if len(legal) < len(body.props) or body.extra is not None:
-            dropped = [p.name for p in body.props if p not in legal]
-            if dropped or body.extra is not None:
-                notes.add(where, "body keys limited to the declared properties the judge counts legal")
+            notes.add(where, "body keys limited to the declared properties the judge counts legal")
         body = Obj(legal, None, body.unique)
     return body, request_body.get("required") is True
 

@@ -22,7 +22,11 @@ from typing import Callable, Hashable
 
 WS = "WS"
 """The name of the whitespace terminal every grammar here defines."""
-_WS_REGEX = r"[ \t\r\n]+"
+FREE_WHITESPACE = r"[ \t\r\n]+"
+"""Any whitespace between lexemes (the default: no layout is rejected)."""
+COMPACT_WHITESPACE = r" {1,4}|\r?\n[ \t]{0,12}"
+"""A few spaces, or one line break and an indentation: a grammar option for models that would
+otherwise fill their token budget with whitespace (a random one does)."""
 MAX_BITS = 64
 
 
@@ -62,11 +66,16 @@ class Entry:
 class LarkWriter:
     """Collects named rules and terminals; equal definitions share one name."""
 
-    def __init__(self) -> None:
+    def __init__(self, whitespace: str = FREE_WHITESPACE) -> None:
         self._rules: dict[str, str] = {}
         self._by_key: dict[Hashable, str] = {}
         self._counts: dict[str, int] = {}
-        self.terminal("WS", regex(_WS_REGEX))
+        self.whitespace = whitespace
+        self.terminal(WS, regex(whitespace))
+
+    def separated(self, pattern: str, separator: str) -> str:
+        """A regex for ``pattern``, optional whitespace (of this grammar's kind) and ``separator``."""
+        return f"(?:{pattern})(?:{self.whitespace})?{escape(separator)}"
 
     def name(self, prefix: str) -> str:
         """A fresh rule name starting with ``prefix`` (lower case: a rule; upper case: a terminal)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
-from .lark import WS, Entry, LarkWriter, alternatives, escape, literal, sequence
+from .lark import WS, Entry, LarkWriter, alternatives, escape, literal, regex, sequence
 from .types import Any_, Arr, Bool, Int, Null, Num, Obj, OneOf, Str, VType
 
 
@@ -25,18 +25,21 @@ class Dialect(ABC):
     true: str
     false: str
     null: str
+    keywords: tuple[str, ...] = ()
+    """Words the reference pattern matches that are not references (``True`` in Python)."""
     integer = r"-?[0-9]+"
     number = r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
     object_open, object_close = "{", "}"
+    colon = ":"
     array_open, array_close = "[", "]"
 
     @abstractmethod
     def key(self, name: str) -> str:
-        """A regex for the key ``name`` of an object literal *with* its separator (``name:``)."""
+        """A regex for the key ``name`` of an object literal (bare or quoted, as the language allows)."""
 
     @abstractmethod
     def any_key(self) -> str:
-        """A regex for any key of an object literal with its separator."""
+        """A regex for any key of an object literal."""
 
     @abstractmethod
     def string_of(self, values: tuple[str, ...]) -> str:
@@ -61,11 +64,19 @@ class ValueRules:
     def reference(self) -> str:
         """The terminal for a reference to a variable (the dialect must allow references)."""
         assert self.d.reference is not None
-        return self._terminal(self.d.reference, "REF")
+        if not self.d.keywords:
+            return self._terminal(self.d.reference, "REF")
+        words = "|".join(escape(k) for k in self.d.keywords)
+        return self.w.shared(("reference", self.d.reference, self.d.keywords), "REF",
+                             lambda _: f"{regex(self.d.reference)} & ~{regex(f'(?:{words})')}")
 
     def key(self, name: str) -> str:
-        """The terminal for key ``name`` with its separator."""
-        return self._terminal(self.d.key(name), "KEY")
+        """The terminal for key ``name`` with its separator (one lexeme: see :mod:`.lark`)."""
+        return self._terminal(self.w.separated(self.d.key(name), self.d.colon), "KEY")
+
+    def any_key(self) -> str:
+        """The terminal for any key with its separator."""
+        return self._terminal(self.w.separated(self.d.any_key(), self.d.colon), "ANYKEY")
 
     def rule(self, kind: VType) -> str:
         """The name of the rule for values of type ``kind``."""
@@ -99,7 +110,7 @@ class ValueRules:
     def object(self, kind: Obj) -> str:
         """``{ members }`` for an object type (no reference alternative)."""
         entries = [Entry(self.key(p.name), self.rule(p.type), p.required and kind.unique) for p in kind.props]
-        extra = (self._terminal(self.d.any_key(), "ANYKEY"), self.rule(kind.extra)) if kind.extra is not None else None
+        extra = (self.any_key(), self.rule(kind.extra)) if kind.extra is not None else None
         inner = self.w.members(entries, extra)
         return f"{literal(self.d.object_open)} {WS}? {inner} {WS}? {literal(self.d.object_close)}"
 
@@ -107,7 +118,7 @@ class ValueRules:
         d = self.d
         scalars = [self._terminal(d.string, "STR"), self._terminal(d.number, "NUM"), literal(d.true),
                    literal(d.false), literal(d.null)]
-        members = self.w.members([], (self._terminal(d.any_key(), "ANYKEY"), name))
+        members = self.w.members([], (self.any_key(), name))
         composite = [sequence(name, d.array_open, d.array_close),
                      f"{literal(d.object_open)} {WS}? {members} {WS}? {literal(d.object_close)}"]
         return self._with_reference(scalars + composite)

@@ -63,7 +63,7 @@ class HFBackend:
         if is_constrained(context):
             if self.chat:
                 raise WapiiError("constrained decoding continues the starter code: run a base model (-O chat=false)")
-            self.constraints = Constraints(context, references=o.constraint_references)
+            self.constraints = Constraints(context, references=o.constraint_references, compact=o.constraint_compact)
         self.cache = GenerationCache(enabled=not o.no_cache)
         self.model_calls = 0  # prompts the model generated for (cache hits excluded)
         self._loaded: LoadedModel | None = None
@@ -89,7 +89,8 @@ class HFBackend:
         if self.decoder_prompt:
             out["decoder_prompt"] = True
         if self.constraints is not None:
-            out["constraint_references"] = self.options.constraint_references
+            out.update(constraint_references=self.options.constraint_references,
+                       constraint_compact=self.options.constraint_compact)
         return out
 
     def _model_identity(self) -> str:

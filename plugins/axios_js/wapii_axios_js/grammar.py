@@ -1,0 +1,233 @@
+"""The grammar of a legal axios call for one API: ``axios.<method>(url[, data][, config])``.
+
+Built on :mod:`wapii_core.grammar` from the spec's endpoints. The constrained region starts just
+after ``axios.`` and ends with the call's terminator (``;``, ``.then(``, ``.catch(`` or
+``.finally(`` after the closing parenthesis, as the reference's rules did); the grammar then
+allows only the end token. Per setup:
+
+- ``full``: method, URL and arguments; the ``argument`` setup uses the same grammar, with the
+  starter's ``<method>('<url>',`` fed to it first (:meth:`Constraint.prefix`);
+- ``import``: any text up to the first ``axios.``, then the call.
+
+The call: the method as function name, then the URL as one string literal (any quote; path
+parameters typed, or ``${…}`` in a template literal; no query string: query parameters go in
+``params``); ``post``/``put``/``patch`` take the body next (an object of the schema's properties;
+``{}``, ``null`` or ``undefined`` where the operation has no body; ``null`` or ``undefined`` where
+it is optional; or a variable), every method then an optional config object with ``headers`` and
+``params`` (and ``data`` for a body on the other methods). A config is required when it must carry
+a required parameter or credential, and may not be ``{}`` for an endpoint that declares no
+parameters at all (the reference's rule). Options: ``references=False`` (literal values only),
+``compact=True`` (little whitespace); :func:`completion_constraint` gives a grammar that starts
+where a completion starts, for servers that cannot be fed the starter.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+from wapii_core.grammar import Constraint, cached
+from wapii_core.grammar.endpoints import Api, Endpoint, load_api
+from wapii_core.grammar.lark import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Entry, LarkWriter, alternatives, escape,
+                                     literal, regex)
+from wapii_core.grammar.types import Int, Num, Obj, Prop, Str, VType
+from wapii_core.grammar.values import Dialect, ValueRules
+from wapii_core.model import Setup
+from wapii_core.spec import SpecIndex
+
+VERSION = 4
+"""Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
+ANCHOR = "axios."
+BODY_METHODS = ("post", "put", "patch")
+QUOTES = ("'", '"', "`")
+_IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
+_PLACEHOLDER = re.compile(r"{[^{}]*}")
+_EXPRESSION = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\(\))*"
+_TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
+
+
+def _js_escape(text: str, quote: str) -> str:
+    """``text`` as it is written inside a JavaScript string literal delimited by ``quote``."""
+    out = text.replace("\\", "\\\\").replace(quote, "\\" + quote).replace("\n", "\\n").replace("\r", "\\r")
+    return out.replace("${", "\\${") if quote == "`" else out
+
+
+class JavaScript(Dialect):
+    """JavaScript literals: three kinds of strings, bare or quoted keys, and (``references``)
+    variables, attributes and calls without arguments as values."""
+
+    string = (r"'(?:[^'\\\n\r]|\\[\s\S])*'|\"(?:[^\"\\\n\r]|\\[\s\S])*\""
+              r"|`(?:[^`\\$]|\\[\s\S]|\$+(?:\{[^`{}]*\}|[^`\\${]|\\[\s\S]))*\$*`")
+    reference = _EXPRESSION
+    true, false, null = "true", "false", "null"
+    keywords = ("true", "false", "null")
+
+    def __init__(self, references: bool = True) -> None:
+        self.reference = _EXPRESSION if references else None
+
+    def key(self, name: str) -> str:
+        quoted = [q + escape(_js_escape(name, q)) + q for q in ("'", '"')]
+        forms = ([escape(name)] if _IDENTIFIER.match(name) else []) + quoted
+        return "|".join(forms)
+
+    def any_key(self) -> str:
+        return r"[A-Za-z_$][\w$]*|'(?:[^'\\\n\r]|\\[\s\S])*'|\"(?:[^\"\\\n\r]|\\[\s\S])*\"|[0-9]+"
+
+    def string_of(self, values: tuple[str, ...]) -> str:
+        return "|".join(q + "(?:" + "|".join(escape(_js_escape(v, q)) for v in values) + ")" + q for q in QUOTES)
+
+
+def _path_value(kind: VType, quote: str, references: bool) -> str:
+    """A regex for one path parameter's value inside a URL string delimited by ``quote``
+    (``references``: a template literal may interpolate ``${expression}``)."""
+    interpolation = r"\$\{" + _EXPRESSION + r"\}" if references else None
+    if isinstance(kind, Int) and kind.enum is None:
+        typed = r"-?[0-9]+"
+    elif isinstance(kind, Int):
+        typed = "|".join(str(v) for v in kind.enum)
+    elif isinstance(kind, Num):
+        typed = JavaScript.number
+    elif isinstance(kind, Str) and kind.enum is not None:
+        typed = "|".join(escape(_js_escape(v, quote)) for v in kind.enum)
+    else:  # strings, and what a URL cannot hold structurally (written as text)
+        chars = "[^/?&#\\s\\\\" + ("`$" if quote == "`" else escape(quote)) + "]"
+        return f"(?:{chars}|{interpolation})+" if quote == "`" and interpolation else f"{chars}+"
+    return f"(?:{typed}|{interpolation})" if quote == "`" and interpolation else f"(?:{typed})"
+
+
+def url_regex(server: str, endpoint: Endpoint, references: bool = True) -> str:
+    """One regex for the URL string literal of ``endpoint``, in any of the three quotes."""
+    kinds = dict(endpoint.path_params)
+    forms = []
+    for quote in QUOTES:
+        parts = _PLACEHOLDER.split(endpoint.template)
+        names = [m[1:-1] for m in _PLACEHOLDER.findall(endpoint.template)]
+        body = escape(_js_escape(server + parts[0], quote))
+        for name, rest in zip(names, parts[1:]):
+            body += _path_value(kinds.get(name, Str()), quote, references) + escape(_js_escape(rest, quote))
+        forms.append(escape(quote) + body + escape(quote))
+    return "|".join(forms)
+
+
+class AxiosGrammar:
+    """Writes the grammar of one API's calls."""
+
+    def __init__(self, api: Api, references: bool = True, compact: bool = False) -> None:
+        self.api = api
+        self.references = references
+        self.w = LarkWriter(COMPACT_WHITESPACE if compact else FREE_WHITESPACE)
+        self.values = ValueRules(self.w, JavaScript(references))
+
+    def _or_reference(self, body: str) -> str:
+        return f"{body} | {self.values.reference()}" if self.references else body
+
+    def _config(self, endpoint: Endpoint) -> tuple[str, bool]:
+        """The config rule of ``endpoint`` and whether the config is required."""
+        entries = []
+        if endpoint.headers:
+            headers = Obj(tuple(Prop(a.name, a.type, a.required) for a in endpoint.headers))
+            entries.append(Entry(self.values.key("headers"), self.values.rule(headers), endpoint.required_headers))
+        if endpoint.query:
+            params = Obj(tuple(Prop(a.name, a.type, a.required) for a in endpoint.query))
+            entries.append(Entry(self.values.key("params"), self.values.rule(params), endpoint.required_query))
+        if endpoint.body is not None and endpoint.method not in BODY_METHODS:
+            entries.append(Entry(self.values.key("data"), self.values.rule(endpoint.body), endpoint.body_required))
+        declared = any(a.name not in ("Accept", "Content-Type") for a in endpoint.headers) or bool(endpoint.query)
+        inner = self.w.members(entries, nonempty=not declared)
+        rule = self.w.shared(("config", inner), "config",
+                             lambda _: self._or_reference(f'"{{" {WS}? {inner} {WS}? "}}"'))
+        return rule, any(e.required for e in entries)
+
+    def _data(self, endpoint: Endpoint) -> str:
+        if endpoint.body is None:
+            return self.w.shared("no-body", "nobody",
+                                 lambda _: self._or_reference(f'"{{" {WS}? "}}" | "null" | "undefined"'))
+        rule = self.values.rule(endpoint.body)
+        if endpoint.body_required:
+            return rule
+        return self.w.shared(("optional-body", rule), "body", lambda _: f'{rule} | "null" | "undefined"')
+
+    def _after_url(self, endpoint: Endpoint) -> tuple[str, str]:
+        """Rules for what follows the URL literal (the arguments, ``)``, the terminator): all of it,
+        and what follows the comma after the URL (where the argument setup's starter ends)."""
+        config, config_required = self._config(endpoint)
+        tail = self.w.shared("tail", "tail", lambda _: f'")" {WS}? {_TERMINATOR}')
+        close = self.w.shared("close", "close", lambda _: f'{WS}? ("," {WS}?)? {tail}')
+        with_config = f'{WS}? "," {WS}? {config}'
+        if endpoint.method in BODY_METHODS:
+            rest = f"{self._data(endpoint)} " + (with_config if config_required else f"({with_config})?") + f" {close}"
+        else:
+            rest = f"{config} {close}" + ("" if config_required else f" | {tail}")
+        rest_rule = self.w.shared(("rest", rest), "rest", lambda _: rest)
+        optional = endpoint.method not in BODY_METHODS and not config_required
+        after = f'{WS}? "," {WS}? {rest_rule}' + (f" | {WS}? {tail}" if optional else "")
+        return self.w.shared(("after", after), "after", lambda _: after), rest_rule
+
+    def call(self) -> str:
+        """The rule for ``<method>(url, …)`` + terminator, over every endpoint of the API; records
+        (method, URL regex, rest rule) per endpoint in :attr:`endpoints`."""
+        by_method: dict[str, list[str]] = {}
+        urls: dict[str, str] = {}
+        self.endpoints: list[tuple[str, str, str]] = []
+        for endpoint in self.api.endpoints:
+            pattern = url_regex(self.api.server, endpoint, self.references)
+            if endpoint.template not in urls:
+                urls[endpoint.template] = self.w.shared(("url", endpoint.template), "URL", lambda _: regex(pattern))
+            after, rest = self._after_url(endpoint)
+            by_method.setdefault(endpoint.method, []).append(f"{urls[endpoint.template]} {after}")
+            self.endpoints.append((endpoint.method, pattern, rest))
+        methods = [f'{literal(m + "(")} {WS}? ({alternatives(alts)})' for m, alts in by_method.items()]
+        return self.w.define("call", alternatives(methods))
+
+    def text(self, setup: Setup) -> str:
+        call = self.call()
+        if setup is Setup.imports:
+            self.w.define("free[lazy]", regex(r"(?s:.*)" + escape(ANCHOR)))
+            return self.w.text(f"free {call}")
+        return self.w.text(call)
+
+
+def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, compact: bool = False) -> Constraint:
+    """The constraint for one spec and setup (not cached: see :func:`constraint`)."""
+    api = load_api(index)
+    grammar = AxiosGrammar(api, references, compact)
+    return Constraint(grammar.text(setup), ANCHOR, "axios_js", api.notes, tuple(grammar.endpoints))
+
+
+def constraint(spec: Path | str | SpecIndex, setup: Setup, *, references: bool = True,
+               compact: bool = False) -> Constraint:
+    """The constraint for one spec and setup, cached per spec sha256 (see :func:`wapii_core.grammar.cached`).
+
+    ``references=False`` leaves variables out: every value is a literal. The benchmark runs the
+    call on its own (what precedes ``axios.`` is dropped), so a variable can only fail there.
+    ``compact``: little whitespace between lexemes (:data:`~wapii_core.grammar.lark.COMPACT_WHITESPACE`).
+    """
+    index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
+    setup = Setup(setup)
+    kind = ("import" if setup is Setup.imports else "call") + ("" if references else "-literal") + \
+        ("-compact" if compact else "")
+    return cached("axios_js", VERSION, index.sha256, kind, lambda: build_constraint(index, setup, references, compact))
+
+
+_STARTER_CALL = re.compile(r"([a-z]+)\(\s*(.*?)\s*,", re.S)
+
+
+def completion_constraint(spec: Path | str | SpecIndex, setup: Setup, starter: str, *,
+                          references: bool = True, compact: bool = False) -> Constraint | None:
+    """A constraint whose grammar begins where the completion of ``starter`` begins, for engines
+    that cannot be fed the region's start (a server's guided decoding): the grammar itself for the
+    ``full`` and ``import`` setups; for the ``argument`` setup, the arguments of the endpoints whose
+    method and URL the starter names. None when no endpoint matches (unsatisfiable)."""
+    found = constraint(spec, setup, references=references, compact=compact)
+    prefix = found.prefix(starter)
+    if not prefix:
+        return replace(found, anchor="")
+    call = _STARTER_CALL.fullmatch(prefix)
+    rules = [rule for method, pattern, rule in found.endpoints
+             if call and method == call[1] and re.fullmatch(pattern, call[2])]
+    if not rules:
+        return None
+    start = f"start: {WS}? ({alternatives(list(dict.fromkeys(rules)))})"
+    return replace(found, grammar=re.sub(r"^start: .*$", lambda _: start, found.grammar, count=1, flags=re.M),
+                   anchor="")
