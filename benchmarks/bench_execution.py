@@ -41,7 +41,7 @@ def default_corpus() -> Path:
 
 def mock_setup(log_file: Path) -> str:
     """A script prefix like the reference's: axios with a mock that logs the normalised config."""
-    capture = json.dumps(str(js_dir() / "capture.js"))
+    capture = json.dumps(str(js_dir() / "realm" / "capture.js"))
     return (
         "const axios = require('axios');\n"
         "const MockAdapter = require('axios-mock-adapter');\n"
