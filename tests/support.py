@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -19,3 +20,8 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = No
     full_env = {**os.environ, **(env or {})}
     return subprocess.run([sys.executable, "-m", "wapii_core", *args], cwd=cwd, env=full_env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+def sha256_of(path: Path) -> str:
+    """The sha256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
