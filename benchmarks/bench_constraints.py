@@ -12,7 +12,7 @@
   one-time cost of wrapping the tokenizer and compiling the grammars is reported apart);
 - **--legality**: all 395 samples in both setups with wapii-tiny, unconstrained, constrained, and
   constrained with literal values only and compact whitespace (a random model otherwise spends its
-  token budget on whitespace and identifiers), judged by the axios adapter: executable samples, and among
+  token budget on whitespace and identifiers), judged by the adapter (``--adapter``, axios_js by default) in its default mode: executable samples, and among
   them illegal URLs, methods and arguments (as the judge counts them: against the *expected*
   endpoint) and arguments illegal for the endpoint the call itself chose. A constrained generation
   that reached the token limit is judged ``incomplete_request``. Takes about half an hour on 2 cores.
@@ -37,11 +37,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def load(data_dir: Path) -> tuple[Any, Any]:
-    from wapii_axios_js.adapter import AxiosAdapter
+def load(data_dir: Path, adapter: str = "axios_js") -> tuple[Any, Any]:
+    from wapii_core import plugins
     from wapii_core.datasets import load_wapiibench
 
-    return load_wapiibench(data_dir), AxiosAdapter()
+    return load_wapiibench(data_dir), plugins.adapters.get(adapter)()
 
 
 def tiny_tokenizer() -> Any:
@@ -137,12 +137,12 @@ def context(dataset: Any, adapter: Any, setup: Any, setting: str) -> Any:
     return SettingContext(dataset, adapter, setup, setting=setting)
 
 
-def backend(dataset: Any, adapter: Any, setup: Any, setting: str, **options: str) -> Any:
+def backend(dataset: Any, adapter: Any, setup: Any, setting: str, model: str = "wapii-tiny", **options: str) -> Any:
     from wapii_core.protocols import BackendOptions
     from wapii_hf_models.backend import HFBackend
 
     extra = {"no_cache": "true", "threads": "1", **options}
-    made = HFBackend(BackendOptions(model="wapii-tiny", extra=extra), context(dataset, adapter, setup, setting))
+    made = HFBackend(BackendOptions(model=model, extra=extra), context(dataset, adapter, setup, setting))
     assert (made.constraints is not None) == (setting != "unconstrained")
     return made
 
@@ -193,7 +193,15 @@ def bench_speed(dataset: Any, adapter: Any, count: int, max_new_tokens: int, rou
     return rows
 
 
-def bench_legality(dataset: Any, adapter: Any, max_new_tokens: int, batch: int) -> None:
+LEGALITY_VARIANTS = {
+    "unconstrained": ("unconstrained", {}),
+    "constrained": ("constrained", {}),
+    "literal": ("constrained, literals, compact", {"constraint_references": "false", "constraint_compact": "true"}),
+}
+
+
+def bench_legality(dataset: Any, adapter: Any, max_new_tokens: int, batch: int, variants: list[str],
+                   model: str = "wapii-tiny") -> None:
     from collections import Counter
 
     from wapii_core.grammar.audit import own_endpoint_illegal
@@ -202,30 +210,26 @@ def bench_legality(dataset: Any, adapter: Any, max_new_tokens: int, batch: int) 
     from wapii_core.spec import SpecIndex
 
     import wapii_axios_js.grammar  # noqa: F401  (imported now: a long run must not pick up later edits)
+    import wapii_requests_py.grammar  # noqa: F401
     import wapii_hf_models.constrained  # noqa: F401
     import wapii_hf_models.logits  # noqa: F401
 
     specs = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
-    judge = Judge(adapter, dataset, "reference")
-    print(f"\nAll {len(dataset.samples)} samples, wapii-tiny, greedy, at most {max_new_tokens} new tokens\n")
+    print(f"\nAll {len(dataset.samples)} samples, {model}, {adapter.name}, greedy, at most {max_new_tokens} "
+          "new tokens\n")
     print("| setup | setting | executable | illegal URLs | illegal methods | illegal arguments (judge) | "
           "arguments illegal for the chosen endpoint | finish reasons | minutes |")
     print("|---|---|---:|---:|---:|---:|---:|---|---:|")
-    variants = [("unconstrained", {}), ("constrained", {}),
-                ("constrained, literals, compact", {"constraint_references": "false", "constraint_compact": "true"})]
     for setup in (Setup.full, Setup.argument):
         reqs = requests(dataset, adapter, setup, dataset.samples)
-        for name, options in variants:
+        for name, options in (LEGALITY_VARIANTS[v] for v in variants):
             started = time.perf_counter()
             setting = "constrained" if name.startswith("constrained") else "unconstrained"
             b = backend(dataset, adapter, setup, setting, batch_size=str(batch), max_new_tokens=str(max_new_tokens),
-                        **options)
+                        model=model, **options)
             gens = list(b.generate(reqs))
             b.close()
-            starters = {r.sample.id: r.prompt.starter for r in reqs}
-            for g in gens:  # a constrained call cut by the token limit is incomplete (what the runner will do)
-                if setting == "constrained" and g.finish_reason == "length":
-                    g.code = starters[g.sample]
+            judge = Judge(adapter, dataset, constrained=setting == "constrained")  # the adapter's default mode
             results = [r for start in range(0, len(gens), 64) for r in judge(gens[start:start + 64])]
             executable = [r for r in results if r.verdict != "nonexecutable"]
             illegal_args = sum(v == "illegal" for r in executable for f in r.arguments.values() for v in f.values())
@@ -245,16 +249,23 @@ def main() -> None:
     parser.add_argument("--legality", action="store_true", help="the long run over all samples instead")
     parser.add_argument("--legality-max-new-tokens", type=int, default=250)
     parser.add_argument("--batch", type=int, default=16)
+    parser.add_argument("--adapter", default="axios_js", help="the adapter of the legality run")
+    parser.add_argument("--model", default="wapii-tiny", help="the hf model of the legality run")
+    parser.add_argument("--variants", default="unconstrained,constrained,literal",
+                        help=f"legality run: comma-separated, of {', '.join(LEGALITY_VARIANTS)}")
     args = parser.parse_args()
     if not (args.data_dir / "dataset.json").is_file():
         sys.exit(f"WAPIIBench not found in {args.data_dir} (pass --data-dir)")
     import torch
 
     torch.set_num_threads(1)
-    dataset, adapter = load(args.data_dir)
+    variants = [v for v in args.variants.split(",") if v]
+    if unknown := set(variants) - set(LEGALITY_VARIANTS):
+        sys.exit(f"unknown --variants {', '.join(sorted(unknown))} (known: {', '.join(LEGALITY_VARIANTS)})")
+    dataset, adapter = load(args.data_dir, args.adapter if args.legality else "axios_js")
     try:
         if args.legality:
-            bench_legality(dataset, adapter, args.legality_max_new_tokens, args.batch)
+            bench_legality(dataset, adapter, args.legality_max_new_tokens, args.batch, variants, args.model)
             return
         hf_tokenizer = tiny_tokenizer()
         bench_compile(dataset, hf_tokenizer)

@@ -125,18 +125,16 @@ def test_llguidance_lexing_behaves_as_the_grammars_assume():
 def test_completion_grammars_start_where_the_completion_starts(wapiibench):
     """For servers that cannot be fed the starter (guided decoding): the argument setup's grammar
     begins after ``<method>('<url>',`` and covers the arguments of that endpoint only."""
-    from wapii_axios_js.grammar import completion_constraint
-
     for sample in wapiibench.samples[::7]:
         starter = starter_code(sample, Setup.argument)
-        c = completion_constraint(wapiibench.specs[sample.api], Setup.argument, starter)
+        c = constraint(wapiibench.specs[sample.api], Setup.argument).for_completion(starter)
         assert c is not None and c.anchor == "" and c.prefix(starter) == ""
         completion = render_program(sample.config, Setup.argument, sample)[len(starter):]
         assert accepts(c.grammar, completion) == (sample.id not in SPEC_VIOLATIONS), sample.id
     spec = CASES / "petstore-expanded-modified.yaml"
-    pet = completion_constraint(spec, Setup.argument, "axios.delete('https://petstore.swagger.io/v2/pets/7',")
+    pet = constraint(spec, Setup.argument).for_completion("axios.delete('https://petstore.swagger.io/v2/pets/7',")
     assert accepts(pet.grammar, " {});") is False and accepts(pet.grammar, ");")
     assert not accepts(pet.grammar, " {}, { params: { limit: 1 } });")
-    assert completion_constraint(spec, Setup.argument, "axios.get('https://elsewhere.org/',") is None
-    full = completion_constraint(spec, Setup.full, "// t\naxios.")
+    assert constraint(spec, Setup.argument).for_completion("axios.get('https://elsewhere.org/',") is None
+    full = constraint(spec, Setup.full).for_completion("// t\naxios.")
     assert full.grammar == constraint(spec, Setup.full).grammar

@@ -69,3 +69,23 @@ def test_every_expected_call_that_keeps_to_its_spec_is_accepted_in_both_setups(a
             if setup is Setup.argument:
                 assert engine.compile(c.grammar, engine.byte_tokenizer()).matcher().feed(c.prefix(starter))
     assert rejected == set(SPEC_VIOLATIONS) | set(PYTHON_ONLY)
+
+
+def test_completion_grammars_of_the_argument_setup_start_after_the_url(adapter, wapiibench):
+    """``Constraint.for_completion`` (a server's guided decoding) on requests/httpx starters: the
+    grammar begins after ``<method>('<url>',`` and accepts the rendered arguments of that endpoint."""
+    from wapii_requests_py.libraries import LIBRARIES
+    from wapii_requests_py.prompt import starter_code
+
+    library = LIBRARIES[adapter.name]
+    for sample in wapiibench.samples[::9]:
+        starter = starter_code(library, sample, Setup.argument)
+        c = adapter.constraint(wapiibench.specs[sample.api], Setup.argument).for_completion(starter)
+        assert c is not None and c.anchor == "" and c.prefix(starter) == "", sample.id
+        completion = adapter.render(sample.config, Setup.argument, sample)[len(starter):]
+        expected = sample.id not in set(SPEC_VIOLATIONS) | set(PYTHON_ONLY)
+        assert accepts(c.grammar, completion) == expected, sample.id
+    pets = adapter.constraint(PETSTORE, Setup.argument)
+    assert pets.for_completion(f"{library.module}.get('https://elsewhere.org/',") is None
+    delete = pets.for_completion(f"{library.module}.delete('https://petstore.swagger.io/v2/pets/7',")
+    assert accepts(delete.grammar, " timeout=3)") and not accepts(delete.grammar, " json={'name': 'x'})")

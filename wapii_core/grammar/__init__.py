@@ -6,10 +6,11 @@
   once, required ones present; typed values in a language's literal syntax);
 - adapters build the call syntax on top (``wapii_axios_js.grammar``) and return a
   :class:`Constraint` from ``adapter.constraint(spec, setup)``, cached per spec and adapter;
+- :mod:`.per_request` gives a constraining backend the constraint of each request of a run;
 - :mod:`.engine` is the engine interface a backend uses (:func:`get_engine`: llguidance).
 """
 
 from .constraint import Constraint, cached
-from .engine import CompiledGrammar, Engine, Matcher, accepts, get_engine
+from .engine import CompiledGrammar, Engine, Matcher, accepts, allowed_prefix, get_engine
 
-__all__ = ["CompiledGrammar", "Constraint", "Engine", "Matcher", "accepts", "cached", "get_engine"]
+__all__ = ["CompiledGrammar", "Constraint", "Engine", "Matcher", "accepts", "allowed_prefix", "cached", "get_engine"]

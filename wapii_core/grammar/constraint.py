@@ -14,15 +14,19 @@ import hashlib
 import json
 import logging
 import os
+import re
 import tempfile
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 from ..paths import cache_dir
+from .lark import WS, alternatives
 
 log = logging.getLogger("wapii.grammar")
+_STARTER_CALL = re.compile(r"([a-z]+)\(\s*(.*?)\s*,", re.S)
+"""The part of a region that an argument-setup starter holds: ``<method>(<url literal>,``."""
 
 
 @dataclass(frozen=True)
@@ -51,6 +55,24 @@ class Constraint:
         text = "\n" + starter
         at = text.rfind("\n" + self.anchor)
         return "" if at == -1 else text[at + 1 + len(self.anchor):]
+
+    def for_completion(self, starter: str) -> Constraint | None:
+        """A constraint whose grammar begins where the completion of ``starter`` begins, for engines
+        that cannot be fed the region's start (a server's guided decoding): the grammar itself when
+        the starter holds none of the region (``full`` and ``import`` setups); when it holds the
+        method and URL (``argument`` setup), the arguments of the endpoints they name. None when
+        no endpoint matches them: no completion can be legal (``unsatisfiable``)."""
+        prefix = self.prefix(starter)
+        if not prefix:
+            return replace(self, anchor="")
+        call = _STARTER_CALL.fullmatch(prefix)
+        rules = [rule for method, pattern, rule in self.endpoints
+                 if call and method == call[1] and re.fullmatch(pattern, call[2])]
+        if not rules:
+            return None
+        start = f"start: {WS}? ({alternatives(list(dict.fromkeys(rules)))})"
+        grammar = re.sub(r"^start: .*$", lambda _: start, self.grammar, count=1, flags=re.M)
+        return replace(self, grammar=grammar, anchor="")
 
 
 _memo: dict[str, Constraint] = {}

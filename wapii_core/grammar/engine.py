@@ -77,3 +77,18 @@ def accepts(grammar: str, text: str, engine: Engine | None = None, *, complete_c
         if not matcher.consume(byte):
             return False
     return matcher.is_accepting()
+
+
+def allowed_prefix(grammar: str, text: str, engine: Engine | None = None) -> tuple[str, bool]:
+    """What of ``text`` a decoder that enforces ``grammar`` lets through: the longest prefix the
+    grammar allows (cut where the grammar ends, or before the first byte it rejects), and whether
+    that prefix is a complete match."""
+    engine = engine or get_engine()
+    matcher = engine.compile(grammar, engine.byte_tokenizer()).matcher()
+    data = text.encode("utf-8")
+    for at, byte in enumerate(data):
+        if matcher.is_stopped():
+            return data[:at].decode("utf-8", "ignore"), True
+        if not matcher.consume(byte):
+            return data[:at].decode("utf-8", "ignore"), False
+    return text, matcher.is_accepting()

@@ -17,14 +17,13 @@ it is optional; or a variable), every method then an optional config object with
 ``params`` (and ``data`` for a body on the other methods). A config is required when it must carry
 a required parameter or credential, and may not be ``{}`` for an endpoint that declares no
 parameters at all (the reference's rule). Options: ``references=False`` (literal values only),
-``compact=True`` (little whitespace); :func:`completion_constraint` gives a grammar that starts
-where a completion starts, for servers that cannot be fed the starter.
+``compact=True`` (little whitespace). :meth:`~wapii_core.grammar.Constraint.for_completion` gives a
+grammar that starts where a completion starts, for servers that cannot be fed the starter.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 from wapii_core.grammar import Constraint, cached
@@ -208,26 +207,3 @@ def constraint(spec: Path | str | SpecIndex, setup: Setup, *, references: bool =
     kind = ("import" if setup is Setup.imports else "call") + ("" if references else "-literal") + \
         ("-compact" if compact else "")
     return cached("axios_js", VERSION, index.sha256, kind, lambda: build_constraint(index, setup, references, compact))
-
-
-_STARTER_CALL = re.compile(r"([a-z]+)\(\s*(.*?)\s*,", re.S)
-
-
-def completion_constraint(spec: Path | str | SpecIndex, setup: Setup, starter: str, *,
-                          references: bool = True, compact: bool = False) -> Constraint | None:
-    """A constraint whose grammar begins where the completion of ``starter`` begins, for engines
-    that cannot be fed the region's start (a server's guided decoding): the grammar itself for the
-    ``full`` and ``import`` setups; for the ``argument`` setup, the arguments of the endpoints whose
-    method and URL the starter names. None when no endpoint matches (unsatisfiable)."""
-    found = constraint(spec, setup, references=references, compact=compact)
-    prefix = found.prefix(starter)
-    if not prefix:
-        return replace(found, anchor="")
-    call = _STARTER_CALL.fullmatch(prefix)
-    rules = [rule for method, pattern, rule in found.endpoints
-             if call and method == call[1] and re.fullmatch(pattern, call[2])]
-    if not rules:
-        return None
-    start = f"start: {WS}? ({alternatives(list(dict.fromkeys(rules)))})"
-    return replace(found, grammar=re.sub(r"^start: .*$", lambda _: start, found.grammar, count=1, flags=re.M),
-                   anchor="")

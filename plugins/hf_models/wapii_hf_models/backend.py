@@ -15,12 +15,13 @@ from typing import Any, Iterator
 
 from wapii_core.errors import WapiiError
 from wapii_core.gencache import CachedAnswer, GenerationCache, cache_key
+from wapii_core.grammar.per_request import RunConstraints, is_constrained
 from wapii_core.model import Generation, GenerationRequest
 from wapii_core.protocols import BackendOptions, RunContext
 from wapii_openai_models.options import parse_options
 from wapii_openai_models.programs import chat_messages, chat_program, continuation_program
 
-from .constrained import ConstrainedDecoder, Constraints, is_constrained
+from .constrained import ConstrainedDecoder
 from .decoding import BatchDecoder, Completion, DecodingParams
 from .loading import LoadedModel, fingerprint_dir, hub_commit, load_model, resolve_device, resolve_dtype, resolve_source
 from .options import HFOptions
@@ -63,7 +64,7 @@ class HFBackend:
         if is_constrained(context):
             if self.chat:
                 raise WapiiError("constrained decoding continues the starter code: run a base model (-O chat=false)")
-            self.constraints = Constraints(context, references=o.constraint_references, compact=o.constraint_compact)
+            self.constraints = RunConstraints(context, references=o.constraint_references, compact=o.constraint_compact)
         self.cache = GenerationCache(enabled=not o.no_cache)
         self.model_calls = 0  # prompts the model generated for (cache hits excluded)
         self._loaded: LoadedModel | None = None

@@ -1,63 +1,25 @@
-"""Constrained generation for the ``hf`` backend: which grammar each request gets, and batched decoding under it.
+"""Constrained generation for the ``hf`` backend: batched decoding under per-request grammars.
 
-:class:`Constraints` asks the run's adapter for the constraint of each request's API and setup
-(``adapter.constraint(spec, setup)``, cached per spec) and says which part of the grammar's region
-the prompt already holds. :class:`ConstrainedDecoder` wraps a :class:`~.decoding.BatchDecoder`:
-one matcher per row (fed that part first), the grammar mask applied at every step by
+Which grammar each request gets, and which part of its region the prompt already holds, comes from
+:class:`wapii_core.grammar.per_request.RunConstraints` (one ``Row`` per request).
+:class:`ConstrainedDecoder` wraps a :class:`~.decoding.BatchDecoder`: one matcher per row (fed
+that part first), the grammar mask applied at every step by
 :class:`~.logits.GrammarLogitsProcessor`, and each completion's finish reason taken from it
 (``stop``, ``length``, ``timeout``, ``unsatisfiable``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from wapii_core.errors import WapiiError
-from wapii_core.grammar import Constraint, Engine, get_engine
-from wapii_core.model import GenerationRequest
-from wapii_core.protocols import RunContext
+from wapii_core.grammar import Engine, get_engine
+from wapii_core.grammar.per_request import Row
 
 from .decoding import BatchDecoder, Completion
 
-CONSTRAINED_SETTINGS = ("constrained", "constrained-rag")
 DEFAULT_TIME_LIMIT_S = 900.0
 """The reference's wall-clock cap per constrained sample (15 minutes)."""
-
-
-def is_constrained(context: RunContext | None) -> bool:
-    """Whether the run asks for constrained decoding (its ``setting``)."""
-    return getattr(context, "setting", "unconstrained") in CONSTRAINED_SETTINGS
-
-
-@dataclass(frozen=True)
-class Row:
-    """What one row of a batch is constrained by: the grammar, and the region text its prompt holds."""
-
-    constraint: Constraint
-    prefix: str
-
-
-class Constraints:
-    """The constraint of every request of one run (one grammar per API, from the adapter)."""
-
-    def __init__(self, context: RunContext, **options: Any) -> None:
-        build = getattr(context.adapter, "constraint", None)
-        if build is None:
-            raise WapiiError(f"adapter {context.adapter.name!r} cannot constrain generation "
-                             "(it has no constraint(spec, setup))")
-        self._build = build
-        self._specs = context.dataset.specs
-        self._setup = context.setup
-        self._options = options  # passed to the adapter's constraint(): e.g. references=False
-        self._by_api: dict[str, Constraint] = {}
-
-    def row(self, request: GenerationRequest) -> Row:
-        api = request.sample.api
-        if api not in self._by_api:
-            self._by_api[api] = self._build(self._specs[api], self._setup, **self._options)
-        constraint = self._by_api[api]
-        return Row(constraint, constraint.prefix(request.prompt.starter))
 
 
 class ConstrainedDecoder:

@@ -24,8 +24,6 @@ class HFOptions(DecodingOptions):
     cache_implementation: Literal["auto", "static", "dynamic"] = "auto"  # auto: static on the CPU
     decoder_prompt: Literal["auto", "true", "false"] = "auto"  # encoder-decoder: feed the prompt to the decoder too
     constraint_timeout: float = Field(900.0, gt=0)  # constrained settings: wall-clock seconds per batch of samples
-    constraint_references: bool = True  # constrained settings: variables allowed as values
-    constraint_compact: bool = False  # constrained settings: little whitespace between lexemes
 
     @property
     def top_k_value(self) -> int:

@@ -5,7 +5,8 @@ chat endpoint and their answer is turned back into a program (:mod:`.programs`).
 ``concurrency`` at a time on threads; each answer is cached (:mod:`wapii_core.gencache`) and
 yielded as soon as it arrives, so the run store flushes it at once and an interrupted run loses
 at most the requests in flight. A request that still fails after its retries yields a Generation
-with ``error`` set: the run records it as failed and retries it when resumed.
+with ``error`` set: the run records it as failed and retries it when resumed. Constrained settings
+send each request's grammar to the server (:mod:`.guided`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from wapii_core.model import Generation, GenerationRequest
 from wapii_core.protocols import BackendOptions, RunContext
 
 from .client import Answer, ApiClient, CallFailed
+from .guided import grammar_fields, guided_grammars
 from .options import OpenAIOptions, parse_options
 from .programs import chat_messages, chat_program, continuation_program
 from .retry import RetryPolicy
@@ -32,13 +34,13 @@ class _Call:
     request: GenerationRequest
     body: dict[str, Any]
     key: str
+    unsatisfiable: bool = False  # constrained: no endpoint fits the starter, the server is not asked
 
 
 class OpenAIBackend:
     """Completions from an OpenAI-compatible HTTP API (see the plugin's README for every option)."""
 
     name = "openai"
-    supports_constraints = False
 
     def __init__(self, options: BackendOptions, context: RunContext | None = None) -> None:
         if not options.model:
@@ -49,6 +51,10 @@ class OpenAIBackend:
         self.endpoint = "chat" if self.chat else "completions"
         self.system = self.options.system or "split"
         self.temperature = self.options.sampled_temperature(options.draws)
+        o = self.options
+        self.guided = guided_grammars(context, o.guided, self.chat, references=o.constraint_references,
+                                      compact=o.constraint_compact)
+        self.supports_constraints = self.guided is not None  # what a constrained run checks
         self.cache = GenerationCache(enabled=not self.options.no_cache)
         self.model_calls = 0  # requests sent to a server (cache hits excluded); for tests and logs
         self._count_lock = threading.Lock()
@@ -77,6 +83,9 @@ class OpenAIBackend:
             out["system"] = self.system
         if self.options.cache_tag:
             out["cache_tag"] = self.options.cache_tag
+        if self.guided is not None:
+            out.update(guided=self.guided.style, constraint_references=self.options.constraint_references,
+                       constraint_compact=self.options.constraint_compact)
         return out
 
     def _call(self, req: GenerationRequest) -> _Call:
@@ -94,8 +103,15 @@ class OpenAIBackend:
         else:
             body["prompt"] = req.prompt.text
         prompt_input = body.get("messages", body.get("prompt"))
+        grammar: dict[str, str] = {}
+        if self.guided is not None:
+            constraint = self.guided.of(req)
+            if constraint is None:
+                return _Call(req, body, "", unsatisfiable=True)
+            body.update(grammar_fields(self.guided.style, constraint.grammar))
+            grammar["constraint"] = constraint.key
         key = cache_key(backend=self.name, model=self.model, endpoint=self.endpoint, input=prompt_input,
-                        params=params, draw=req.draw, tag=self.options.cache_tag)
+                        params=params, draw=req.draw, tag=self.options.cache_tag, **grammar)
         return _Call(req, body, key)
 
     # -- generation ---------------------------------------------------------------------------
@@ -127,7 +143,14 @@ class OpenAIBackend:
 
     def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
         """Yield one Generation per request: cached answers first, then as the server answers."""
-        calls = [self._call(req) for req in requests]
+        calls = []
+        for req in requests:
+            call = self._call(req)
+            if call.unsatisfiable:
+                yield Generation(sample=req.sample.id, draw=req.draw, code=req.prompt.starter,
+                                 finish_reason="unsatisfiable")
+            else:
+                calls.append(call)
         cached = self.cache.get_many(c.key for c in calls)
         for call in calls:
             if call.key in cached:

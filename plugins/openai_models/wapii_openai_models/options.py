@@ -37,6 +37,8 @@ class DecodingOptions(BaseModel):
     chat: Literal["auto", "true", "false"] = "auto"
     system: Literal["split", "none"] | None = None  # chat only: None means the backend's default
     no_cache: bool = False
+    constraint_references: bool = True  # constrained settings: variables allowed as values
+    constraint_compact: bool = False  # constrained settings: little whitespace between lexemes
 
     @field_validator("chat", mode="before")
     @classmethod
@@ -78,6 +80,7 @@ class OpenAIOptions(DecodingOptions):
     max_retry_after: float = Field(600.0, ge=0)  # cap on a server's Retry-After
     max_tokens_param: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
     cache_tag: str = ""  # set to tell apart two servers that serve different models under one name
+    guided: Literal["none", "vllm", "vllm-legacy"] = "none"  # constrained settings: how the server gets the grammar
 
     @field_validator("base_url", mode="before")
     @classmethod

@@ -4,7 +4,10 @@ It serves ``POST /v1/completions``, ``POST /v1/chat/completions`` and ``GET /v1/
 vLLM or OpenAI would, with answers scripted per test (a *responder*), counts every request, and
 injects faults on demand: 429 with ``Retry-After``, 5xx, slow answers, malformed JSON and dropped
 connections. It applies ``stop`` strings the way real servers do (the answer ends before the
-stop string, which is not returned)::
+stop string, which is not returned), and guided decoding the way vLLM's ``guidance`` backend does:
+a request with a grammar (``structured_outputs.grammar`` or the older ``guided_grammar``) gets a 400
+when the grammar does not compile, and an answer cut to what the grammar allows (finish reason
+``length`` when the allowed part is not a complete match)::
 
     with OpenAIServer(lambda call: "get('https://x.test/a');\\n") as server:
         server.inject(Fault("rate_limit", retry_after=0.1), Fault("drop"))
@@ -94,6 +97,15 @@ class _State:
     calls: list[ApiCall] = field(default_factory=list)
 
 
+def _grammar(body: dict[str, Any]) -> str | None:
+    """The grammar a request asks its answer to follow, in either of vLLM's spellings."""
+    structured = body.get("structured_outputs")
+    if isinstance(structured, dict) and isinstance(structured.get("grammar"), str):
+        return structured["grammar"]
+    legacy = body.get("guided_grammar")
+    return legacy if isinstance(legacy, str) else None
+
+
 def _apply_stop(text: str, stop: Any) -> tuple[str, bool]:
     stops = [stop] if isinstance(stop, str) else list(stop or [])
     cuts = [text.find(s) for s in stops if s and s in text]
@@ -152,6 +164,16 @@ class _Handler(BaseHTTPRequestHandler):
         call = ApiCall(endpoint, body, self.headers.get("Authorization"))
         reply = state.responder(call)
         reply = Reply(reply) if isinstance(reply, str) else reply
+        grammar = _grammar(body)
+        if grammar is not None:
+            from wapii_core.grammar import allowed_prefix
+
+            try:
+                allowed, complete = allowed_prefix(grammar, reply.text)
+            except ValueError as exc:
+                self._json(400, {"error": {"message": f"grammar: {exc}", "type": "BadRequestError"}})
+                return
+            reply = Reply(allowed, reply.finish_reason if complete else "length")
         text, stopped = _apply_stop(reply.text, body.get("stop"))
         reason = "stop" if stopped else reply.finish_reason
         choice: dict[str, Any] = {"index": 0, "finish_reason": reason}
