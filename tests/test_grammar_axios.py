@@ -138,3 +138,19 @@ def test_completion_grammars_start_where_the_completion_starts(wapiibench):
     assert constraint(spec, Setup.argument).for_completion("axios.get('https://elsewhere.org/',") is None
     full = constraint(spec, Setup.full).for_completion("// t\naxios.")
     assert full.grammar == constraint(spec, Setup.full).grammar
+
+
+def test_no_value_holds_what_the_extractor_cuts_a_call_at():
+    """The extractor ends a call at the first ``;``, ``.then`` … even inside a string (the
+    reference's rules): a constrained call must not contain one before its end."""
+    from wapii_axios_js.extract import extract_call
+
+    spec = CASES / "petstore-expanded-modified.yaml"
+    grammar = constraint(spec, Setup.full).grammar
+    pets = "get('https://petstore.swagger.io/v2/pets'"
+    assert accepts(grammar, pets + ", { params: { tags: ['a.b', 'c'] } });")
+    for value in ("'a;b'", "'x.then'", "'a.catch(e)'", "`a\naxios.get`", "'```'", "pets.then"):
+        assert not accepts(grammar, f"{pets}, {{ params: {{ tags: [{value}] }} }});"), value
+    assert not accepts(grammar, "get('https://petstore.swagger.io/v2/pets/a;b');")
+    call = "axios." + pets + ", { params: { tags: ['a.b'] } });"
+    assert extract_call("const axios = require('axios');\n" + call).call == call + "\n"

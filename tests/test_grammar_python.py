@@ -89,3 +89,22 @@ def test_completion_grammars_of_the_argument_setup_start_after_the_url(adapter, 
     assert pets.for_completion(f"{library.module}.get('https://elsewhere.org/',") is None
     delete = pets.for_completion(f"{library.module}.delete('https://petstore.swagger.io/v2/pets/7',")
     assert accepts(delete.grammar, " timeout=3)") and not accepts(delete.grammar, " json={'name': 'x'})")
+
+
+def test_one_trailing_comma_after_the_keywords_and_no_more(adapter):
+    grammar = adapter.constraint(PETSTORE, Setup.full).grammar
+    assert accepts(grammar, f"get({PETS}, timeout=3,)") and accepts(grammar, f"get({PETS},)")
+    assert accepts(grammar, f"get({PETS}, timeout=3 ,\n    )")
+    for bad in (f"get({PETS}, timeout=3,,)", f"get({PETS}, timeout=3,  ,)", f"get({PETS}, timeout=3,\n ,)"):
+        assert not accepts(grammar, bad), bad
+
+
+def test_values_the_library_or_python_would_reject_are_not_offered(adapter):
+    """No leading zeros (a SyntaxError in Python); header values without leading whitespace,
+    escapes or line breaks (requests raises InvalidHeader for those)."""
+    grammar = adapter.constraint(PETSTORE, Setup.full).grammar
+    assert accepts(grammar, f"get({PETS}, timeout=30)") and accepts(grammar, f"get({PETS}, timeout=0.5)")
+    assert not accepts(grammar, f"get({PETS}, timeout=03)")
+    assert accepts(grammar, f"get({PETS}, headers={{'Accept': 'application/json, */*'}})")
+    for value in ("' json'", "'a\\nb'", "'a\\\\r'", "'\\x41'"):
+        assert not accepts(grammar, f"get({PETS}, headers={{'Accept': {value}}})"), value

@@ -66,12 +66,21 @@ class Entry:
 class LarkWriter:
     """Collects named rules and terminals; equal definitions share one name."""
 
-    def __init__(self, whitespace: str = FREE_WHITESPACE) -> None:
+    def __init__(self, whitespace: str = FREE_WHITESPACE, forbidden: str | None = None) -> None:
         self._rules: dict[str, str] = {}
         self._by_key: dict[Hashable, str] = {}
         self._counts: dict[str, int] = {}
         self.whitespace = whitespace
+        self.forbidden = forbidden
+        """A regex for text no lexeme may contain (what would end the call early for an extractor
+        that cuts at the first marker, such as the axios adapter's)."""
         self.terminal(WS, regex(whitespace))
+
+    def lexeme(self, pattern: str) -> str:
+        """The terminal body for ``pattern``, less the texts that contain :attr:`forbidden`."""
+        if self.forbidden is None:
+            return regex(pattern)
+        return f"{regex(pattern)} & ~{regex(f'(?s:.*(?:{self.forbidden}).*)')}"
 
     def separated(self, pattern: str, separator: str) -> str:
         """A regex for ``pattern``, optional whitespace (of this grammar's kind) and ``separator``."""
@@ -105,7 +114,7 @@ class LarkWriter:
 
     def shared_terminal(self, pattern: str, prefix: str = "T") -> str:
         """A terminal for the regex ``pattern`` (one name per distinct pattern)."""
-        return self.shared(("terminal", pattern), prefix.upper(), lambda _: regex(pattern))
+        return self.shared(("terminal", pattern), prefix.upper(), lambda _: self.lexeme(pattern))
 
     def members(self, entries: list[Entry], extra: tuple[str, str] | None = None, nonempty: bool = False) -> str:
         """A rule for the inside of an object (between its braces, without surrounding whitespace):

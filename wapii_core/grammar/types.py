@@ -22,9 +22,11 @@ order and any number of times, and does not enforce required ones (a logged fall
 
 @dataclass(frozen=True)
 class Str:
-    """A string; ``enum`` restricts it to these values."""
+    """A string; ``enum`` restricts it to these values; ``header``: an HTTP header value (visible
+    ASCII first, then printable ASCII, no escapes: what HTTP clients send without raising)."""
 
     enum: tuple[str, ...] | None = None
+    header: bool = False
 
 
 @dataclass(frozen=True)
@@ -92,6 +94,12 @@ class OneOf:
 
 VType = Union[Str, Int, Num, Bool, Null, Any_, Arr, Obj, OneOf]
 STRING, INTEGER, NUMBER, BOOLEAN, NULL, ANY = Str(), Int(), Num(), Bool(), Null(), Any_()
+HEADER_STRING = Str(header=True)
+
+
+def as_header(kind: VType) -> VType:
+    """``kind`` for a header value: a free string becomes :data:`HEADER_STRING`."""
+    return HEADER_STRING if kind == STRING else kind
 
 
 @dataclass

@@ -15,6 +15,14 @@ from .lark import WS, Entry, LarkWriter, alternatives, escape, literal, regex, s
 from .types import Any_, Arr, Bool, Int, Null, Num, Obj, OneOf, Str, VType
 
 
+def header_literal(quote: str, also_excluded: str = "") -> str:
+    """A regex for a ``quote``-delimited string literal holding a header value: empty, or a visible
+    ASCII character then printable ASCII ones; no quote, backslash or ``also_excluded`` inside."""
+    banned = {quote, "\\", *also_excluded}
+    chars = "".join(c if c.isalnum() else f"\\x{ord(c):02x}" for c in map(chr, range(0x21, 0x7F)) if c not in banned)
+    return f"{escape(quote)}(?:[{chars}][ {chars}]*)?{escape(quote)}"
+
+
 class Dialect(ABC):
     """How one programming language writes literal values (regexes in the Rust ``regex`` syntax)."""
 
@@ -27,8 +35,10 @@ class Dialect(ABC):
     null: str
     keywords: tuple[str, ...] = ()
     """Words the reference pattern matches that are not references (``True`` in Python)."""
-    integer = r"-?[0-9]+"
-    number = r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
+    header_string: str = ""
+    """A string literal of visible ASCII then printable ASCII, without escapes (a header value)."""
+    integer = r"-?(?:0|[1-9][0-9]*)"  # no leading zeros: Python rejects them, strict JavaScript too
+    number = r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?"
     object_open, object_close = "{", "}"
     colon = ":"
     array_open, array_close = "[", "]"
@@ -68,7 +78,7 @@ class ValueRules:
             return self._terminal(self.d.reference, "REF")
         words = "|".join(escape(k) for k in self.d.keywords)
         return self.w.shared(("reference", self.d.reference, self.d.keywords), "REF",
-                             lambda _: f"{regex(self.d.reference)} & ~{regex(f'(?:{words})')}")
+                             lambda _: f"{self.w.lexeme(self.d.reference)} & ~{regex(f'(?:{words})')}")
 
     def key(self, name: str) -> str:
         """The terminal for key ``name`` with its separator (one lexeme: see :mod:`.lark`)."""
@@ -86,6 +96,8 @@ class ValueRules:
         d = self.d
         if isinstance(kind, Str):
             pattern = d.string if kind.enum is None else d.string_of(kind.enum)
+            if kind.header and kind.enum is None and d.header_string:
+                pattern = d.header_string
             return self._with_reference([self._terminal(pattern, "STR")])
         if isinstance(kind, Int):
             if kind.enum is None:

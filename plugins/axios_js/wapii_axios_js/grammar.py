@@ -17,7 +17,8 @@ it is optional; or a variable), every method then an optional config object with
 ``params`` (and ``data`` for a body on the other methods). A config is required when it must carry
 a required parameter or credential, and may not be ``{}`` for an endpoint that declares no
 parameters at all (the reference's rule). Options: ``references=False`` (literal values only),
-``compact=True`` (little whitespace). :meth:`~wapii_core.grammar.Constraint.for_completion` gives a
+``compact=True`` (little whitespace). No lexeme contains what the extractor cuts a call at
+(:data:`CUT_MARKERS`: ``;``, ``.then``, a newline before ``axios.`` …). :meth:`~wapii_core.grammar.Constraint.for_completion` gives a
 grammar that starts where a completion starts, for servers that cannot be fed the starter.
 """
 
@@ -30,12 +31,14 @@ from wapii_core.grammar import Constraint, cached
 from wapii_core.grammar.endpoints import Api, Endpoint, load_api
 from wapii_core.grammar.lark import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Entry, LarkWriter, alternatives, escape,
                                      literal, regex)
-from wapii_core.grammar.types import Int, Num, Obj, Prop, Str, VType
-from wapii_core.grammar.values import Dialect, ValueRules
+from wapii_core.grammar.types import Int, Num, Obj, Prop, Str, VType, as_header
+from wapii_core.grammar.values import Dialect, ValueRules, header_literal
 from wapii_core.model import Setup
 from wapii_core.spec import SpecIndex
 
-VERSION = 4
+from .extract import CUT_OFFS
+
+VERSION = 6
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "axios."
 BODY_METHODS = ("post", "put", "patch")
@@ -43,7 +46,11 @@ QUOTES = ("'", '"', "`")
 _IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 _PLACEHOLDER = re.compile(r"{[^{}]*}")
 _EXPRESSION = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\(\))*"
+_TEMPLATE = r"`(?:[^`\\$]|\\[\s\S]|\$+(?:\{[^`{}]*\}|[^`\\${]|\\[\s\S]))*\$*`"
 _TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
+CUT_MARKERS = "|".join(escape(marker) for marker, _ in CUT_OFFS)
+"""What ends a call for the extractor (the reference's rules cut at the first ``;``, ``.then``, …
+even inside a string): no value, URL or variable may contain one, or the call would be cut short."""
 
 
 def _js_escape(text: str, quote: str) -> str:
@@ -56,14 +63,16 @@ class JavaScript(Dialect):
     """JavaScript literals: three kinds of strings, bare or quoted keys, and (``references``)
     variables, attributes and calls without arguments as values."""
 
-    string = (r"'(?:[^'\\\n\r]|\\[\s\S])*'|\"(?:[^\"\\\n\r]|\\[\s\S])*\""
-              r"|`(?:[^`\\$]|\\[\s\S]|\$+(?:\{[^`{}]*\}|[^`\\${]|\\[\s\S]))*\$*`")
+    string = r"'(?:[^'\\\n\r]|\\[\s\S])*'|\"(?:[^\"\\\n\r]|\\[\s\S])*\"|" + _TEMPLATE
     reference = _EXPRESSION
     true, false, null = "true", "false", "null"
     keywords = ("true", "false", "null")
 
     def __init__(self, references: bool = True) -> None:
         self.reference = _EXPRESSION if references else None
+        literals = [header_literal("'"), header_literal('"'), header_literal("`", "$")]
+        # with references, a header may be a template with placeholders (`Bearer ${token}`)
+        self.header_string = "|".join(literals + ([_TEMPLATE] if references else []))
 
     def key(self, name: str) -> str:
         quoted = [q + escape(_js_escape(name, q)) + q for q in ("'", '"')]
@@ -115,7 +124,7 @@ class AxiosGrammar:
     def __init__(self, api: Api, references: bool = True, compact: bool = False) -> None:
         self.api = api
         self.references = references
-        self.w = LarkWriter(COMPACT_WHITESPACE if compact else FREE_WHITESPACE)
+        self.w = LarkWriter(COMPACT_WHITESPACE if compact else FREE_WHITESPACE, forbidden=CUT_MARKERS)
         self.values = ValueRules(self.w, JavaScript(references))
 
     def _or_reference(self, body: str) -> str:
@@ -125,7 +134,7 @@ class AxiosGrammar:
         """The config rule of ``endpoint`` and whether the config is required."""
         entries = []
         if endpoint.headers:
-            headers = Obj(tuple(Prop(a.name, a.type, a.required) for a in endpoint.headers))
+            headers = Obj(tuple(Prop(a.name, as_header(a.type), a.required) for a in endpoint.headers))
             entries.append(Entry(self.values.key("headers"), self.values.rule(headers), endpoint.required_headers))
         if endpoint.query:
             params = Obj(tuple(Prop(a.name, a.type, a.required) for a in endpoint.query))

@@ -22,14 +22,14 @@ from wapii_core.grammar import Constraint, cached
 from wapii_core.grammar.endpoints import Api, Endpoint, load_api
 from wapii_core.grammar.lark import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Entry, LarkWriter, alternatives, escape,
                                      literal, regex)
-from wapii_core.grammar.types import NULL, STRING, Arr, Bool, Int, Num, Obj, OneOf, Prop, Str, VType, one_of
-from wapii_core.grammar.values import Dialect, ValueRules
+from wapii_core.grammar.types import HEADER_STRING, NULL, STRING, Arr, Bool, Int, Num, Obj, OneOf, Prop, Str, VType, one_of
+from wapii_core.grammar.values import Dialect, ValueRules, header_literal
 from wapii_core.model import Setup
 from wapii_core.spec import SpecIndex
 
 from .libraries import LIBRARIES, Library
 
-VERSION = 2
+VERSION = 4
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 _PLACEHOLDER = re.compile(r"{[^{}]*}")
 _EXPRESSION = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\(\))*"
@@ -48,6 +48,7 @@ class Python(Dialect):
 
     true, false, null = "True", "False", "None"
     keywords = ("True", "False", "None")
+    header_string = "|".join([header_literal("'"), header_literal('"')])
 
     def __init__(self, references: bool = True) -> None:
         self.reference = _EXPRESSION if references else None
@@ -128,7 +129,8 @@ class PythonCallGrammar:
             entries.append(Entry(self._kwarg("params"), self.values.rule(params), endpoint.required_query))
         if endpoint.headers:
             library_own = ("Accept", "Content-Type")
-            headers = Obj(tuple(Prop(a.name, one_of([STRING, NULL]) if a.name in library_own else STRING, a.required)
+            headers = Obj(tuple(Prop(a.name, one_of([HEADER_STRING, NULL]) if a.name in library_own else HEADER_STRING,
+                                     a.required)
                                 for a in endpoint.headers))
             entries.append(Entry(self._kwarg("headers"), self.values.rule(headers), endpoint.required_headers))
         if endpoint.body is not None and endpoint.method not in self.library.bodyless_shorthands:
@@ -138,7 +140,7 @@ class PythonCallGrammar:
 
     def _after_url(self, endpoint: Endpoint) -> tuple[str, str]:
         kwargs, required = self._kwargs(endpoint)
-        close = self.w.shared("close", "close", lambda _: f'{WS}? ("," {WS}?)? ")"')
+        close = self.w.shared("close", "close", lambda _: f'{WS}? ")"')  # the keywords' trailing comma is theirs
         rest = f"{kwargs} {close}" + ("" if required else ' | ")"')
         rest_rule = self.w.shared(("rest", rest), "rest", lambda _: rest)
         after = f'{WS}? "," {WS}? {rest_rule}' + ("" if required else f' | {WS}? ")"')
