@@ -135,6 +135,14 @@ def _readable_copy(source: Path, target: Path) -> None:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="already an ordinary user: the other hostile tests run as one")
+def readable_by_others(path: Path) -> bool:
+    """Whether a user who is neither the owner nor in the group can read ``path`` (every directory
+    above it searchable)."""
+    if not path.stat().st_mode & stat.S_IROTH:
+        return False
+    return all(parent.stat().st_mode & stat.S_IXOTH for parent in path.resolve().parents)
+
+
 def test_hostile_programs_are_contained_when_an_ordinary_user_runs_wapii(canaries: Canaries) -> None:
     """The whole corpus, run by ``wapii-sbx`` itself (bubblewrap unprivileged, in a user namespace)."""
     user = ensure_user()
@@ -142,6 +150,8 @@ def test_hostile_programs_are_contained_when_an_ordinary_user_runs_wapii(canarie
     setpriv = shutil.which("setpriv")
     if user is None or not python.exists() or setpriv is None:
         pytest.skip(f"needs useradd, setpriv and {python} (the interpreter an ordinary user can run)")
+    if not readable_by_others(CORPUS / "run_corpus.py"):
+        pytest.skip(f"{REPO} is not readable by other users (a checkout under a private directory)")
     site = next(p for p in sys.path if p.endswith("site-packages") and Path(p).is_dir())
     share = Path(canaries.directory.parent / f"{canaries.directory.name}-share")
     share.mkdir(mode=0o755)
