@@ -152,5 +152,16 @@ def test_no_value_holds_what_the_extractor_cuts_a_call_at():
     for value in ("'a;b'", "'x.then'", "'a.catch(e)'", "`a\naxios.get`", "'```'", "pets.then"):
         assert not accepts(grammar, f"{pets}, {{ params: {{ tags: [{value}] }} }});"), value
     assert not accepts(grammar, "get('https://petstore.swagger.io/v2/pets/a;b');")
+    for segment in ("a%zz", "a%4", "a\x06b", "a b", "é"):  # URI decoding throws; not a URL's characters
+        assert not accepts(grammar, f"get('https://petstore.swagger.io/v2/customers/{segment}');"), segment
+    assert accepts(grammar, "get('https://petstore.swagger.io/v2/customers/a%20b');")
+    assert accepts(grammar, f"{pets}, {{ params: {{ tags: [`a${{tag}}`] }} }});")  # a placeholder: a reference
+    assert not accepts(grammar, f"{pets}, {{ params: {{ tags: [`a${{not code}}`] }} }});")
+    literal = constraint(spec, Setup.full, references=False).grammar
+    assert accepts(literal, f"{pets}, {{ params: {{ tags: [`a$b`] }} }});")
+    assert not accepts(literal, f"{pets}, {{ params: {{ tags: [`a${{tag}}`] }} }});")
+    for escape in ("\\x4", "\\ud800", "\\u12", "\\07", "\\8"):  # SyntaxError in strict code, or no URI
+        assert not accepts(grammar, f"{pets}, {{ params: {{ tags: ['a{escape}z'] }} }});"), escape
+    assert accepts(grammar, f"{pets}, {{ params: {{ tags: ['a\\u00e9\\n\\'b'] }} }});")
     call = "axios." + pets + ", { params: { tags: ['a.b'] } });"
     assert extract_call("const axios = require('axios');\n" + call).call == call + "\n"

@@ -105,6 +105,13 @@ def test_values_the_library_or_python_would_reject_are_not_offered(adapter):
     grammar = adapter.constraint(PETSTORE, Setup.full).grammar
     assert accepts(grammar, f"get({PETS}, timeout=30)") and accepts(grammar, f"get({PETS}, timeout=0.5)")
     assert not accepts(grammar, f"get({PETS}, timeout=03)")
+    assert not accepts(grammar, f"get({PETS}, params={{'tags': ['a\x00b']}})")  # Python refuses NUL in source
+    assert accepts(grammar, f"get({PETS}, params={{'tags': ['a\\x00b']}})")  # the escape is fine
+    for escape in ("\\x4", "\\N{DASH}", "\\U0001F600", "\\ud800", "\\u12"):  # SyntaxError, or unencodable
+        assert not accepts(grammar, f"get({PETS}, params={{'tags': ['a{escape}z']}})"), escape
+    assert accepts(grammar, f"get({PETS}, params={{'tags': ['a\\u00e9\\n\\'b']}})")
+    assert accepts(grammar, f"get({PETS}, params={{'tags': [f'a{{tag}}']}})")  # an f-string placeholder: a reference
+    assert not accepts(grammar, f"get({PETS}, params={{'tags': [f'a{{not code}}']}})")
     assert accepts(grammar, f"get({PETS}, headers={{'Accept': 'application/json, */*'}})")
     for value in ("' json'", "'a\\nb'", "'a\\\\r'", "'\\x41'"):
         assert not accepts(grammar, f"get({PETS}, headers={{'Accept': {value}}})"), value

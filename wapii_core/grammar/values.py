@@ -15,11 +15,23 @@ from .lark import WS, Entry, LarkWriter, alternatives, escape, literal, regex, s
 from .types import Any_, Arr, Bool, Int, Null, Num, Obj, OneOf, Str, VType
 
 
+def _ascii_class(banned: set[str]) -> str:
+    """Visible ASCII (``!`` to ``~``) less ``banned``, as the inside of a regex class."""
+    return "".join(c if c.isalnum() else f"\\x{ord(c):02x}" for c in map(chr, range(0x21, 0x7F)) if c not in banned)
+
+
+def path_value_chars(also_excluded: str) -> str:
+    """A regex for one character of a path parameter's value written into a URL string: visible
+    ASCII other than what structures a URL (``/?&#``), a backslash or ``also_excluded`` (the
+    string's quote …), or a ``%`` escape with its two hex digits (a lone ``%`` makes clients'
+    URI decoding throw)."""
+    return f"(?:[{_ascii_class(set('/?&#%' + chr(92) + also_excluded))}]|%[0-9A-Fa-f]{{2}})"
+
+
 def header_literal(quote: str, also_excluded: str = "") -> str:
     """A regex for a ``quote``-delimited string literal holding a header value: empty, or a visible
     ASCII character then printable ASCII ones; no quote, backslash or ``also_excluded`` inside."""
-    banned = {quote, "\\", *also_excluded}
-    chars = "".join(c if c.isalnum() else f"\\x{ord(c):02x}" for c in map(chr, range(0x21, 0x7F)) if c not in banned)
+    chars = _ascii_class({quote, "\\", *also_excluded})
     return f"{escape(quote)}(?:[{chars}][ {chars}]*)?{escape(quote)}"
 
 

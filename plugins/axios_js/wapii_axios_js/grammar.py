@@ -32,13 +32,13 @@ from wapii_core.grammar.endpoints import Api, Endpoint, load_api
 from wapii_core.grammar.lark import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Entry, LarkWriter, alternatives, escape,
                                      literal, regex)
 from wapii_core.grammar.types import Int, Num, Obj, Prop, Str, VType, as_header
-from wapii_core.grammar.values import Dialect, ValueRules, header_literal
+from wapii_core.grammar.values import Dialect, ValueRules, header_literal, path_value_chars
 from wapii_core.model import Setup
 from wapii_core.spec import SpecIndex
 
 from .extract import CUT_OFFS
 
-VERSION = 6
+VERSION = 9
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "axios."
 BODY_METHODS = ("post", "put", "patch")
@@ -46,7 +46,15 @@ QUOTES = ("'", '"', "`")
 _IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 _PLACEHOLDER = re.compile(r"{[^{}]*}")
 _EXPRESSION = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\(\))*"
-_TEMPLATE = r"`(?:[^`\\$]|\\[\s\S]|\$+(?:\{[^`{}]*\}|[^`\\${]|\\[\s\S]))*\$*`"
+_ESCAPE = r"\\(?:x[0-9a-fA-F]{2}|u(?:[0-9a-cA-Ce-fE-F][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2})|[^0-9xu])"
+"""An escape sequence every JavaScript mode accepts and that holds no lone surrogate (which
+``encodeURIComponent`` refuses): no octal escapes, ``\\x`` and ``\\u`` with all their digits."""
+_TEMPLATE = r"`(?:[^`\\$]|" + _ESCAPE + r"|\$+(?:[^`\\${]|" + _ESCAPE + r"))*\$*`"
+"""A template literal without placeholders."""
+_TEMPLATE_WITH_PLACEHOLDERS = (r"`(?:[^`\\$]|" + _ESCAPE + r"|\$+(?:\{" + _EXPRESSION + r"\}|[^`\\${]|" + _ESCAPE
+                               + r"))*\$*`")
+"""A template literal whose placeholders are references (``${expression}``: arbitrary text
+there would be code, and a syntax error)."""
 _TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
 CUT_MARKERS = "|".join(escape(marker) for marker, _ in CUT_OFFS)
 """What ends a call for the extractor (the reference's rules cut at the first ``;``, ``.then``, …
@@ -63,16 +71,17 @@ class JavaScript(Dialect):
     """JavaScript literals: three kinds of strings, bare or quoted keys, and (``references``)
     variables, attributes and calls without arguments as values."""
 
-    string = r"'(?:[^'\\\n\r]|\\[\s\S])*'|\"(?:[^\"\\\n\r]|\\[\s\S])*\"|" + _TEMPLATE
+    quoted = r"'(?:[^'\\\n\r]|" + _ESCAPE + r")*'|\"(?:[^\"\\\n\r]|" + _ESCAPE + r")*\""
     reference = _EXPRESSION
     true, false, null = "true", "false", "null"
     keywords = ("true", "false", "null")
 
     def __init__(self, references: bool = True) -> None:
         self.reference = _EXPRESSION if references else None
+        self.string = self.quoted + "|" + (_TEMPLATE_WITH_PLACEHOLDERS if references else _TEMPLATE)
         literals = [header_literal("'"), header_literal('"'), header_literal("`", "$")]
         # with references, a header may be a template with placeholders (`Bearer ${token}`)
-        self.header_string = "|".join(literals + ([_TEMPLATE] if references else []))
+        self.header_string = "|".join(literals + ([_TEMPLATE_WITH_PLACEHOLDERS] if references else []))
 
     def key(self, name: str) -> str:
         quoted = [q + escape(_js_escape(name, q)) + q for q in ("'", '"')]
@@ -80,7 +89,7 @@ class JavaScript(Dialect):
         return "|".join(forms)
 
     def any_key(self) -> str:
-        return r"[A-Za-z_$][\w$]*|'(?:[^'\\\n\r]|\\[\s\S])*'|\"(?:[^\"\\\n\r]|\\[\s\S])*\"|[0-9]+"
+        return r"[A-Za-z_$][\w$]*|'(?:[^'\\\n\r]|" + _ESCAPE + r")*'|\"(?:[^\"\\\n\r]|" + _ESCAPE + r")*\"|[0-9]+"
 
     def string_of(self, values: tuple[str, ...]) -> str:
         return "|".join(q + "(?:" + "|".join(escape(_js_escape(v, q)) for v in values) + ")" + q for q in QUOTES)
@@ -99,7 +108,7 @@ def _path_value(kind: VType, quote: str, references: bool) -> str:
     elif isinstance(kind, Str) and kind.enum is not None:
         typed = "|".join(escape(_js_escape(v, quote)) for v in kind.enum)
     else:  # strings, and what a URL cannot hold structurally (written as text)
-        chars = "[^/?&#\\s\\\\" + ("`$" if quote == "`" else escape(quote)) + "]"
+        chars = path_value_chars("`$" if quote == "`" else quote)
         return f"(?:{chars}|{interpolation})+" if quote == "`" and interpolation else f"{chars}+"
     return f"(?:{typed}|{interpolation})" if quote == "`" and interpolation else f"(?:{typed})"
 

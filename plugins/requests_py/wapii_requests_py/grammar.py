@@ -23,19 +23,24 @@ from wapii_core.grammar.endpoints import Api, Endpoint, load_api
 from wapii_core.grammar.lark import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Entry, LarkWriter, alternatives, escape,
                                      literal, regex)
 from wapii_core.grammar.types import HEADER_STRING, NULL, STRING, Arr, Bool, Int, Num, Obj, OneOf, Prop, Str, VType, one_of
-from wapii_core.grammar.values import Dialect, ValueRules, header_literal
+from wapii_core.grammar.values import Dialect, ValueRules, header_literal, path_value_chars
 from wapii_core.model import Setup
 from wapii_core.spec import SpecIndex
 
 from .libraries import LIBRARIES, Library
 
-VERSION = 4
+VERSION = 8
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 _PLACEHOLDER = re.compile(r"{[^{}]*}")
 _EXPRESSION = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\(\))*"
-_STRING = r"[rR]?'(?:[^'\\\n\r]|\\[\s\S])*'|[rR]?\"(?:[^\"\\\n\r]|\\[\s\S])*\""
-_F_STRING = (r"[fF][rR]?'(?:[^'\\\n\r{}]|\\[\s\S]|\{\{|\}\}|\{[^{}'\n\r]*\})*'"
-             r"|[fF][rR]?\"(?:[^\"\\\n\r{}]|\\[\s\S]|\{\{|\}\}|\{[^{}\"\n\r]*\})*\"")
+_ESCAPE = r"\\(?:x[0-9a-fA-F]{2}|u(?:[0-9a-cA-Ce-fE-F][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2})|[^\x00xuUN])"
+"""An escape sequence Python accepts and that holds no lone surrogate (which requests cannot
+encode): ``\\x`` and ``\\u`` with all their digits, no ``\\U`` or ``\\N{…}``."""
+_STRING = r"[rR]?'(?:[^'\\\n\r\x00]|" + _ESCAPE + r")*'|[rR]?\"(?:[^\"\\\n\r\x00]|" + _ESCAPE + r")*\""
+_F_STRING = (r"[fF][rR]?'(?:[^'\\\n\r{}\x00]|" + _ESCAPE + r"|\{\{|\}\}|\{" + _EXPRESSION + r"\})*'"
+             r"|[fF][rR]?\"(?:[^\"\\\n\r{}\x00]|" + _ESCAPE + r"|\{\{|\}\}|\{" + _EXPRESSION + r"\})*\"")
+"""String literals: no NUL byte anywhere (Python refuses source code that holds one); f-string
+placeholders hold references only (arbitrary text there would be code, and a syntax error)."""
 
 
 def _py_escape(text: str, quote: str) -> str:
@@ -73,7 +78,7 @@ def _path_value(kind: VType, quote: str, f_string: bool) -> str:
     elif isinstance(kind, (Int, Str)) and kind.enum is not None:
         typed = "|".join(escape(_py_escape(str(v), quote)) for v in kind.enum)
     else:
-        chars = "[^/?&#\\s\\\\" + escape(quote) + ("{}" if f_string else "") + "]"
+        chars = path_value_chars(quote + ("{}" if f_string else ""))
         return f"(?:{chars}|{placeholder})+" if f_string else f"{chars}+"
     return f"(?:{typed}|{placeholder})" if f_string else f"(?:{typed})"
 
