@@ -23,9 +23,9 @@ def _ascii_class(banned: set[str]) -> str:
 def path_value_chars(also_excluded: str) -> str:
     """A regex for one character of a path parameter's value written into a URL string: visible
     ASCII other than what structures a URL (``/?&#``), a backslash or ``also_excluded`` (the
-    string's quote …), or a ``%`` escape with its two hex digits (a lone ``%`` makes clients'
-    URI decoding throw)."""
-    return f"(?:[{_ascii_class(set('/?&#%' + chr(92) + also_excluded))}]|%[0-9A-Fa-f]{{2}})"
+    string's quote …), or the ``%`` escape of an ASCII character (URI decoding throws on a lone
+    ``%`` and on an escape that is not UTF-8, such as ``%ad``)."""
+    return f"(?:[{_ascii_class(set('/?&#%' + chr(92) + also_excluded))}]|%[0-7][0-9A-Fa-f])"
 
 
 def header_literal(quote: str, also_excluded: str = "") -> str:

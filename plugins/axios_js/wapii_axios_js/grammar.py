@@ -38,7 +38,7 @@ from wapii_core.spec import SpecIndex
 
 from .extract import CUT_OFFS
 
-VERSION = 9
+VERSION = 11
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "axios."
 BODY_METHODS = ("post", "put", "patch")
@@ -190,7 +190,8 @@ class AxiosGrammar:
         for endpoint in self.api.endpoints:
             pattern = url_regex(self.api.server, endpoint, self.references)
             if endpoint.template not in urls:
-                urls[endpoint.template] = self.w.shared(("url", endpoint.template), "URL", lambda _: regex(pattern))
+                urls[endpoint.template] = self.w.shared(("url", endpoint.template), "URL",
+                                                        lambda _: self.w.lexeme(pattern))
             after, rest = self._after_url(endpoint)
             by_method.setdefault(endpoint.method, []).append(f"{urls[endpoint.template]} {after}")
             self.endpoints.append((endpoint.method, pattern, rest))

@@ -29,7 +29,7 @@ from wapii_core.spec import SpecIndex
 
 from .libraries import LIBRARIES, Library
 
-VERSION = 8
+VERSION = 9
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 _PLACEHOLDER = re.compile(r"{[^{}]*}")
 _EXPRESSION = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\(\))*"
