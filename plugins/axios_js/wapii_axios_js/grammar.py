@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Callable
 
 from wapii_core.grammar import Constraint, cached
 from wapii_core.grammar.endpoints import Api, Endpoint, load_api
@@ -38,7 +39,7 @@ from wapii_core.spec import SpecIndex
 
 from .extract import CUT_OFFS
 
-VERSION = 11
+VERSION = 12
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "axios."
 BODY_METHODS = ("post", "put", "patch")
@@ -113,18 +114,28 @@ def _path_value(kind: VType, quote: str, references: bool) -> str:
     return f"(?:{typed}|{interpolation})" if quote == "`" and interpolation else f"(?:{typed})"
 
 
-def url_regex(server: str, endpoint: Endpoint, references: bool = True) -> str:
-    """One regex for the URL string literal of ``endpoint``, in any of the three quotes."""
+def _url_forms(server: str, endpoint: Endpoint, static: Callable[[str], str], value: Callable[[VType, str], str],
+               join: str) -> list[str]:
+    """The URL string literal of ``endpoint`` in each quote: ``static`` writes a fixed part (quotes
+    included), ``value`` a path parameter's value (its type, the quote); pieces joined by ``join``."""
     kinds = dict(endpoint.path_params)
+    parts = _PLACEHOLDER.split(endpoint.template)
+    names = [m[1:-1] for m in _PLACEHOLDER.findall(endpoint.template)]
     forms = []
     for quote in QUOTES:
-        parts = _PLACEHOLDER.split(endpoint.template)
-        names = [m[1:-1] for m in _PLACEHOLDER.findall(endpoint.template)]
-        body = escape(_js_escape(server + parts[0], quote))
-        for name, rest in zip(names, parts[1:]):
-            body += _path_value(kinds.get(name, Str()), quote, references) + escape(_js_escape(rest, quote))
-        forms.append(escape(quote) + body + escape(quote))
-    return "|".join(forms)
+        texts = [_js_escape(part, quote) for part in [server + parts[0], *parts[1:]]]
+        texts[0] = quote + texts[0]
+        texts[-1] = texts[-1] + quote  # the last part may be the first
+        pieces = [static(texts[0])]
+        for name, text in zip(names, texts[1:]):
+            pieces += [value(kinds.get(name, Str()), quote), static(text)]
+        forms.append(join.join(piece for piece in pieces if piece))
+    return forms
+
+
+def url_regex(server: str, endpoint: Endpoint, references: bool = True) -> str:
+    """One regex for the URL string literal of ``endpoint``, in any of the three quotes."""
+    return "|".join(_url_forms(server, endpoint, escape, lambda kind, quote: _path_value(kind, quote, references), ""))
 
 
 class AxiosGrammar:
@@ -181,6 +192,16 @@ class AxiosGrammar:
         after = f'{WS}? "," {WS}? {rest_rule}' + (f" | {WS}? {tail}" if optional else "")
         return self.w.shared(("after", after), "after", lambda _: after), rest_rule
 
+    def _url_terminal(self, endpoint: Endpoint) -> str:
+        """The URL literal as one lexeme, its path values shared terminals that exclude the cut
+        markers (one exclusion per kind of value, not per URL: llguidance's lexer has a budget)."""
+        def value(kind: VType, quote: str) -> str:
+            pattern = _path_value(kind, quote, self.references)
+            return self.w.shared(("path-value", pattern), "PV", lambda _: self.w.lexeme(pattern))
+
+        forms = _url_forms(self.api.server, endpoint, lambda text: regex(escape(text)), value, " ")
+        return alternatives([f"({form})" for form in forms])
+
     def call(self) -> str:
         """The rule for ``<method>(url, …)`` + terminator, over every endpoint of the API; records
         (method, URL regex, rest rule) per endpoint in :attr:`endpoints`."""
@@ -191,7 +212,7 @@ class AxiosGrammar:
             pattern = url_regex(self.api.server, endpoint, self.references)
             if endpoint.template not in urls:
                 urls[endpoint.template] = self.w.shared(("url", endpoint.template), "URL",
-                                                        lambda _: self.w.lexeme(pattern))
+                                                        lambda _: self._url_terminal(endpoint))
             after, rest = self._after_url(endpoint)
             by_method.setdefault(endpoint.method, []).append(f"{urls[endpoint.template]} {after}")
             self.endpoints.append((endpoint.method, pattern, rest))
