@@ -1,20 +1,30 @@
-"""``PythonPool``: the contract adapters rely on, the error kinds, fork reuse and taint, isolation."""
+"""``PythonPool``: the contract adapters rely on, the error kinds, a process per snippet, the wire
+channel, isolation."""
 
 from __future__ import annotations
 
 import pytest
 
+from hostile.harness import request_of
 from wapii_core.sandbox import Isolation, PythonPool, SnippetResult
 from wapii_core.sandbox import bwrap, layers
+from wapii_core.sandbox.python_pool import checked_result
+from wapii_core.sandbox.wire_capture import WireError, parse_requests
 
 HARNESS = "hostile.harness:run_snippet"
 CALL = 'urlopen(Request("https://api.example.com/items?q=1", headers={"X-K": "v"}))\n'
 PID_CALL = 'import os\nurlopen("https://api.example.com/pid/" + str(os.getpid()))\n'
 
 
-def pid_of(result: SnippetResult) -> int:
+def url_of(result: SnippetResult) -> str:
     assert result.ok, result
-    return int(result.value["url"].rsplit("/", 1)[1])
+    request = request_of(result)
+    assert request is not None, result
+    return request["url"]
+
+
+def pid_of(result: SnippetResult) -> int:
+    return int(url_of(result).rsplit("/", 1)[1])
 
 
 @pytest.fixture(scope="module")
@@ -26,9 +36,9 @@ def pool():
 def test_results_come_back_in_order(pool: PythonPool) -> None:
     snippets = [f'urlopen("https://api.example.com/items/{n}")\n' for n in range(30)]
     results = pool.run(snippets)
-    assert [r.value["url"] for r in results] == [f"https://api.example.com/items/{n}" for n in range(30)]
+    assert [url_of(r) for r in results] == [f"https://api.example.com/items/{n}" for n in range(30)]
     assert all(r.ok and r.error is None and r.detail is None for r in results)
-    assert results[0].value["method"] == "GET"
+    assert request_of(results[0])["method"] == "GET"
 
 
 @pytest.mark.parametrize(("code", "error", "detail"), [
@@ -50,7 +60,7 @@ def test_error_kinds(pool: PythonPool, code: str, error: str, detail: str | None
     assert bad.error == error
     if detail:
         assert detail in bad.detail
-    assert good.ok and good.value["url"] == "https://api.example.com/items?q=1"
+    assert url_of(good) == "https://api.example.com/items?q=1"
 
 
 def test_a_caught_refusal_is_still_reported(pool: PythonPool) -> None:
@@ -60,38 +70,53 @@ def test_a_caught_refusal_is_still_reported(pool: PythonPool) -> None:
     assert result.detail == "the snippet caught the refusal and went on"
 
 
-def test_clean_snippets_reuse_one_process() -> None:
-    with PythonPool(preload=["urllib.request"], harness=HARNESS, workers=1, timeout=1.0, warmup=[CALL],
-                    max_jobs=5) as one:
-        pids = [pid_of(r) for r in one.run([PID_CALL] * 12)]
-    assert pids[:5] == [pids[0]] * 5  # one forked process serves up to max_jobs snippets
-    assert len(set(pids)) == 3
-
-
-def test_a_snippet_that_changes_shared_state_gets_a_fresh_process_after_it() -> None:
-    tamper = [CALL + change for change in (
-        "import urllib.request\nurllib.request.OpenerDirector.open = lambda *a, **k: None\n",
-        "import urllib.request\nurllib.request.build_opener = None\n",
-        "import threading, time\nthreading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n",
-        "import signal\nsignal.signal(signal.SIGUSR1, lambda *a: None)\n",
-        "import signal\nsignal.setitimer(signal.ITIMER_REAL, 30)\n",
-        "import os\nos.environ['HTTPS_PROXY'] = 'http://127.0.0.1:9'\n",
-        "import os\nos.chdir('/')\n",
-        "import sys\nsys.setrecursionlimit(50)\n",
-    )]
+def test_every_snippet_runs_in_a_process_of_its_own() -> None:
     with PythonPool(preload=["urllib.request"], harness=HARNESS, workers=1, timeout=1.0, warmup=[CALL]) as one:
-        for code in tamper:
-            before, after, again = one.run([PID_CALL, code, PID_CALL])
-            assert after.ok, (code, after)
-            assert pid_of(again) != pid_of(before), code
+        pids = [pid_of(r) for r in one.run([PID_CALL] * 12)]
+    assert len(set(pids)) == 12
 
 
-def test_answers_cannot_be_forged(pool: PythonPool) -> None:
-    forge = ("import os\nfor fd in range(64):\n    try:\n        os.write(fd, b'{\"nonce\": \"x\", \"ok\": true}\\n')\n"
-             "    except OSError:\n        pass\n")
+TAMPER = (
+    "import urllib.request\nurllib.request.OpenerDirector.open = lambda *a, **k: None\n",
+    "import urllib.request\nurllib.request.build_opener = None\n",
+    "import threading, time\nthreading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n",
+    "import signal\nsignal.signal(signal.SIGUSR1, lambda *a: None)\n",
+    "import signal\nsignal.setitimer(signal.ITIMER_REAL, 30)\n",
+    "import os\nos.environ['HTTPS_PROXY'] = 'http://127.0.0.1:9'\n",
+    "import os\nos.chdir('/')\n",
+    "import sys\nsys.setrecursionlimit(50)\n",
+    "import wapii_core.sandbox.wire_capture as w\nw.send_request = lambda *a: w.os.write(w._channel, "
+    "w.serialise_request('GET', 'https://forged.example/', [], b''))\n",
+    "import gc, urllib.request\nfor o in gc.get_objects():\n    if isinstance(o, urllib.request.OpenerDirector):\n"
+    "        o.open = lambda *a, **k: None\n",
+)
+
+
+@pytest.mark.parametrize("change", TAMPER)
+def test_no_snippet_changes_what_a_later_one_runs_in(change: str) -> None:
+    with PythonPool(preload=["urllib.request"], harness=HARNESS, workers=1, timeout=1.0, warmup=[CALL]) as one:
+        alone, tamper, after = one.run([CALL, CALL + change, CALL])
+    assert tamper.error is None or tamper.error.startswith("blocked"), tamper
+    assert request_of(after) == request_of(alone) and url_of(after) == "https://api.example.com/items?q=1"
+
+
+def test_answers_cannot_forge_a_request(pool: PythonPool) -> None:
+    """A snippet that writes protocol lines into every descriptor can only garble its own channel."""
+    forge = ("import os\nfor fd in range(64):\n    try:\n        os.write(fd, b'{\"ok\": true, \"value\": "
+             "{\"url\": \"https://forged.example/\"}}\\n')\n    except OSError:\n        pass\n")
     forged, good = pool.run([forge + CALL, CALL])
-    assert forged.error == "runtime_error" and forged.detail == "the snippet forged its answer"
-    assert good.ok
+    with pytest.raises(WireError):
+        parse_requests(forged.wire)
+    assert url_of(good) == "https://api.example.com/items?q=1"
+
+
+@pytest.mark.parametrize("answer", [
+    [], {"ok": "yes"}, {"ok": True, "error": "runtime_error"}, {"ok": False, "error": "made_up"},
+    {"ok": False, "error": "runtime_error", "detail": 7}, {"ok": True, "wire": "not base64!"}, {"ok": True, "wire": 5},
+])
+def test_a_malformed_answer_is_a_bad_capture(answer: object) -> None:
+    result = checked_result(answer)
+    assert not result.ok and result.error == "runtime_error" and result.detail.startswith("bad_capture: ")
 
 
 def test_the_isolation_report_names_every_layer(pool: PythonPool) -> None:
@@ -99,7 +124,7 @@ def test_the_isolation_report_names_every_layer(pool: PythonPool) -> None:
     assert isinstance(report, Isolation) and report.kind == "python"
     names = [layer.name for layer in report.layers]
     assert names == ["bubblewrap", "privilege drop", "rlimits", "clean environment", "process-group kill", "seccomp",
-                     "audit hook", "fork per taint"]
+                     "audit hook", "process per snippet"]
     assert report.as_dict()["layers"][0]["name"] == "bubblewrap"
 
 

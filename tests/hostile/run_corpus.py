@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from hostile.canaries import corpus
+from hostile.harness import request_of
+from wapii_core.sandbox.wire_capture import WireError
 
 JS_ERRORS = ("runtime_error", "no_request")
 
@@ -65,7 +67,13 @@ def run_py(canary_dir: Path, port: int, marker: str, timeout: float = 1.0) -> li
     with PythonPool(preload=["urllib.request"], harness="hostile.harness:run_snippet", workers=1, timeout=timeout,
                     warmup=[benign_py(0)[0]]) as pool:
         for row, result in zip(rows, pool.run(snippets)):
-            row.update(error=result.error, detail=result.detail, request=result.value)
+            error, detail, request = result.error, result.detail, None
+            if error is None:
+                try:
+                    request = request_of(result)
+                except WireError as exc:
+                    error, detail = "runtime_error", f"bad_capture: {exc}"
+            row.update(error=error, detail=detail, request=request)
     return rows
 
 

@@ -1,12 +1,16 @@
-"""The snippet process of the Python worker: forked from the pre-loaded parent, it runs jobs until
-one taints it.
+"""The snippet process of the Python worker: forked from the pre-loaded parent for one snippet, it runs
+that snippet and exits.
 
 Right after the fork it hides the worker's pipes (its standard streams become ``/dev/null``, so a
-snippet cannot write protocol lines), lowers its own rlimits, records its :class:`~.pyguard.Baseline`,
-installs the audit hook and the seccomp filter, and then answers jobs read from its own pipe. Each
-job is one call of the harness on one snippet; the answer carries the job's nonce (a snippet
-cannot forge an answer for a later job, whose nonce does not exist yet) and, when the job left the
-process changed, ``tainted``: the process then exits and the parent forks a fresh one.
+snippet cannot write protocol lines), lowers its own rlimits, installs the audit hook and the
+seccomp filter, attaches the wire channel (:mod:`.wire_capture`) and runs the harness on the snippet
+it inherited from the parent's memory. It then writes one answer line (``ok``, ``value``, ``error``,
+``detail``) to its answer pipe and exits; the parent kills it regardless once it has answered.
+
+Nothing here needs to be kept secret from the snippet: the requests it is judged on are the bytes
+it sent down the channel, which the parent reads; the answer can only say that the snippet failed
+(which costs the snippet itself) or carry hints that the supervisor checks against those bytes.
+No process serves two snippets, so nothing a snippet changes can reach another.
 """
 
 from __future__ import annotations
@@ -17,9 +21,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from . import seccomp
+from . import seccomp, wire_capture
 from .limits import apply_limits
-from .pyguard import Auditor, Baseline, Blocked, blocked_errno
+from .pyguard import Auditor, Blocked, blocked_errno
 
 MAX_ANSWER = 4 << 20
 """Bytes of JSON a job's answer may hold."""
@@ -63,10 +67,11 @@ def run_job(harness: Callable[[str], Any], code: str, auditor: Auditor) -> dict[
     return {"ok": error is None, "value": value, "error": error, "detail": detail}
 
 
-def _encode(answer: dict[str, Any]) -> bytes:
+def encode_answer(answer: dict[str, Any]) -> bytes:
+    """One JSON line; a value that is not JSON, or too large, becomes the job's runtime error."""
     try:
         line = json.dumps(answer, allow_nan=False)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         line = json.dumps({**answer, "ok": False, "value": None, "error": "runtime_error",
                            "detail": f"the harness returned a value that is not JSON: {exc}"[:MAX_DETAIL]})
     if len(line) > MAX_ANSWER:
@@ -81,48 +86,33 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-def _hide_streams(keep: set[int], close: list[int]) -> None:
+def _hide_streams(keep: set[int]) -> None:
+    """Standard streams to ``/dev/null``, every other descriptor but ``keep`` closed."""
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
     os.close(null)
-    for fd in close:
-        if fd not in keep:
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+    low = 3
+    for fd in sorted(keep):
+        os.closerange(low, fd)
+        low = fd + 1
+    os.closerange(low, os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 65536)
 
 
-def child_main(jobs_fd: int, answers_fd: int, parent_fds: list[int], harness: Callable[[str], Any],
+def child_main(code: str, answers_fd: int, wire_fd: int, harness: Callable[[str], Any],
                config: dict[str, Any]) -> None:
-    """The body of a forked snippet process; never returns."""
+    """The body of a forked snippet process: runs ``code`` once and exits; never returns."""
     status = 0
     try:
-        _hide_streams({jobs_fd, answers_fd}, parent_fds)
+        _hide_streams({answers_fd, wire_fd})
         apply_limits({int(kind): value for kind, value in config["child_limits"].items()})
         sys.dont_write_bytecode = True
-        baseline = Baseline(config["watch"])
         auditor = Auditor(config["read_roots"])
         if config["seccomp"]:
             seccomp.install()
-        jobs = os.fdopen(jobs_fd, "rb", buffering=0)
-        served = 0
-        while True:
-            line = jobs.readline()
-            if not line:
-                break
-            job = json.loads(line)
-            answer = run_job(harness, job["code"], auditor)
-            served += 1
-            taint = baseline.taint()
-            if taint is None and served >= config["max_jobs"]:
-                taint = f"served {served} jobs"
-            answer["nonce"] = job["nonce"]
-            answer["tainted"] = taint
-            _write_all(answers_fd, _encode(answer))
-            if taint is not None:
-                break
+        wire_capture.attach(wire_fd)
+        answer = run_job(harness, code, auditor)
+        _write_all(answers_fd, encode_answer(answer))
     except BaseException:  # noqa: BLE001 - the parent reports a dead process
         status = 70
     os._exit(status)

@@ -1,4 +1,4 @@
-"""In-process guards of a Python snippet process: the audit hook and the taint check.
+"""The in-process guard of a Python snippet process: the audit hook.
 
 :class:`Auditor` is an audit hook (PEP 578) armed while a snippet runs. It names what the sandbox
 refuses (the kernel refuses it anyway, see :mod:`.seccomp`), so that a hostile snippet is reported
@@ -6,24 +6,13 @@ as ``blocked: <what>`` even when it swallows the error; it refuses outright read
 the worker's own read roots (the ``/etc/passwd`` of a host without bubblewrap), ``ctypes`` and new
 audit hooks. It is a label and a second line, not the boundary: code that reaches C without an
 audit event bypasses it, and then meets the seccomp filter and bubblewrap.
-
-:class:`Baseline` records, right after the process is forked, what a snippet could change to
-influence the next snippet run by the same process: threads, signal handlers, the signal mask and
-interval timers, interpreter hooks, the environment, the working directory, and every attribute of
-the watched modules and of the classes they define (compared by identity: ~0.3 ms per job for
-the standard library's HTTP modules, ~1 ms with requests and httpx and their dependencies). :meth:`Baseline.taint` names the
-first difference after a job; a tainted process is replaced before the next job.
 """
 
 from __future__ import annotations
 
-import gc
-import operator
 import os
-import signal
 import socket
 import sys
-import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -115,75 +104,3 @@ def blocked_errno(exc: BaseException) -> bool:
         current = current.__cause__ or current.__context__
     return False
 
-
-def _watched_modules(prefixes: Iterable[str]) -> list[tuple[str, Any]]:
-    """The loaded modules named by ``prefixes`` (a package and its submodules)."""
-    names = tuple(prefixes)
-    return [(name, module) for name, module in list(sys.modules.items())
-            if module is not None and any(name == p or name.startswith(p + ".") for p in names)]
-
-
-def _namespaces(modules: list[tuple[str, Any]]) -> list[tuple[str, Any]]:
-    """The namespaces of ``modules`` and of the classes defined in them."""
-    found: list[tuple[str, Any]] = []
-    for name, module in modules:
-        namespace = vars(module)
-        found.append((name, namespace))
-        for attribute, value in list(namespace.items()):
-            if isinstance(value, type) and getattr(value, "__module__", None) == name:
-                found.append((f"{name}.{attribute}", value.__dict__))
-    return found
-
-
-def _unchanged(namespace: Any, values: tuple[Any, ...]) -> bool:
-    """Whether ``namespace`` still holds exactly ``values`` (by identity; ``id()`` would raise an
-    audit event per value)."""
-    return len(namespace) == len(values) and all(map(operator.is_, namespace.values(), values))
-
-
-class Baseline:
-    """What a snippet may not change for later snippets of the same process (see the module doc)."""
-
-    SIGNALS = [sig for sig in signal.valid_signals() if sig not in (signal.SIGKILL, signal.SIGSTOP)]
-
-    def __init__(self, watched: Iterable[str]) -> None:
-        self.threads = threading.active_count()
-        self.handlers = self._handlers()
-        self.mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
-        self.hooks = self._hooks()
-        self.env = dict(os.environ)
-        self.cwd = os.getcwd()
-        self.modules = _watched_modules(watched)
-        self.namespaces = [(name, namespace, tuple(namespace.values())) for name, namespace in _namespaces(self.modules)]
-
-    @staticmethod
-    def _handlers() -> list[Any]:
-        return [signal.getsignal(sig) for sig in Baseline.SIGNALS]
-
-    @staticmethod
-    def _hooks() -> tuple[Any, ...]:
-        return (sys.gettrace(), sys.getprofile(), sys.excepthook, sys.displayhook, sys.unraisablehook,
-                threading.excepthook, tuple(sys.meta_path), tuple(sys.path_hooks), sys.stdin, sys.stdout, sys.stderr,
-                sys.getrecursionlimit(), sys.getswitchinterval(), gc.isenabled(), tuple(gc.callbacks),
-                os.umask(os.umask(0o22)))
-
-    def taint(self) -> str | None:
-        """The first state this process's snippets share that changed, or None."""
-        if threading.active_count() != self.threads:
-            return "a thread is still running"
-        if any(signal.getitimer(timer) != (0.0, 0.0) for timer in (signal.ITIMER_REAL, signal.ITIMER_VIRTUAL,
-                                                                    signal.ITIMER_PROF)):
-            return "an interval timer is set"
-        if self._handlers() != self.handlers or signal.pthread_sigmask(signal.SIG_BLOCK, []) != self.mask:
-            return "a signal handler or the signal mask changed"
-        if self._hooks() != self.hooks:
-            return "an interpreter hook changed"
-        if dict(os.environ) != self.env or os.getcwd() != self.cwd:
-            return "the environment or working directory changed"
-        for name, module in self.modules:
-            if sys.modules.get(name) is not module:
-                return f"sys.modules[{name!r}] was replaced"
-        for name, namespace, values in self.namespaces:
-            if not _unchanged(namespace, values):
-                return f"{name} was modified"
-        return None

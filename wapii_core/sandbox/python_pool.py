@@ -9,17 +9,23 @@ An adapter plugs in with no isolation code of its own::
     pool.close()
 
 The harness ``run_snippet(code: str) -> dict`` is imported in each worker's pre-loaded parent and
-called in a forked, sandboxed child (:mod:`.pyworker`, :mod:`.pychild`): it executes the snippet
-with capture set up and returns a JSON-able value. Raising :class:`NoRequest` reports
+called in a child forked for that one snippet (:mod:`.pyworker`, :mod:`.pychild`): it executes the
+snippet with the HTTP libraries' transports sending each request down the wire channel
+(:func:`.wire_capture.send_request`) and returns a JSON-able value (hints about the request; the
+snippet can rewrite it, so nothing a verdict rests on). Raising :class:`NoRequest` reports
 ``no_request``; raising anything else reports ``runtime_error`` with the exception as detail.
+:attr:`SnippetResult.wire` holds the bytes the snippet sent: parse them with
+:func:`.wire_capture.parse_requests`.
 
 Layers: bubblewrap, the privilege drop, worker rlimits (:mod:`.launch`), plus, per child, a lower
-address-space limit, the seccomp filter (:mod:`.seccomp`), the audit hook and the taint check
-(:mod:`.pyguard`), and a fresh child after every tainted job and every ``max_jobs`` jobs.
+address-space limit, the seccomp filter (:mod:`.seccomp`) and the audit hook (:mod:`.pyguard`), and a
+fresh process for every snippet.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import importlib.util
 import sys
 import threading
@@ -33,8 +39,9 @@ from .limits import GiB, Limits, clean_env
 from .seccomp import unavailable as seccomp_unavailable
 from .supervisor import Supervisor
 
-WATCHED = ("builtins", "os", "io", "json", "socket", "ssl", "http", "urllib", "email", "wapii_core.sandbox")
-"""Modules whose attributes (and their classes') a snippet may not change, besides the preloaded ones."""
+ERRORS = ("runtime_error", "no_request", "timeout", "worker_died", "exited")
+"""The error kinds a worker may answer, besides ``blocked: <what>``."""
+MAX_DETAIL = 500
 
 
 @dataclass(frozen=True)
@@ -47,13 +54,43 @@ class SnippetResult:
     killed), ``"worker_died"`` (the process was killed by a signal, or the worker stopped
     answering), ``"exited"`` (the snippet ended its process: ``sys.exit``, ``os._exit``) or
     ``"blocked: <what>"`` (the snippet tried something the sandbox refuses, even if it caught the
-    refusal); ``detail``: a one-line explanation.
+    refusal); ``detail``: a one-line explanation; ``wire``: every byte the snippet sent down its wire
+    channel, whatever the outcome (a request sent before a timeout is there too).
     """
 
     ok: bool
     value: Any = None
     error: str | None = None
     detail: str | None = None
+    wire: bytes = b""
+
+
+def _bad(detail: str) -> SnippetResult:
+    return SnippetResult(ok=False, error="runtime_error", detail=f"bad_capture: {detail}")
+
+
+def checked_result(answer: Any) -> SnippetResult:
+    """The :class:`SnippetResult` of one worker answer, every field checked; an answer that breaks
+    the protocol is that snippet's ``runtime_error`` with a ``bad_capture`` detail."""
+    if not isinstance(answer, dict):
+        return _bad("the worker's answer is not an object")
+    ok, error, detail, wire = answer.get("ok"), answer.get("error"), answer.get("detail"), answer.get("wire", "")
+    if not isinstance(ok, bool) and ok is not None:
+        return _bad("'ok' is not a boolean")
+    if error is not None and not (isinstance(error, str) and (error in ERRORS or error.startswith("blocked: "))):
+        return _bad("'error' is not an error kind")
+    if detail is not None and not isinstance(detail, str):
+        return _bad("'detail' is not a string")
+    if bool(ok) == (error is not None):
+        return _bad("'ok' and 'error' disagree")
+    try:
+        sent = base64.b64decode(wire, validate=True) if isinstance(wire, str) else None
+    except (ValueError, binascii.Error):
+        sent = None
+    if sent is None:
+        return _bad("'wire' is not base64")
+    return SnippetResult(ok=bool(ok), value=answer.get("value") if ok else None, error=error,
+                         detail=detail[:MAX_DETAIL] if detail else detail, wire=sent)
 
 
 def _top_level(name: str) -> str:
@@ -78,17 +115,15 @@ class PythonPool:
     """Runs Python snippets through ``harness`` on ``workers`` sandboxed workers (default: one per CPU).
 
     ``preload``: modules each worker imports once, before forking; ``timeout``: seconds per snippet;
-    ``warmup``: trusted snippets the harness runs once in each worker before forking, so that what
-    libraries initialise on first use (caches, compiled patterns) is not mistaken for a snippet's
-    change (which would cost a fork per snippet); ``max_jobs``: snippets one forked process serves at
-    most; ``memory``: address-space limit of each snippet process; ``watch``: more modules a snippet
-    may not modify. Thread-safe; workers start on first use and stop on :meth:`close` (also on
-    garbage collection and at exit).
+    ``warmup``: trusted snippets the harness runs once in each worker before it forks, so that what
+    libraries initialise on first use (caches, compiled patterns, the mocks) is done once rather than
+    in every snippet's process; ``memory``: address-space limit of each snippet process.
+    Thread-safe; workers start on first use and stop on :meth:`close` (also on garbage collection
+    and at exit).
     """
 
     def __init__(self, preload: list[str], harness: str, workers: int | None = None, timeout: float = 2.0, *,
-                 warmup: list[str] | None = None, max_jobs: int = 64, memory: int = 1 * GiB,
-                 watch: list[str] | None = None) -> None:
+                 warmup: list[str] | None = None, memory: int = 1 * GiB) -> None:
         self.preload = list(preload)
         self.harness = harness
         self.timeout = timeout
@@ -104,12 +139,10 @@ class PythonPool:
             "preload": self.preload,
             "harness": harness,
             "warmup": list(warmup or []),
-            "watch": sorted({*WATCHED, *(_top_level(m) for m in modules[1:]), *(watch or [])}),
             "read_roots": [str(p) for p in self.read_paths],
             "child_limits": {str(kind): value for kind, value in Limits(address_space=memory, file_size=0,
                                                                         processes_headroom=None).resolved(0).items()},
             "seccomp": seccomp_problem is None,
-            "max_jobs": max_jobs,
         }
         self._plan: Plan | None = None
         self._plan_lock = threading.Lock()
@@ -143,15 +176,15 @@ class PythonPool:
                   "signal other processes" if problem is None else problem,
                   "processes, sockets and file writes are only refused by the audit hook"),
             Layer("audit hook", True, "names refused operations; refuses reads outside the worker's own files"),
-            Layer("fork per taint", True, "a snippet process that a snippet changed is replaced before the next one"),
+            Layer("process per snippet", True, "every snippet runs in its own process, forked from a parent that "
+                  "never runs snippet code; requests are judged from the bytes it sent down a pipe"),
         ]
         return Isolation("python", layers)
 
     def run(self, snippets: list[str]) -> list[SnippetResult]:
         """One :class:`SnippetResult` per snippet, in order."""
         answers = self._supervisor.run([{"code": code} for code in snippets])
-        return [SnippetResult(ok=bool(a.get("ok")), value=a.get("value"), error=a.get("error"), detail=a.get("detail"))
-                for a in answers]
+        return [checked_result(answer) for answer in answers]
 
     def close(self) -> None:
         """Stops the workers (they start again on the next :meth:`run`)."""

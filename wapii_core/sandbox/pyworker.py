@@ -1,27 +1,31 @@
-"""The Python worker: a pre-loaded parent that runs each snippet in a forked, sandboxed child.
+"""The Python worker: a pre-loaded parent that runs each snippet in its own forked, sandboxed child.
 
 Started by :class:`~wapii_core.sandbox.PythonPool` (inside bubblewrap, as an unprivileged user,
 under rlimits) as ``python -I -B`` running :func:`main`. Its first input line is the
-configuration (``sys_path``, ``preload``, ``harness``, ``warmup``, ``watch``, ``read_roots``,
-``child_limits``, ``seccomp``, ``max_jobs``); it imports the preloaded modules and the harness once,
-runs the harness on the adapter's ``warmup`` snippets (so that state libraries initialise lazily is
-part of every child's baseline), writes ``{"ready": true, ...}``, and then answers each job ``{"id", "timeout_ms", "code"}`` with
-``{"id", "ok", "value", "error", "detail"}``.
+configuration (``sys_path``, ``preload``, ``harness``, ``warmup``, ``read_roots``, ``child_limits``,
+``seccomp``); it imports the preloaded modules and the harness once, runs the harness on the
+adapter's ``warmup`` snippets (so that what libraries initialise lazily is done once, before any
+fork), makes itself non-dumpable (a process of the same user cannot read its memory), writes
+``{"ready": true, ...}``, and then answers each job ``{"id", "timeout_ms", "code"}`` with
+``{"id", "ok", "value", "error", "detail", "wire"}``.
 
-The parent never runs snippet code. It forks a child (:mod:`.pychild`) that serves jobs until one
-taints it, waits for each answer until the job's timeout, and reports ``timeout`` (the child is
-killed), ``exited`` (the snippet ended the process: ``os._exit``, a signal it sent itself),
+The parent never runs snippet code. For each job it forks a fresh child (:mod:`.pychild`) holding
+the snippet, reads the child's answer and, at the same time, every byte the child sends down its
+wire channel (:mod:`.wire_capture`), until the answer or the job's timeout; then it kills the child,
+reads what is left in the channel and reports the answer with the bytes (base64 in ``wire``), or
+``timeout``, ``exited`` (the snippet ended the process: ``os._exit``, a signal it sent itself),
 ``worker_died`` (killed by another signal) or ``blocked: ...`` (killed for a syscall of another
-architecture). Forking from the pre-loaded parent costs ~1-2 ms; a clean child serves up to
-``max_jobs`` snippets without forking at all.
+architecture). A fork of the pre-loaded parent costs about a millisecond; no process ever runs two
+snippets, so no snippet can change what another one runs in.
 """
 
 from __future__ import annotations
 
+import base64
+import gc
 import importlib
 import json
 import os
-import secrets
 import select
 import signal
 import sys
@@ -30,7 +34,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from . import seccomp
 from .pychild import MAX_ANSWER, child_main
+from .wire_capture import MAX_WIRE_BYTES
 
 
 def resolve(spec: str) -> Callable[[str], Any]:
@@ -45,69 +51,65 @@ def resolve(spec: str) -> Callable[[str], Any]:
 
 
 class Child:
-    """One forked snippet process and the parent's ends of its two pipes."""
+    """One forked snippet process running one snippet, and the parent's ends of its two pipes."""
 
-    def __init__(self, harness: Callable[[str], Any], config: dict[str, Any]) -> None:
-        jobs_r, jobs_w = os.pipe()
+    def __init__(self, code: str, harness: Callable[[str], Any], config: dict[str, Any]) -> None:
         answers_r, answers_w = os.pipe()
+        wire_r, wire_w = os.pipe()
         pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the child, reported through its pipe
-            child_main(jobs_r, answers_w, [jobs_w, answers_r], harness, config)
-        os.close(jobs_r)
+        if pid == 0:  # pragma: no cover - runs in the child, reported through its pipes
+            child_main(code, answers_w, wire_w, harness, config)
         os.close(answers_w)
-        self.pid, self.jobs, self.answers = pid, jobs_w, answers_r
-        self.buffer = b""
+        os.close(wire_w)
+        self.pid, self.answers, self.wire = pid, answers_r, wire_r
+        self.answer = b""
+        self.sent = bytearray()
+        self.overflow = False
 
-    def send(self, message: dict[str, Any]) -> bool:
-        data = json.dumps(message).encode() + b"\n"
+    def _read(self, fd: int) -> bool:
+        """Reads what ``fd`` has; False at its end."""
         try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self.jobs, view):]
+            chunk = os.read(fd, 1 << 16)
         except OSError:
             return False
+        if not chunk:
+            return False
+        if fd == self.wire:
+            self.sent += chunk
+            self.overflow = self.overflow or len(self.sent) > MAX_WIRE_BYTES
+        else:
+            self.answer += chunk
         return True
 
-    def read_line(self, deadline: float) -> bytes | None:
-        """The next line from the child; None at the deadline; b"" when it closed its pipe."""
-        while b"\n" not in self.buffer:
+    def wait_answer(self, deadline: float) -> bytes | None:
+        """The child's answer line, reading what it sends meanwhile; None at the deadline or when the
+        child sent more than the channel takes; b"" when it closed its answer pipe without one."""
+        open_fds = [self.answers, self.wire]
+        while b"\n" not in self.answer:
+            if self.overflow or len(self.answer) > MAX_ANSWER + 4096:
+                return None
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
-            ready, _, _ = select.select([self.answers], [], [], remaining)
-            if not ready:
-                return None
-            chunk = os.read(self.answers, 1 << 16)
-            if not chunk:
-                return b""
-            self.buffer += chunk
-            if len(self.buffer) > MAX_ANSWER + 4096:
-                return b""
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        return line
+            ready, _, _ = select.select(open_fds, [], [], remaining)
+            for fd in ready:
+                if not self._read(fd):
+                    open_fds.remove(fd)
+                    if fd == self.answers:
+                        return b""
+        return self.answer.partition(b"\n")[0]
 
-    def exited(self) -> bool:
-        """Whether the child has ended (it is then reaped)."""
-        pid, _ = os.waitpid(self.pid, os.WNOHANG)
-        if pid == 0:
-            return False
-        for fd in (self.jobs, self.answers):
-            os.close(fd)
-        return True
-
-    def end(self, kill: bool) -> int:
-        """Reaps the child (killing it first if asked); returns its wait status."""
-        if kill:
-            try:
-                os.kill(self.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        for fd in (self.jobs, self.answers):
-            try:
-                os.close(fd)
-            except OSError:
-                pass
+    def end(self) -> int:
+        """Kills and reaps the child, then reads the rest of what it sent; returns its wait status."""
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         _, status = os.waitpid(self.pid, 0)
+        while not self.overflow and self._read(self.wire):
+            pass
+        for fd in (self.answers, self.wire):
+            os.close(fd)
         return status
 
 
@@ -125,49 +127,47 @@ def describe_death(status: int) -> tuple[str, str]:
 
 
 class Parent:
-    """Runs jobs through children forked from this pre-loaded process."""
+    """Runs each job in a child forked from this pre-loaded process for that job alone."""
 
     def __init__(self, harness: Callable[[str], Any], config: dict[str, Any]) -> None:
         self.harness = harness
         self.config = config
-        self.child: Child | None = None
 
     def run(self, code: str, timeout: float) -> dict[str, Any]:
-        if self.child is not None and self.child.exited():
-            self.child = None  # it ended between jobs: this job has not run yet
-        if self.child is None:
-            self.child = Child(self.harness, self.config)
-        child = self.child
-        nonce = secrets.token_hex(16)
-        if not child.send({"nonce": nonce, "code": code}):
-            return self._died(kill=True)
-        line = child.read_line(time.monotonic() + timeout)
+        """``{"ok", "value", "error", "detail", "wire"}``: the child's answer (or why there is none)
+        and, base64-encoded, every byte it sent down the wire channel."""
+        child = Child(code, self.harness, self.config)
+        line = child.wait_answer(time.monotonic() + timeout)
+        status = child.end()
+        wire = base64.b64encode(bytes(child.sent)).decode("ascii")
+        if child.overflow:
+            return {"ok": False, "value": None, "error": "runtime_error", "wire": "",
+                    "detail": f"the snippet sent more than {MAX_WIRE_BYTES} bytes"}
         if line is None:
-            self.child = None
-            child.end(kill=True)
-            return {"ok": False, "value": None, "error": "timeout", "detail": f"timeout after {timeout:g} s"}
+            return {"ok": False, "value": None, "error": "timeout", "detail": f"timeout after {timeout:g} s",
+                    "wire": wire}
         if not line:
-            return self._died(kill=False)
+            error, detail = describe_death(status)
+            return {"ok": False, "value": None, "error": error, "detail": detail, "wire": wire}
         try:
             answer = json.loads(line)
-            valid = isinstance(answer, dict) and answer.get("nonce") == nonce
         except ValueError:
-            valid = False
-        if not valid:
-            self.child = None
-            child.end(kill=True)
-            return {"ok": False, "value": None, "error": "runtime_error", "detail": "the snippet forged its answer"}
-        if answer.get("tainted"):
-            self.child = None
-            child.end(kill=False)
-        return {key: answer.get(key) for key in ("ok", "value", "error", "detail")}
+            answer = None
+        if not isinstance(answer, dict):
+            return {"ok": False, "value": None, "error": "runtime_error", "wire": wire,
+                    "detail": "bad_capture: the snippet process answered something that is not a JSON object"}
+        return {**{key: answer.get(key) for key in ("ok", "value", "error", "detail")}, "wire": wire}
 
-    def _died(self, kill: bool) -> dict[str, Any]:
-        assert self.child is not None
-        status = self.child.end(kill=kill)
-        self.child = None
-        error, detail = describe_death(status)
-        return {"ok": False, "value": None, "error": error, "detail": detail}
+
+def _not_dumpable() -> None:
+    """Keeps processes of the same user (the snippet children) from reading this one's memory
+    through ``/proc/<pid>/mem`` or attaching to it."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
+    except (OSError, AttributeError):
+        pass
 
 
 def main() -> None:
@@ -185,7 +185,9 @@ def main() -> None:
     if threading.active_count() > 1:
         raise RuntimeError("the harness left a thread running in the pre-loaded worker, which cannot fork safely")
     if config["seccomp"]:
-        import pyseccomp  # noqa: F401 - loaded once here, not in every child
+        seccomp.compile_filter()  # compiled once here; each child only loads it
+    _not_dumpable()
+    gc.freeze()  # what the parent built stays out of the children's collections: fewer copied pages
     parent = Parent(harness, config)
 
     def send(message: dict[str, Any]) -> None:
@@ -197,8 +199,6 @@ def main() -> None:
         job = json.loads(line)
         answer = parent.run(str(job["code"]), max(1, int(job.get("timeout_ms", 2000))) / 1000)
         send({"id": job["id"], **answer})
-    if parent.child is not None:
-        parent.child.end(kill=True)
 
 
 if __name__ == "__main__":

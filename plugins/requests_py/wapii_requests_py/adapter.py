@@ -8,33 +8,48 @@ from typing import Any
 
 from wapii_core.model import Capture, Extraction, Prompt, Sample, Setup
 from wapii_core.protocols import Dataset
+from wapii_core.sandbox.wire_capture import WireError, parse_requests
 
 from .extract import extract_call
 from .libraries import HTTPX, REQUESTS, Library
 from .normalise import normalise_record
 from .pool import SnippetPool, snippet_pool
 from .prompt import build_prompt
+from .recording import wire_record
 from .render import render_program
 
 DEFAULT_TIMEOUT_S = 2.0
 
 
 def to_capture(result: Any) -> Capture:
-    """A pool result as a Capture: the first request the snippet issued, or why there is none.
+    """A pool result as a Capture: the first request the snippet sent down the wire channel, or why
+    there is none.
 
     Every failure of the run (an exception, a timeout, a killed or blocked worker) is a
-    ``runtime_error`` whose detail names it; a run that issued no request is ``no_request``.
+    ``runtime_error`` whose detail names it, whatever was sent before it; a run that sent no request
+    is ``no_request``; bytes that are no HTTP request, or hints of the wrong shape, are a
+    ``runtime_error`` with a ``bad_capture`` detail. The request itself comes only from the bytes
+    sent: the snippet's own answer can make it fail, never change what it sent.
     """
     if not result.ok:
         if result.error == "no_request":
             return Capture(error="no_request", detail=result.detail)
         detail = result.error if not result.detail else f"{result.error}: {result.detail}"
         return Capture(error="runtime_error", detail=detail)
-    issued = (result.value or {}).get("requests") or []
-    if not issued:
+    try:
+        sent = parse_requests(result.wire)
+    except WireError as exc:
+        return Capture(error="runtime_error", detail=f"bad_capture: {exc}")
+    if not sent:
         return Capture(error="no_request", detail="the program ended without issuing a request")
-    detail = f"{len(issued)} requests issued; the first is judged" if len(issued) > 1 else None
-    return Capture(request=issued[0], detail=detail)
+    hints = result.value.get("passed") if isinstance(result.value, dict) else None
+    hint = hints[0] if isinstance(hints, list) and len(hints) == len(sent) else None
+    try:
+        record = wire_record(sent[0], hint)
+    except ValueError as exc:
+        return Capture(error="runtime_error", detail=f"bad_capture: {exc}")
+    detail = f"{len(sent)} requests issued; the first is judged" if len(sent) > 1 else None
+    return Capture(request=record, detail=detail)
 
 
 class PythonAdapter:

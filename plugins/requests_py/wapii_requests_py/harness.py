@@ -1,12 +1,16 @@
-"""Runs one extracted snippet with every request captured instead of sent (inside a sandboxed worker).
+"""Runs one extracted snippet with every request sent down the sandbox's wire channel (inside a
+sandboxed worker).
 
 ``run_snippet(code)`` is the function the sandbox's Python worker pool calls in a child process.
-Requests made with ``requests`` are captured at the transport by ``responses``; requests made with
+Requests made with ``requests`` are taken at the transport by ``responses``; requests made with
 ``httpx`` (module functions, ``Client`` and ``AsyncClient``) by ``respx``. The mock answers nothing:
-it records the request and raises :class:`RequestIssued`, which stops the program at its first
-request (what the program would do with the response never runs, like the code after the call that
-the reference's extraction cut off). A snippet whose code is a coroutine (top-level ``await``,
-``async with``) runs under ``asyncio``.
+it sends the request as the library handed it to its transport (method, URL, headers, body) down
+the wire channel (:func:`wapii_core.sandbox.wire_capture.send_request`), whose bytes the supervisor
+judges, and raises :class:`RequestIssued`, which stops the program at its first request (what the
+program would do with the response never runs, like the code after the call that the reference's
+extraction cut off). A snippet whose code is a coroutine (top-level ``await``, ``async with``) runs
+under ``asyncio``. The value returned holds only hints that the adapter checks against those bytes
+(the typed query values the code passed, :mod:`.recording`).
 
 Importing this module (in the worker's pre-loaded parent, before any fork) installs three
 process-wide patches that every snippet shares: the hooks that note the URL and query parameters a
@@ -33,7 +37,9 @@ import respx
 from httpx._client import BaseClient
 from httpx._transports import default as httpx_transports
 
-from .recording import PASSED_ATTRIBUTE, from_httpx, from_requests
+from wapii_core.sandbox import wire_capture
+
+from .recording import PASSED_ATTRIBUTE, httpx_message, passed_record, requests_message
 
 COMPILE_FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 
@@ -104,13 +110,12 @@ class _Mocks:
     """Both libraries' mocks, started once per process and never stopped.
 
     Started by the first snippet, which in a sandboxed worker is a warm-up run in the pre-loaded
-    parent: the patched transport classes are then part of every forked child's baseline, and a
-    snippet changes no class (a change would taint the child and cost a fork per snippet). Each
-    snippet only swaps the list its requests are appended to.
+    parent, so that every snippet's forked process starts with the transports already patched.
+    Each snippet only swaps the list its request hints are appended to.
     """
 
     def __init__(self) -> None:
-        self.captured: list[dict[str, Any]] = []
+        self.passed: list[dict[str, Any]] = []
         self.requests_mock = responses.RequestsMock(assert_all_requests_are_fired=False)
         self.requests_mock.add(_AnyRequest("GET", re.compile(".*"), callback=self._on_requests))
         self.router = respx.mock(assert_all_called=False, assert_all_mocked=True, using="httpx")
@@ -119,20 +124,22 @@ class _Mocks:
         self.router.start()
 
     def _on_requests(self, prepared: requests.PreparedRequest) -> Any:
-        self.captured.append(from_requests(prepared))
+        wire_capture.send_request(*requests_message(prepared))
+        self.passed.append(passed_record(prepared))
         raise RequestIssued
 
     def _on_httpx(self, request: httpx.Request) -> Any:
         request.read()
-        self.captured.append(from_httpx(request))
+        wire_capture.send_request(*httpx_message(request))
+        self.passed.append(passed_record(request))
         raise RequestIssued
 
     def begin(self) -> list[dict[str, Any]]:
-        """A fresh list for the next snippet's requests (the mocks' own call logs are emptied)."""
+        """A fresh list for the hints of the next snippet's requests (the mocks' call logs emptied)."""
         self.requests_mock.calls.reset()
         self.router.calls.clear()
-        self.captured = []
-        return self.captured
+        self.passed = []
+        return self.passed
 
 
 _mocks: _Mocks | None = None
@@ -155,11 +162,12 @@ def _execute(code: str) -> None:
 
 
 def run_snippet(code: str) -> dict[str, Any]:
-    """Runs ``code`` until its first request; returns ``{"requests": [record, ...]}`` (possibly empty).
+    """Runs ``code`` until its first request; returns ``{"passed": [hints, ...]}``, one entry per request
+    sent down the wire channel (possibly none).
 
-    An exception before any request was captured propagates (the pool reports ``runtime_error``);
-    ``sys.exit`` before a request becomes a ``RuntimeError``. Once a request is captured, whatever
-    the program does next (it may catch the stop and go on) no longer changes the outcome.
+    An exception before any request was sent propagates (the pool reports ``runtime_error``);
+    ``sys.exit`` before a request becomes a ``RuntimeError``. Once a request is sent, whatever the
+    program does next (it may catch the stop and go on) no longer changes the outcome.
     """
     captured = _capture()
     try:
@@ -172,4 +180,4 @@ def run_snippet(code: str) -> dict[str, Any]:
     except BaseException:
         if not captured:
             raise
-    return {"requests": list(captured)}
+    return {"passed": list(captured)}

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 REQUEST_METHODS = ("get", "post", "put", "patch", "delete", "head", "options")
 """HTTP methods that both libraries offer as module-level functions (``requests.get``, ``httpx.get``)."""
@@ -34,6 +34,18 @@ def _httpx_defaults() -> dict[str, str]:
     return {name: value for name, value in BaseClient().headers.items()}
 
 
+def _requests_query_text(value: Any) -> str | None:
+    """How requests writes one query value (``str()``; ``None`` leaves the key out)."""
+    return None if value is None else str(value)
+
+
+def _httpx_query_text(value: Any) -> str | None:
+    """How httpx writes one query value (``true``/``false`` for booleans, ``None`` as empty)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "" if value is None else str(value)
+
+
 @dataclass(frozen=True)
 class Library:
     """One Python HTTP library as a benchmark target."""
@@ -43,6 +55,7 @@ class Library:
     title: str  # the library's name in prose
     bodyless_shorthands: tuple[str, ...]  # shorthand functions that cannot carry a body
     _defaults: Callable[[], dict[str, str]]
+    _query_text: Callable[[Any], str | None]
 
     @property
     def import_line(self) -> str:
@@ -56,6 +69,12 @@ class Library:
     def default_headers(self) -> dict[str, str]:
         """Lower-case name → value of the headers the library sends on its own."""
         return _lowered(self._defaults)
+
+    def sends_as(self, value: Any, sent: Any) -> bool:
+        """Whether the library writes the query value ``value`` (a scalar or a list, as passed in
+        ``params=``) as ``sent`` (a string, or a list of strings for a repeated key)."""
+        written = [self._query_text(item) for item in (value if isinstance(value, list) else [value])]
+        return [text for text in written if text is not None] == (sent if isinstance(sent, list) else [sent])
 
     def is_own_header(self, name: str, value: str) -> bool:
         """Whether a sent header is the library's rather than the code's: derived from the URL or the
@@ -76,7 +95,7 @@ def _lowered(source: Callable[[], dict[str, str]]) -> dict[str, str]:
     return dict(_lowered_cached(source))
 
 
-REQUESTS = Library("requests_py", "requests", "requests", (), _requests_defaults)
-HTTPX = Library("httpx_py", "httpx", "HTTPX", BODYLESS_METHODS, _httpx_defaults)
+REQUESTS = Library("requests_py", "requests", "requests", (), _requests_defaults, _requests_query_text)
+HTTPX = Library("httpx_py", "httpx", "HTTPX", BODYLESS_METHODS, _httpx_defaults, _httpx_query_text)
 
 LIBRARIES = {lib.adapter: lib for lib in (REQUESTS, HTTPX)}

@@ -43,14 +43,17 @@ def _content_type(record: dict[str, Any]) -> str | None:
     return None
 
 
-def _params(query: str, passed: dict[str, Any]) -> dict[str, Any]:
-    """The query with the typed values the code passed in ``params=`` put back in."""
+def _params(query: str, passed: dict[str, Any], library: Library) -> dict[str, Any]:
+    """The query with the typed values the code passed in ``params=`` put back in, each only where
+    the library writes it as exactly what was sent (the hint comes from the snippet's own process:
+    it may choose between ``50`` and ``"50"``, never change a byte that was sent)."""
     params = parse_query(query, bare=True)
+    sent = parse_query(query)
     typed = passed.get("params") or {}
     passed_url = passed.get("url")
     in_url = parse_query(urlsplit(passed_url).query) if isinstance(passed_url, str) else {}
     for key, value in typed.items():
-        if key in params and key not in in_url and value is not None:
+        if key in params and key not in in_url and value is not None and library.sends_as(value, sent[key]):
             params[key] = value
     return params
 
@@ -66,7 +69,7 @@ def normalise_record(record: dict[str, Any], library: Library) -> dict[str, Any]
         "headers": _headers(record, library),
     }
     if parts.query:
-        config["params"] = _params(parts.query, record.get("passed") or {})
+        config["params"] = _params(parts.query, record.get("passed") or {}, library)
         config["sent_params"] = parse_query(parts.query)
     data = decode_body(record.get("body"), _content_type(record))
     if data is not None:

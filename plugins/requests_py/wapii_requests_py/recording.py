@@ -1,10 +1,15 @@
-"""A request as the mock received it, written down as JSON (runs inside the sandboxed worker).
+"""A request as a library hands it to its transport, and the hints recorded beside it.
 
-The record holds what went on the wire (method, full URL, headers in the order and spelling sent,
-body bytes as text or base64) and, beside it, what the program passed to the library: the URL and
-the query parameters before the library encoded them (``passed``), so that the normalisation can
-keep the typed values the code wrote (``limit=50`` is the number 50, as in the reference's axios
-config) while wire mode judges the encoded strings.
+Inside the sandboxed snippet process, :func:`requests_message` / :func:`httpx_message` take the
+message the library built (method, full URL, headers in the order and spelling sent, body bytes)
+for the wire channel, and :func:`passed_record` what the program passed to the library: the URL and
+the query parameters before the library encoded them, so that the normalisation can keep the typed
+values the code wrote (``limit=50`` is the number 50, as in the reference's axios config) while
+wire mode judges the encoded strings. The hints come from the snippet's own process, so the adapter
+accepts a typed value only when the library would send exactly the bytes that were sent.
+
+On the supervisor's side, :func:`wire_record` turns a parsed wire request into the record that
+:mod:`.normalise` reads (``method``, ``url``, ``headers``, ``body`` as text or base64, ``passed``).
 """
 
 from __future__ import annotations
@@ -94,25 +99,55 @@ def _text(value: Any) -> str:
     return value.decode("latin-1") if isinstance(value, (bytes, bytearray)) else str(value)
 
 
-def from_requests(prepared: Any) -> dict[str, Any]:
-    """The record of a ``requests.PreparedRequest``."""
-    return {
-        "library": "requests",
-        "method": _text(prepared.method),
-        "url": _text(prepared.url),
-        "headers": [[_text(name), _text(value)] for name, value in prepared.headers.items()],
-        "body": body_record(_read_all(prepared.body)),
-        "passed": passed_record(prepared),
-    }
+Message = tuple[str, str, list[tuple[str, str]], bytes]
+"""What a library hands its transport: method, full URL, headers in order, body bytes."""
 
 
-def from_httpx(request: Any) -> dict[str, Any]:
-    """The record of an ``httpx.Request`` (its body already read)."""
+def requests_message(prepared: Any) -> Message:
+    """The message of a ``requests.PreparedRequest``."""
+    return (_text(prepared.method), _text(prepared.url),
+            [(_text(name), _text(value)) for name, value in prepared.headers.items()], _read_all(prepared.body))
+
+
+def httpx_message(request: Any) -> Message:
+    """The message of an ``httpx.Request`` (its body already read)."""
+    return (request.method, str(request.url),
+            [(name.decode("latin-1"), value.decode("latin-1")) for name, value in request.headers.raw],
+            bytes(request.content))
+
+
+def _checked_params(params: Any) -> dict[str, Any] | None:
+    if params is None:
+        return None
+    if not isinstance(params, dict):
+        raise ValueError("the typed query parameters are not an object")
+    for key, value in params.items():
+        ok, _ = _typed(value)
+        if not isinstance(key, str) or not ok:
+            raise ValueError(f"the typed query parameter {key!r} is not a JSON scalar or list of scalars")
+    return params
+
+
+def checked_passed(passed: Any) -> dict[str, Any]:
+    """A hint recorded in the snippet's process, shape checked (it crossed from there): ``{}`` or
+    ``{"url": str | None, "params": {name: scalar | [scalar, ...]} | None}``; ValueError otherwise."""
+    if passed is None or passed == {}:
+        return {}
+    if not isinstance(passed, dict) or set(passed) - {"url", "params"}:
+        raise ValueError("a request hint is not an object with 'url' and 'params'")
+    url = passed.get("url")
+    if url is not None and not isinstance(url, str):
+        raise ValueError("a request hint's 'url' is not a string")
+    return {"url": url, "params": _checked_params(passed.get("params"))}
+
+
+def wire_record(request: Any, passed: Any) -> dict[str, Any]:
+    """The record :mod:`.normalise` reads, from a :class:`~wapii_core.sandbox.wire_capture.WireRequest`
+    and the hint recorded for it (ValueError when the hint is malformed)."""
     return {
-        "library": "httpx",
         "method": request.method,
-        "url": str(request.url),
-        "headers": [[name.decode("latin-1"), value.decode("latin-1")] for name, value in request.headers.raw],
-        "body": body_record(request.content),
-        "passed": passed_record(request),
+        "url": request.target,
+        "headers": [[name, value] for name, value in request.headers],
+        "body": body_record(request.body),
+        "passed": checked_passed(passed),
     }

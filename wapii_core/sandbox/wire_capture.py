@@ -1,0 +1,147 @@
+"""Requests captured on the wire: a snippet process sends HTTP/1.1 bytes down a pipe that only its
+supervisor reads, and the verdict is built from what the supervisor parses there.
+
+Why: anything held inside the snippet's own process (a list of captured requests, an answer with a
+nonce, a frame local) can be read and rewritten by the snippet, so an in-process capture can be
+forged. A byte stream that leaves the process cannot be taken back: a program that writes bytes
+into the channel has simply *sent* that request, exactly as it would have sent them to a socket.
+
+- Snippet side (no third-party import): the sandbox attaches the pipe's write end with
+  :func:`attach`; a harness's transport hook calls :func:`send_request` with what the HTTP library
+  hands its transport (method, absolute URL, headers in order and spelling, body bytes). The message
+  is serialised as an HTTP/1.1 request in absolute form (``GET https://host/path?q HTTP/1.1``):
+  bytes outside ``!``..``~`` in the URL are percent-encoded (UTF-8), the library's framing headers
+  (``Content-Length``, ``Transfer-Encoding``) are replaced by the body's real length, ``Host`` is added
+  when the library left it to the connection.
+- Supervisor side: :func:`parse_requests` parses the bytes with h11, a well-kept HTTP/1.1 parser, into
+  :class:`WireRequest` records; bytes that are no HTTP request are a :class:`WireError`.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+MAX_WIRE_BYTES = 4 << 20
+"""Bytes one snippet may send down the channel; more ends the snippet as a runtime error."""
+MAX_REQUESTS = 16
+"""Requests parsed from one snippet's channel at most (the first one is judged)."""
+FRAMING_HEADERS = ("content-length", "transfer-encoding", "host")
+
+_channel: int | None = None
+
+
+def attach(fd: int | None) -> None:
+    """Makes ``fd`` the channel that :func:`send_request` writes to (None: requests go nowhere, as in a
+    warm-up run outside any snippet)."""
+    global _channel
+    _channel = fd
+
+
+def _target(url: str) -> bytes:
+    out = bytearray()
+    for byte in url.encode("utf-8", errors="surrogatepass"):
+        out += bytes([byte]) if 0x21 <= byte <= 0x7E else b"%%%02X" % byte
+    return bytes(out)
+
+
+def _latin1(text: Any) -> bytes:
+    if isinstance(text, (bytes, bytearray)):
+        return bytes(text)
+    return str(text).encode("latin-1", errors="replace")
+
+
+def _value(text: Any) -> bytes:
+    if isinstance(text, (bytes, bytearray)):
+        return bytes(text)
+    return str(text).encode("utf-8", errors="surrogatepass")
+
+
+def _text(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw.decode("latin-1")
+
+
+def serialise_request(method: str, url: str, headers: list[tuple[Any, Any]], body: bytes) -> bytes:
+    """The HTTP/1.1 message of one request, as :func:`parse_requests` reads it back."""
+    lines = [_latin1(method) + b" " + _target(url) + b" HTTP/1.1"]
+    names = set()
+    for name, value in headers:
+        raw = _latin1(name)
+        names.add(raw.lower())
+        if raw.lower() in (b"content-length", b"transfer-encoding"):
+            continue
+        lines.append(raw + b": " + _value(value))
+    if b"host" not in names:
+        lines.append(b"Host: " + _latin1(urlsplit(url).netloc or "localhost"))
+    lines.append(b"Content-Length: %d" % len(body))
+    return b"\r\n".join(lines) + b"\r\n\r\n" + body
+
+
+def send_request(method: str, url: str, headers: list[tuple[Any, Any]], body: bytes) -> None:
+    """Sends one request down the channel (the snippet's only way to have a request judged)."""
+    if _channel is None:
+        return
+    view = memoryview(serialise_request(method, url, headers, body))
+    while view:
+        view = view[os.write(_channel, view):]
+
+
+@dataclass(frozen=True)
+class WireRequest:
+    """One request as the supervisor parsed it: ``target`` is the request line's URL (absolute form),
+    ``headers`` in the order and spelling sent (values as UTF-8, else Latin-1), ``body`` the message body."""
+
+    method: str
+    target: str
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    body: bytes = b""
+
+
+class WireError(ValueError):
+    """The channel held bytes that are not a sequence of HTTP/1.1 requests."""
+
+
+def _one(data: bytes) -> tuple[WireRequest, bytes]:
+    import h11
+
+    connection = h11.Connection(our_role=h11.SERVER, max_incomplete_event_size=MAX_WIRE_BYTES)
+    connection.receive_data(data)
+    connection.receive_data(b"")  # end of stream: an incomplete message is an error, not a wait
+    request: Any = None
+    body = bytearray()
+    while True:
+        try:
+            event = connection.next_event()
+        except h11.RemoteProtocolError as exc:
+            raise WireError(f"the bytes sent are not an HTTP/1.1 request ({exc})") from None
+        if isinstance(event, h11.Request):
+            request = event
+        elif isinstance(event, h11.Data):
+            body += event.data
+        elif isinstance(event, h11.EndOfMessage):
+            break
+        else:  # NEED_DATA cannot happen after the end of stream; ConnectionClosed before a message
+            raise WireError("the bytes sent end inside an HTTP request")
+    rest, _closed = connection.trailing_data
+    headers = [(name.decode("latin-1"), _text(value)) for name, value in request.headers.raw_items()]
+    return WireRequest(request.method.decode("latin-1"), request.target.decode("latin-1"), headers, bytes(body)), rest
+
+
+def parse_requests(data: bytes) -> list[WireRequest]:
+    """The requests sent down one snippet's channel, in order (at most :data:`MAX_REQUESTS`).
+
+    Raises :class:`WireError` when the bytes are no HTTP/1.1 requests (a truncated message too).
+    """
+    if len(data) > MAX_WIRE_BYTES:
+        raise WireError(f"more than {MAX_WIRE_BYTES} bytes were sent")
+    requests: list[WireRequest] = []
+    rest = bytes(data)
+    while rest and len(requests) < MAX_REQUESTS:
+        request, rest = _one(rest)
+        requests.append(request)
+    return requests
