@@ -1,0 +1,153 @@
+"""Hostile Python programs in a real run (``tests/hostile/py_run``), judged from outside the sandbox.
+
+Each program replaces one sample's generation in a replay run of the ``requests_py`` adapter on
+WAPIIBench. It makes a wrong call of its own while trying to be judged correct anyway (forged
+answers and hints, patched harness objects, a flooded or garbled wire channel), to change the
+verdicts of the samples after it, to smuggle host secrets into the run directory or to harm the
+processes above it. The run must end with ``summary.json`` and ``report.md``; no hostile sample may
+be judged correct; every sample between them must get the verdict it gets in a run without them
+(one worker, so each one runs right after a hostile one); no canary may trip.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from hostile.accounts import ensure_user
+from hostile.canaries import SECRET_ENV, Canaries
+from support import WAPIIBENCH
+from wapii_core.sandbox import bwrap
+
+CORPUS = Path(__file__).resolve().parent / "hostile" / "py_run"
+
+pytestmark = pytest.mark.skipif(not (WAPIIBENCH / "dataset.json").exists(), reason="needs ../shared/wapiibench")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def sandbox_user() -> None:
+    if os.geteuid() == 0:
+        ensure_user()
+
+
+@pytest.fixture
+def canaries(monkeypatch: pytest.MonkeyPatch):
+    instance = Canaries().start()
+    monkeypatch.setenv(SECRET_ENV, instance.secret)
+    yield instance
+    instance.stop()
+
+
+def _programs() -> list[tuple[str, str, str]]:
+    """``(name, expectation, template)`` of every program of the family."""
+    out = []
+    for path in sorted(CORPUS.glob("*.py")):
+        text = path.read_text()
+        expect = text.splitlines()[0].split("expect:", 1)[1].split("--", 1)[0].strip()
+        out.append((path.stem, expect, text))
+    return out
+
+
+def _record(config: dict[str, Any]) -> dict[str, Any]:
+    """The expected request as a capture record of the kind the harness once returned from inside the
+    snippet's process (what a forger would hand in)."""
+    params = config.get("params") or {}
+    headers = [[name, str(value)] for name, value in config["headers"].items()]
+    body = None
+    if config.get("data") is not None:
+        body = {"text": json.dumps(config["data"])}
+        if not any(name.lower() == "content-type" for name, _ in headers):
+            headers.append(["Content-Type", "application/json"])
+    return {"library": "requests", "method": config["method"].upper(),
+            "url": config["url"] + ("?" + urlencode(params, doseq=True) if params else ""),
+            "headers": headers, "body": body, "passed": {"url": config["url"], "params": params}}
+
+
+def _fill(template: str, sample: Any, following: Any) -> str:
+    return (template.replace("__EXPECTED_URL__", sample.config["url"])
+            .replace("__EXPECTED_RECORD__", repr(_record(sample.config)))
+            .replace("__NEXT_RECORD__", repr(_record(following.config)))
+            .replace("__EXPECTED_PARAMS__", repr(sample.config.get("params") or {}))
+            .replace("__NEXT_METHOD__", following.config["method"].upper())
+            .replace("__NEXT_URL__", following.config["url"]))
+
+
+def _wrong(program: str) -> str:
+    """An ordinary program made wrong: the same call one path segment off."""
+    start = program.index("requests.")
+    quote = program.index("'", start)
+    return program[: quote + 1] + program[quote + 1:].replace("'", "/extra'", 1)
+
+
+def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    from wapii_core.runner import RunConfig, run
+
+    generations = tmp_path / f"{name}.jsonl"
+    generations.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = tmp_path / name
+    summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, adapter="requests_py", backend="replay",
+                            generations=generations, limit=limit), out)
+    assert (out / "summary.json").is_file() and (out / "report.md").is_file()
+    results = {r["sample"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
+    return summary, results
+
+
+@pytest.mark.parametrize("layers", ["bubblewrap", "no-bubblewrap"])
+def test_python_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from wapii_core import plugins
+    from wapii_core.model import Setup
+    from wapii_core.runner import load_dataset
+
+    if layers == "no-bubblewrap":
+        monkeypatch.setenv(bwrap.BWRAP_ENV, "")
+    monkeypatch.setenv("WAPII_PYTHON_WORKERS", "1")  # each ordinary program runs right after a hostile one
+    monkeypatch.setenv("WAPII_PYTHON_TIMEOUT", "2")
+    programs = _programs()
+    dataset = load_dataset("wapiibench", WAPIIBENCH)
+    samples = dataset.samples[: 8 * len(programs)]
+    hostile = [s for s in samples if s.config.get("params")][: len(programs)]
+    ordinary = [s for s in samples if s not in hostile][: len(programs)]
+    assert len(hostile) == len(ordinary) == len(programs)
+    adapter = plugins.adapters.get("requests_py")()
+    try:
+        benign = {}
+        for n, sample in enumerate(ordinary):
+            program = adapter.render(sample.config, Setup.full, sample, "wire")
+            benign[sample.id] = program if n % 2 == 0 else _wrong(program)
+    finally:
+        adapter.close()
+    limit = max(samples.index(s) for s in hostile + ordinary) + 1
+
+    _, alone = _replay(tmp_path, "alone", [{"sample": sid, "code": code} for sid, code in benign.items()], limit)
+    lines, expect = [], {}
+    for (name, expectation, template), sample, following in zip(programs, hostile, ordinary):
+        lines += [{"sample": sample.id, "code": _fill(template, sample, following)},
+                  {"sample": following.id, "code": benign[following.id]}]
+        expect[sample.id] = (name, expectation)
+    summary, mixed = _replay(tmp_path, "mixed", lines, limit)
+
+    assert summary["judged"] == len(lines)
+    assert {alone[sid]["verdict"] for sid in benign} == {"correct", "illegal"}  # both kinds of ordinary program ran
+    problems = []
+    for sid in benign:
+        if (mixed[sid]["verdict"], mixed[sid]["error"]) != (alone[sid]["verdict"], alone[sid]["error"]):
+            problems.append(f"{sid} after a hostile program: {mixed[sid]['verdict']} {mixed[sid]['error_detail']}, "
+                            f"alone: {alone[sid]['verdict']}")
+    for sid, (name, expectation) in expect.items():
+        result = mixed[sid]
+        detail = result["error_detail"] or ""
+        if result["verdict"] == "correct":
+            problems.append(f"{name}: judged correct")
+        elif expectation == "runtime_error" and result["error"] != "runtime_error":
+            problems.append(f"{name}: expected a runtime error, got {result['verdict']} {result['error']} {detail}")
+        elif expectation == "blocked" and "blocked: " not in detail:
+            problems.append(f"{name}: expected blocked, got {result['verdict']} {result['error']} {detail}")
+    assert problems == [], "\n".join(problems)
+    stored = [path.read_text(errors="replace") for path in tmp_path.rglob("*") if path.is_file()]
+    assert canaries.violations(stored) == []
