@@ -10,8 +10,8 @@ from typing import Any, Callable, Iterator
 from pydantic import BaseModel, Field
 
 from . import plugins
-from .errors import WapiiError
-from .model import Generation, GenerationRequest, Sample, SampleResult, Setup
+from .errors import WapiiError, one_line
+from .model import ERROR_KINDS, Generation, GenerationRequest, Sample, SampleResult, Setup
 from .protocols import Adapter, BackendOptions, Dataset, RunContext
 from .store import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
 
@@ -149,36 +149,73 @@ class Judge:
         self._samples = {s.id: s for s in dataset.samples}
 
     def __call__(self, generations: list[Generation]) -> list[SampleResult]:
-        extractions = []
-        for gen in generations:
-            if gen.finish_reason in ("timeout", "unsatisfiable"):
-                extractions.append((None, gen.finish_reason))
-                continue
-            if self.constrained and gen.finish_reason == "length":
-                extractions.append((None, "incomplete_request"))
-                continue
-            ext = self.adapter.extract(gen.code or "")
-            extractions.append((ext.call, ext.error))
-        calls = [call for call, _ in extractions if call is not None]
+        """One result per generation, in order.
+
+        Nothing one program does can stop the others from being judged: an extraction or a
+        ``normalise`` that raises, a captured request without the neutral shape
+        (:mod:`wapii_core.request_schema`) or a comparison that raises makes that sample a
+        ``runtime_error`` whose detail says why (``bad_capture: ...`` for what the capture held).
+        """
+        extractions = [self._extract(gen) for gen in generations]
+        calls = [call for call, _, _ in extractions if call is not None]
         captures = iter(self.adapter.execute(calls) if calls else [])
         results = []
-        for gen, (call, error) in zip(generations, extractions):
-            sample = self._samples[gen.sample]
-            request, detail = None, None
+        for gen, (call, error, detail) in zip(generations, extractions):
+            request = None
             if call is not None:
                 capture = next(captures)
                 error, detail = capture.error, capture.detail
                 if capture.request is not None and error is None:
-                    request = self.adapter.normalise(capture.request)
-            spec = self._specs[sample.api]
-            if self.mode == "wire":
-                result = self._judge_wire(sample, spec, request, error, call=call, error_detail=detail, draw=gen.draw)
-            else:
-                result = self._judge(sample, spec, request, error, call=call, error_detail=detail, draw=gen.draw,
-                                     strict=self.strict)
-            result.mode = self.mode
-            results.append(result)
+                    request, detail = self._normalised(capture.request)
+                    error = None if request is not None else "runtime_error"
+            results.append(self._compare(self._samples[gen.sample], request, error, call, detail, gen.draw))
         return results
+
+    def _extract(self, gen: Generation) -> tuple[str | None, str | None, str | None]:
+        """``(call, error, detail)`` of one generation (metrics.md §2)."""
+        if gen.finish_reason in ("timeout", "unsatisfiable"):
+            return None, gen.finish_reason, None
+        if self.constrained and gen.finish_reason == "length":
+            return None, "incomplete_request", None
+        try:
+            ext = self.adapter.extract(gen.code or "")
+        except Exception as exc:  # e.g. a parser's MemoryError on absurdly nested code
+            return None, "runtime_error", f"extraction failed: {one_line(exc)}"
+        return ext.call, ext.error, None
+
+    def _normalised(self, captured: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+        """``(request, None)``, or ``(None, "bad_capture: ...")`` when ``normalise`` fails or its result
+        does not have the neutral shape."""
+        from .request_schema import BadCapture, check_request
+
+        try:
+            return check_request(self.adapter.normalise(captured)), None
+        except BadCapture as exc:
+            return None, f"bad_capture: {exc}"
+        except Exception as exc:  # the capture is the program's doing: so is whatever it makes normalise raise
+            return None, f"bad_capture: normalise failed: {one_line(exc)}"
+
+    def _compare(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
+                 detail: str | None, draw: int) -> SampleResult:
+        """The sample's result; a comparison that raises on the request makes it ``runtime_error``."""
+        try:
+            return self._judged(sample, request, error, call, detail, draw)
+        except Exception as exc:
+            if request is None and error in ERROR_KINDS:
+                raise  # not the capture's doing: the expected request or the spec is at fault
+            detail = f"bad_capture: comparison failed: {one_line(exc)}"
+            return self._judged(sample, None, "runtime_error", call, detail, draw)
+
+    def _judged(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
+                detail: str | None, draw: int) -> SampleResult:
+        spec = self._specs[sample.api]
+        if self.mode == "wire":
+            result = self._judge_wire(sample, spec, request, error, call=call, error_detail=detail, draw=draw)
+        else:
+            result = self._judge(sample, spec, request, error, call=call, error_detail=detail, draw=draw,
+                                 strict=self.strict)
+        result.mode = self.mode
+        return result
 
 
 def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> dict[str, Any]:
