@@ -306,6 +306,7 @@ def _stored_data_dir(run_info: dict[str, Any]) -> Path | None:
 def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[str],
            metric_names: list[str] | None) -> dict[str, Any]:
     """Aggregate the stored results into summary.json and report.md."""
+    from .metric_guard import apply_provider
     from .report import markdown_report
     from .store import ordered
 
@@ -323,12 +324,13 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
     names = metric_names if metric_names is not None else plugins.metrics.names()
     extra: dict[str, Any] = {}
     for name in names:
-        provider = plugins.metrics.get(name)
-        value = provider.aggregate(results, dataset)
-        if name == "wapii":
-            summary.update(value)
-        else:
-            extra[name] = value
+        outcome = apply_provider(plugins.metrics.get(name), results, dataset)
+        if name != "wapii":
+            extra[name] = outcome.recorded()
+            continue
+        summary.update(outcome.value or {})  # the paper's rows live at the top level
+        if outcome.failure:
+            extra[name] = outcome.failure
     if extra:
         summary["metrics"] = extra
     write_json(store.directory / SUMMARY_FILE, summary)
