@@ -13,6 +13,7 @@ from . import plugins
 from .errors import WapiiError, one_line
 from .model import ERROR_KINDS, Generation, GenerationRequest, Sample, SampleResult, Setup
 from .protocols import Adapter, BackendOptions, Dataset, RunContext
+from .run_lock import RunLock
 from .store import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
 
 CHUNK = 64
@@ -224,25 +225,27 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
 
     if config.setting not in SETTINGS:
         raise WapiiError(f"unknown setting {config.setting!r} (known: {', '.join(SETTINGS)})")
+    _check_metric_names(config.metrics)
     dataset = load_dataset(config.dataset, config.data_dir)
     samples = select_samples(dataset, config)
     with ExitStack() as stack:
+        lock = stack.enter_context(RunLock(out_dir))  # released last, after the store has closed
         adapter = plugins.adapters.get(config.adapter)()
         stack.callback(adapter.close)
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
                                  extra=dict(config.backend_options))
         context = RunContext(dataset, adapter, config.setup, config.mode, setting=config.setting)
-        backend = plugins.backends.get(config.backend)(options, context)
+        backend = _start_backend(config.backend, options, context)
+        if hasattr(backend, "close"):
+            stack.callback(backend.close)
         constrained = config.setting.startswith("constrained")
         if constrained and not backend.supports_constraints and config.backend != "replay":
             raise WapiiError(f"backend {config.backend!r} cannot decode under constraints "
                              f"(setting {config.setting!r})")
-        if hasattr(backend, "close"):
-            stack.callback(backend.close)
-        store = RunStore.open(out_dir, describe_run(config, dataset, backend))
-        stack.callback(store.close)
         judge = Judge(adapter, dataset, config.mode, constrained=constrained)
+        store = RunStore.open(out_dir, describe_run(config, dataset, backend), lock=lock)
+        stack.callback(store.close)
 
         keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
         done = store.finished_generations()
@@ -251,11 +254,39 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
                 for s in samples for d in range(config.draws) if f"{s.id}#{d}" not in done]
         advance_gen = progress("generating", len(todo))
         for chunk in _chunks(todo, CHUNK):
-            for gen in backend.generate(chunk):
+            for gen in _generate(backend, config.backend, chunk):
                 store.add_generation(gen)
                 advance_gen(1)
         _judge_pending(store, judge, keys, progress)
         return finish(store, dataset, samples, keys, config.metrics)
+
+
+def _check_metric_names(names: list[str] | None) -> None:
+    """An unknown metric provider is refused before any work, not after the whole run."""
+    for name in names or ():
+        plugins.metrics.get(name)
+
+
+def _start_backend(name: str, options: BackendOptions, context: RunContext) -> Any:
+    """The backend, or a one-line error when its factory fails (a model that does not load, a plugin's bug)."""
+    factory = plugins.backends.get(name)
+    try:
+        return factory(options, context)
+    except WapiiError:
+        raise
+    except Exception as exc:
+        raise WapiiError(f"backend {name!r}: failed to start: {one_line(exc)}") from exc
+
+
+def _generate(backend: Any, name: str, chunk: list[GenerationRequest]) -> Iterator[Generation]:
+    """``backend.generate(chunk)``; whatever else than a :class:`WapiiError` it raises becomes one."""
+    try:
+        yield from backend.generate(chunk)
+    except WapiiError:
+        raise
+    except Exception as exc:
+        raise WapiiError(f"backend {name!r}: failed: {one_line(exc)} (what it generated so far is kept; "
+                         "run the same command again to resume)") from exc
 
 
 def _judge_pending(store: RunStore, judge: Judge, keys: list[str], progress: Progress) -> None:
@@ -273,29 +304,28 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
     """Re-execute and re-score every stored generation of a run directory."""
     from .store import load_run
 
-    run_info = load_run(out_dir)
-    dataset = load_dataset(run_info["dataset"], data_dir or _stored_data_dir(run_info))
-    if dataset.sha256 != run_info.get("dataset_sha256"):
-        raise WapiiError(f"{out_dir}: the run was made on another version of dataset {dataset.name!r} "
-                         f"(sha256 {run_info.get('dataset_sha256')}, found {dataset.sha256})")
-    config = RunConfig(dataset=run_info["dataset"], adapter=run_info["adapter"], backend=run_info["backend"],
-                       setup=Setup(run_info["setup"]), mode=run_info.get("mode", "reference"),
-                       setting=run_info.get("setting", "unconstrained"),
-                       draws=run_info.get("draws", 1), limit=run_info.get("limit"), apis=run_info.get("apis"))
-    samples = select_samples(dataset, config)
-    keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
-    adapter = plugins.adapters.get(config.adapter)()
-    try:
-        store = RunStore.open(out_dir, run_info)
-        try:
-            store.reset_results()
-            judge = Judge(adapter, dataset, config.mode, constrained=config.setting.startswith("constrained"))
-            _judge_pending(store, judge, keys, progress)
-            return finish(store, dataset, samples, keys, metrics)
-        finally:
-            store.close()
-    finally:
-        adapter.close()
+    _check_metric_names(metrics)
+    with ExitStack() as stack:
+        lock = stack.enter_context(RunLock(out_dir, create=False))
+        run_info = load_run(out_dir)
+        dataset = load_dataset(run_info["dataset"], data_dir or _stored_data_dir(run_info))
+        if dataset.sha256 != run_info.get("dataset_sha256"):
+            raise WapiiError(f"{out_dir}: the run was made on another version of dataset {dataset.name!r} "
+                             f"(sha256 {run_info.get('dataset_sha256')}, found {dataset.sha256})")
+        config = RunConfig(dataset=run_info["dataset"], adapter=run_info["adapter"], backend=run_info["backend"],
+                           setup=Setup(run_info["setup"]), mode=run_info.get("mode", "reference"),
+                           setting=run_info.get("setting", "unconstrained"),
+                           draws=run_info.get("draws", 1), limit=run_info.get("limit"), apis=run_info.get("apis"))
+        samples = select_samples(dataset, config)
+        keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
+        adapter = plugins.adapters.get(config.adapter)()
+        stack.callback(adapter.close)
+        judge = Judge(adapter, dataset, config.mode, constrained=config.setting.startswith("constrained"))
+        store = RunStore.open(out_dir, run_info, lock=lock)
+        stack.callback(store.close)
+        store.reset_results()
+        _judge_pending(store, judge, keys, progress)
+        return finish(store, dataset, samples, keys, metrics)
 
 
 def _stored_data_dir(run_info: dict[str, Any]) -> Path | None:
@@ -313,6 +343,7 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
     results = ordered([store.results[k] for k in keys if k in store.results], keys)
     failed = [g for g in store.failed_generations() if g.key in set(keys) and g.key not in store.results]
     missing = [k for k in keys if k not in store.results]
+    store.write_run()
     summary: dict[str, Any] = {
         "complete": not missing,
         "samples": len(keys),
