@@ -48,8 +48,11 @@ def _no_progress(stage: str, total: int) -> Callable[[int], None]:
 
 
 def load_dataset(name: str, data_dir: Path | None) -> Dataset:
+    """The dataset a registered loader gives, checked (:func:`wapii_core.datasets.check_dataset`)."""
+    from .datasets import check_dataset
+
     loader = plugins.datasets.get(name)
-    return loader(data_dir)
+    return check_dataset(loader(data_dir))
 
 
 def select_samples(dataset: Dataset, config: RunConfig) -> list[Sample]:
