@@ -27,14 +27,21 @@ _NAME = re.compile(r"^wapii-(\d+)-[A-Za-z0-9_]+$")
 
 
 @contextmanager
-def process_scratch() -> Iterator[Path]:
+def process_scratch() -> Iterator[Path | None]:
     """Remove stale scratch directories, then make this process's own the default temporary directory
-    (``tempfile.tempdir``) until the block ends, when it is removed."""
+    (``tempfile.tempdir``) until the block ends, when it is removed. Where no temporary directory
+    can be made, the block runs without one (``None``) and whatever needs one reports it."""
     import fcntl
 
-    base = Path(tempfile.gettempdir())
-    sweep(base)
-    root = Path(tempfile.mkdtemp(prefix=f"wapii-{os.getpid()}-", dir=base))
+    try:
+        base = Path(tempfile.gettempdir())
+        sweep(base)
+        root: Path | None = Path(tempfile.mkdtemp(prefix=f"wapii-{os.getpid()}-", dir=base))
+    except OSError:
+        root = None
+    if root is None:
+        yield None
+        return
     fd = os.open(root / OWNER_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
     previous = tempfile.tempdir
