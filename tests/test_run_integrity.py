@@ -68,6 +68,11 @@ class Exploding:
         return {}
 
 
+class Unloadable:
+    def __init__(self, options, context):
+        raise OSError("weights.bin: truncated")
+
+
 def twice(data_dir):
     from wapii_core.datasets import load_demo
 
@@ -85,6 +90,7 @@ def register_metrics(register):
 @hookimpl
 def register_backends(register):
     register("exploding", Exploding)
+    register("unloadable", Unloadable)
 
 
 @hookimpl
@@ -331,6 +337,9 @@ def test_a_raising_backend_leaves_nothing_to_block_the_corrected_rerun(tmp_path,
     one_line_error(run_cli("run", "--backend", "exploding", "--out", str(out), env=plugin_env),
                    "backend 'exploding': failed: RuntimeError: GPU on fire (what it generated so far is kept; "
                    "run the same command again to resume)")
+    assert not out.exists()
+    one_line_error(run_cli("run", "--backend", "unloadable", "--out", str(out), env=plugin_env),
+                   "backend 'unloadable': failed to start: OSError: weights.bin: truncated")
     assert not out.exists()
     assert run_cli("run", "--limit", "2", "--out", str(out), "--quiet", env=plugin_env).returncode == 0
 
