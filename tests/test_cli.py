@@ -118,7 +118,8 @@ def test_a_run_directory_of_another_run_is_refused_and_kept(tmp_path):
     out = tmp_path / "run"
     assert run_cli("run", "--setup", "full", "--out", str(out), "--quiet").returncode == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    one_line_error(run_cli("run", "--setup", "argument", "--out", str(out)), "holds a different run")
+    one_line_error(run_cli("run", "--setup", "argument", "--out", str(out)),
+                   f"{out}: holds a run with setup 'full', not 'argument' (use another --out)")
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 

@@ -40,11 +40,33 @@ def test_a_retried_generation_supersedes_the_failed_one(tmp_path):
 
 
 def test_a_directory_of_another_run_is_refused_untouched(tmp_path):
-    RunStore.open(tmp_path, RUN).close()
-    before = (tmp_path / "run.json").read_text()
-    with pytest.raises(WapiiError, match="holds a different run .adapter"):
+    store = RunStore.open(tmp_path, RUN)
+    store.add_generation(Generation(sample="a/0", code="x"))
+    store.close()
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    with pytest.raises(WapiiError, match="holds a run with adapter 'axios_js', not 'requests_py' .use another --out.$"):
         RunStore.open(tmp_path, {**RUN, "adapter": "requests_py"})
-    assert (tmp_path / "run.json").read_text() == before
+    with pytest.raises(WapiiError, match="holds a run with backend parameter temperature unset, not 0.2 "):
+        RunStore.open(tmp_path, {**RUN, "backend_params": {"temperature": 0.2}})
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_run_json_is_written_with_the_first_stored_line_only(tmp_path):
+    store = RunStore.open(tmp_path, RUN)
+    assert not (tmp_path / "run.json").exists()  # a run that fails now leaves nothing to block its rerun
+    store.add_generation(Generation(sample="a/0", code="x"))
+    assert json.loads((tmp_path / "run.json").read_text()) == RUN
+    store.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["generations.jsonl", "run.json"]
+
+
+def test_an_open_store_locks_its_directory(tmp_path):
+    store = RunStore.open(tmp_path / "run", RUN)
+    with pytest.raises(WapiiError, match=f"^{tmp_path / 'run'}: another wapii process .pid [0-9]+. is writing"):
+        RunStore.open(tmp_path / "run", RUN)
+    store.close()
+    assert not (tmp_path / "run").exists()  # it made the directory and nothing was stored in it
+    RunStore.open(tmp_path / "run", RUN).close()
 
 
 def test_a_corrupt_line_in_the_middle_names_file_and_line(tmp_path):

@@ -30,7 +30,7 @@ from .model import Sample
 from .paths import bundled_specs_dir
 from .protocols import Dataset
 
-__all__ = ["BUILTIN_DISPLAY_NAMES", "load_dataset_dir", "load_wapiibench", "fetch_wapiibench", "load_demo",
+__all__ = ["BUILTIN_DISPLAY_NAMES", "check_dataset", "load_dataset_dir", "load_wapiibench", "fetch_wapiibench", "load_demo",
            "dataset_summary", "read_spec"]
 
 DATASET_FILE = "dataset.json"
@@ -100,6 +100,20 @@ def load_dataset_dir(directory: Path, name: str) -> Dataset:
         sha256=hashlib.sha256(raw).hexdigest(),
         prompts_dir=prompts if prompts.is_dir() else None,
     )
+
+
+def check_dataset(dataset: Dataset) -> Dataset:
+    """``dataset`` if a run can rely on it, whichever loader made it: every sample id once, a spec for
+    every API; else an :class:`InputError` naming the dataset's file."""
+    seen: dict[str, int] = {}
+    for position, sample in enumerate(dataset.samples):
+        where = f"sample {position} ({sample.id})"
+        if sample.id in seen:
+            raise InputError(dataset.source, f"{where}: duplicate of sample {seen[sample.id]} (same id)")
+        seen[sample.id] = position
+        if sample.api not in dataset.specs:
+            raise InputError(dataset.source, f"{where}: the dataset has no spec for api '{sample.api}'")
+    return dataset
 
 
 def load_wapiibench(data_dir: Path | None = None) -> Dataset:

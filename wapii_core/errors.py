@@ -29,3 +29,9 @@ class MissingToolError(WapiiError):
 
 class UnknownNameError(WapiiError):
     """A backend, adapter, metric or dataset name that no plugin registers."""
+
+
+def one_line(exc: BaseException, limit: int = 200) -> str:
+    """``TypeError: message`` on one line, cut to ``limit`` characters (for error details in run files)."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."

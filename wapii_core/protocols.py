@@ -80,7 +80,9 @@ class Adapter(Protocol):
     - ``extract(code)``: cut the first call out of a full program (or say why not);
     - ``execute(calls)``: run each call in isolation, capturing the request it issues; returns one
       Capture per call, in order; a hostile or broken call yields an error Capture, never an exception;
-    - ``normalise(request)``: turn a captured request into the neutral configuration (metrics.md §3);
+    - ``normalise(request)``: turn a captured request into the neutral configuration (metrics.md §3),
+      of the shape :mod:`wapii_core.request_schema` states (anything else, or an exception, makes
+      that sample a ``runtime_error``);
     - ``render(config, setup, sample, mode)``: a full program that issues ``config`` (the oracle's
       source), written so that comparison ``mode`` judges it correct (an adapter whose rendering
       is the same in every mode may leave ``mode`` out of its signature);

@@ -191,6 +191,8 @@ def _provider_tables(runs: list[RunData], prefix: str, by_api: bool) -> list[Tab
             columns = [r.summary["metrics"][name] for r in with_it]
             scopes, titles, run_names = [None] * len(with_it), _unique_titles(with_it), [r.name for r in with_it]
         rows = list(dict.fromkeys(row for values in columns for row in _scalar_rows(values)))
+        if not rows:  # e.g. a provider that failed as a whole: listed under its failures instead
+            continue
         table_rows = [(row, [Cell(values.get(row)) for values in columns]) for row in rows]
         tables.append(Table(f"{prefix}{name} metrics", None, titles, table_rows, run_names, scopes, kind="provider"))
     return tables
@@ -281,7 +283,23 @@ def render_markdown(report: Report) -> str:
         if failed:
             out += ["", f"## Failed generations in {run.name}", ""]
             out += [f"- {f['sample']} (draw {f['draw']}): {f['error']}" for f in failed]
+        failures = provider_failures(run.summary)
+        if failures:
+            out += ["", f"## Metric provider failures in {run.name}", ""] + [f"- {line}" for line in failures]
     return "\n".join(out) + "\n"
+
+
+def provider_failures(summary: dict[str, Any]) -> list[str]:
+    """One line per metric provider that failed, as summary.json records it (:mod:`wapii_core.metric_guard`)."""
+    lines = []
+    for name, value in (summary.get("metrics") or {}).items():
+        if not isinstance(value, dict):
+            continue
+        if value.get("error"):
+            lines.append(f"{name}: failed, no values ({value['error']})")
+        for key, error in (value.get("sample_errors") or {}).items():
+            lines.append(f"{name}: failed on {key}, left out of its values ({error})")
+    return lines
 
 
 def _apis(runs: list[RunData]) -> list[str]:

@@ -10,9 +10,10 @@ from typing import Any, Callable, Iterator
 from pydantic import BaseModel, Field
 
 from . import plugins
-from .errors import WapiiError
-from .model import Generation, GenerationRequest, Sample, SampleResult, Setup
+from .errors import WapiiError, one_line
+from .model import ERROR_KINDS, Generation, GenerationRequest, Sample, SampleResult, Setup
 from .protocols import Adapter, BackendOptions, Dataset, RunContext
+from .run_lock import RunLock
 from .store import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
 
 CHUNK = 64
@@ -47,8 +48,11 @@ def _no_progress(stage: str, total: int) -> Callable[[int], None]:
 
 
 def load_dataset(name: str, data_dir: Path | None) -> Dataset:
+    """The dataset a registered loader gives, checked (:func:`wapii_core.datasets.check_dataset`)."""
+    from .datasets import check_dataset
+
     loader = plugins.datasets.get(name)
-    return loader(data_dir)
+    return check_dataset(loader(data_dir))
 
 
 def select_samples(dataset: Dataset, config: RunConfig) -> list[Sample]:
@@ -149,36 +153,73 @@ class Judge:
         self._samples = {s.id: s for s in dataset.samples}
 
     def __call__(self, generations: list[Generation]) -> list[SampleResult]:
-        extractions = []
-        for gen in generations:
-            if gen.finish_reason in ("timeout", "unsatisfiable"):
-                extractions.append((None, gen.finish_reason))
-                continue
-            if self.constrained and gen.finish_reason == "length":
-                extractions.append((None, "incomplete_request"))
-                continue
-            ext = self.adapter.extract(gen.code or "")
-            extractions.append((ext.call, ext.error))
-        calls = [call for call, _ in extractions if call is not None]
+        """One result per generation, in order.
+
+        Nothing one program does can stop the others from being judged: an extraction or a
+        ``normalise`` that raises, a captured request without the neutral shape
+        (:mod:`wapii_core.request_schema`) or a comparison that raises makes that sample a
+        ``runtime_error`` whose detail says why (``bad_capture: ...`` for what the capture held).
+        """
+        extractions = [self._extract(gen) for gen in generations]
+        calls = [call for call, _, _ in extractions if call is not None]
         captures = iter(self.adapter.execute(calls) if calls else [])
         results = []
-        for gen, (call, error) in zip(generations, extractions):
-            sample = self._samples[gen.sample]
-            request, detail = None, None
+        for gen, (call, error, detail) in zip(generations, extractions):
+            request = None
             if call is not None:
                 capture = next(captures)
                 error, detail = capture.error, capture.detail
                 if capture.request is not None and error is None:
-                    request = self.adapter.normalise(capture.request)
-            spec = self._specs[sample.api]
-            if self.mode == "wire":
-                result = self._judge_wire(sample, spec, request, error, call=call, error_detail=detail, draw=gen.draw)
-            else:
-                result = self._judge(sample, spec, request, error, call=call, error_detail=detail, draw=gen.draw,
-                                     strict=self.strict)
-            result.mode = self.mode
-            results.append(result)
+                    request, detail = self._normalised(capture.request)
+                    error = None if request is not None else "runtime_error"
+            results.append(self._compare(self._samples[gen.sample], request, error, call, detail, gen.draw))
         return results
+
+    def _extract(self, gen: Generation) -> tuple[str | None, str | None, str | None]:
+        """``(call, error, detail)`` of one generation (metrics.md §2)."""
+        if gen.finish_reason in ("timeout", "unsatisfiable"):
+            return None, gen.finish_reason, None
+        if self.constrained and gen.finish_reason == "length":
+            return None, "incomplete_request", None
+        try:
+            ext = self.adapter.extract(gen.code or "")
+        except Exception as exc:  # e.g. a parser's MemoryError on absurdly nested code
+            return None, "runtime_error", f"extraction failed: {one_line(exc)}"
+        return ext.call, ext.error, None
+
+    def _normalised(self, captured: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+        """``(request, None)``, or ``(None, "bad_capture: ...")`` when ``normalise`` fails or its result
+        does not have the neutral shape."""
+        from .request_schema import BadCapture, check_request
+
+        try:
+            return check_request(self.adapter.normalise(captured)), None
+        except BadCapture as exc:
+            return None, f"bad_capture: {exc}"
+        except Exception as exc:  # the capture is the program's doing: so is whatever it makes normalise raise
+            return None, f"bad_capture: normalise failed: {one_line(exc)}"
+
+    def _compare(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
+                 detail: str | None, draw: int) -> SampleResult:
+        """The sample's result; a comparison that raises on the request makes it ``runtime_error``."""
+        try:
+            return self._judged(sample, request, error, call, detail, draw)
+        except Exception as exc:
+            if request is None and error in ERROR_KINDS:
+                raise  # not the capture's doing: the expected request or the spec is at fault
+            detail = f"bad_capture: comparison failed: {one_line(exc)}"
+            return self._judged(sample, None, "runtime_error", call, detail, draw)
+
+    def _judged(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
+                detail: str | None, draw: int) -> SampleResult:
+        spec = self._specs[sample.api]
+        if self.mode == "wire":
+            result = self._judge_wire(sample, spec, request, error, call=call, error_detail=detail, draw=draw)
+        else:
+            result = self._judge(sample, spec, request, error, call=call, error_detail=detail, draw=draw,
+                                 strict=self.strict)
+        result.mode = self.mode
+        return result
 
 
 def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> dict[str, Any]:
@@ -187,25 +228,27 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
 
     if config.setting not in SETTINGS:
         raise WapiiError(f"unknown setting {config.setting!r} (known: {', '.join(SETTINGS)})")
+    _check_metric_names(config.metrics)
     dataset = load_dataset(config.dataset, config.data_dir)
     samples = select_samples(dataset, config)
     with ExitStack() as stack:
+        lock = stack.enter_context(RunLock(out_dir))  # released last, after the store has closed
         adapter = plugins.adapters.get(config.adapter)()
         stack.callback(adapter.close)
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
                                  extra=dict(config.backend_options))
         context = RunContext(dataset, adapter, config.setup, config.mode, setting=config.setting)
-        backend = plugins.backends.get(config.backend)(options, context)
+        backend = _start_backend(config.backend, options, context)
+        if hasattr(backend, "close"):
+            stack.callback(backend.close)
         constrained = config.setting.startswith("constrained")
         if constrained and not backend.supports_constraints and config.backend != "replay":
             raise WapiiError(f"backend {config.backend!r} cannot decode under constraints "
                              f"(setting {config.setting!r})")
-        if hasattr(backend, "close"):
-            stack.callback(backend.close)
-        store = RunStore.open(out_dir, describe_run(config, dataset, backend))
-        stack.callback(store.close)
         judge = Judge(adapter, dataset, config.mode, constrained=constrained)
+        store = RunStore.open(out_dir, describe_run(config, dataset, backend), lock=lock)
+        stack.callback(store.close)
 
         keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
         done = store.finished_generations()
@@ -214,11 +257,39 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
                 for s in samples for d in range(config.draws) if f"{s.id}#{d}" not in done]
         advance_gen = progress("generating", len(todo))
         for chunk in _chunks(todo, CHUNK):
-            for gen in backend.generate(chunk):
+            for gen in _generate(backend, config.backend, chunk):
                 store.add_generation(gen)
                 advance_gen(1)
         _judge_pending(store, judge, keys, progress)
         return finish(store, dataset, samples, keys, config.metrics)
+
+
+def _check_metric_names(names: list[str] | None) -> None:
+    """An unknown metric provider is refused before any work, not after the whole run."""
+    for name in names or ():
+        plugins.metrics.get(name)
+
+
+def _start_backend(name: str, options: BackendOptions, context: RunContext) -> Any:
+    """The backend, or a one-line error when its factory fails (a model that does not load, a plugin's bug)."""
+    factory = plugins.backends.get(name)
+    try:
+        return factory(options, context)
+    except WapiiError:
+        raise
+    except Exception as exc:
+        raise WapiiError(f"backend {name!r}: failed to start: {one_line(exc)}") from exc
+
+
+def _generate(backend: Any, name: str, chunk: list[GenerationRequest]) -> Iterator[Generation]:
+    """``backend.generate(chunk)``; whatever else than a :class:`WapiiError` it raises becomes one."""
+    try:
+        yield from backend.generate(chunk)
+    except WapiiError:
+        raise
+    except Exception as exc:
+        raise WapiiError(f"backend {name!r}: failed: {one_line(exc)} (what it generated so far is kept; "
+                         "run the same command again to resume)") from exc
 
 
 def _judge_pending(store: RunStore, judge: Judge, keys: list[str], progress: Progress) -> None:
@@ -236,29 +307,28 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
     """Re-execute and re-score every stored generation of a run directory."""
     from .store import load_run
 
-    run_info = load_run(out_dir)
-    dataset = load_dataset(run_info["dataset"], data_dir or _stored_data_dir(run_info))
-    if dataset.sha256 != run_info.get("dataset_sha256"):
-        raise WapiiError(f"{out_dir}: the run was made on another version of dataset {dataset.name!r} "
-                         f"(sha256 {run_info.get('dataset_sha256')}, found {dataset.sha256})")
-    config = RunConfig(dataset=run_info["dataset"], adapter=run_info["adapter"], backend=run_info["backend"],
-                       setup=Setup(run_info["setup"]), mode=run_info.get("mode", "reference"),
-                       setting=run_info.get("setting", "unconstrained"),
-                       draws=run_info.get("draws", 1), limit=run_info.get("limit"), apis=run_info.get("apis"))
-    samples = select_samples(dataset, config)
-    keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
-    adapter = plugins.adapters.get(config.adapter)()
-    try:
-        store = RunStore.open(out_dir, run_info)
-        try:
-            store.reset_results()
-            judge = Judge(adapter, dataset, config.mode, constrained=config.setting.startswith("constrained"))
-            _judge_pending(store, judge, keys, progress)
-            return finish(store, dataset, samples, keys, metrics)
-        finally:
-            store.close()
-    finally:
-        adapter.close()
+    _check_metric_names(metrics)
+    with ExitStack() as stack:
+        lock = stack.enter_context(RunLock(out_dir, create=False))
+        run_info = load_run(out_dir)
+        dataset = load_dataset(run_info["dataset"], data_dir or _stored_data_dir(run_info))
+        if dataset.sha256 != run_info.get("dataset_sha256"):
+            raise WapiiError(f"{out_dir}: the run was made on another version of dataset {dataset.name!r} "
+                             f"(sha256 {run_info.get('dataset_sha256')}, found {dataset.sha256})")
+        config = RunConfig(dataset=run_info["dataset"], adapter=run_info["adapter"], backend=run_info["backend"],
+                           setup=Setup(run_info["setup"]), mode=run_info.get("mode", "reference"),
+                           setting=run_info.get("setting", "unconstrained"),
+                           draws=run_info.get("draws", 1), limit=run_info.get("limit"), apis=run_info.get("apis"))
+        samples = select_samples(dataset, config)
+        keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
+        adapter = plugins.adapters.get(config.adapter)()
+        stack.callback(adapter.close)
+        judge = Judge(adapter, dataset, config.mode, constrained=config.setting.startswith("constrained"))
+        store = RunStore.open(out_dir, run_info, lock=lock)
+        stack.callback(store.close)
+        store.reset_results()
+        _judge_pending(store, judge, keys, progress)
+        return finish(store, dataset, samples, keys, metrics)
 
 
 def _stored_data_dir(run_info: dict[str, Any]) -> Path | None:
@@ -269,12 +339,14 @@ def _stored_data_dir(run_info: dict[str, Any]) -> Path | None:
 def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[str],
            metric_names: list[str] | None) -> dict[str, Any]:
     """Aggregate the stored results into summary.json and report.md."""
+    from .metric_guard import apply_provider
     from .report import markdown_report
     from .store import ordered
 
     results = ordered([store.results[k] for k in keys if k in store.results], keys)
     failed = [g for g in store.failed_generations() if g.key in set(keys) and g.key not in store.results]
     missing = [k for k in keys if k not in store.results]
+    store.write_run()
     summary: dict[str, Any] = {
         "complete": not missing,
         "samples": len(keys),
@@ -286,12 +358,13 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
     names = metric_names if metric_names is not None else plugins.metrics.names()
     extra: dict[str, Any] = {}
     for name in names:
-        provider = plugins.metrics.get(name)
-        value = provider.aggregate(results, dataset)
-        if name == "wapii":
-            summary.update(value)
-        else:
-            extra[name] = value
+        outcome = apply_provider(plugins.metrics.get(name), results, dataset)
+        if name != "wapii":
+            extra[name] = outcome.recorded()
+            continue
+        summary.update(outcome.value or {})  # the paper's rows live at the top level
+        if outcome.failure:
+            extra[name] = outcome.failure
     if extra:
         summary["metrics"] = extra
     write_json(store.directory / SUMMARY_FILE, summary)

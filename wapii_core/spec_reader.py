@@ -74,30 +74,39 @@ def read(path: Path, raw: bytes) -> dict[str, Any]:
 
 
 class _Resolver:
-    """Follows local ``$ref`` chains (``#/components/...``) in the parsed document."""
+    """Follows local ``$ref`` chains (``#/components/...``) in the parsed document.
+
+    A reference met on the way to a pointer's target (``#/components/schemas/A/properties/b`` where
+    ``A`` is itself a ``$ref``) is followed too, as openapi-core does; a chain that comes back to a
+    reference it is still resolving is a circular ``$ref``, reported as such.
+    """
 
     def __init__(self, doc: dict[str, Any], path: Path) -> None:
         self.doc = doc
         self.path = path
 
-    def __call__(self, node: Any) -> Any:
-        seen: set[str] = set()
+    def __call__(self, node: Any, _active: frozenset[str] = frozenset()) -> Any:
         while isinstance(node, dict) and isinstance(node.get("$ref"), str):
             ref = node["$ref"]
             if not ref.startswith("#/"):
                 raise InputError(self.path, f"unsupported non-local $ref {ref!r}")
-            if ref in seen:
+            if ref in _active:
                 raise InputError(self.path, f"circular $ref {ref!r}")
-            seen.add(ref)
-            node = self.doc
-            for part in ref[2:].split("/"):
-                part = part.replace("~1", "/").replace("~0", "~")
-                if isinstance(node, list) and part.isdigit() and int(part) < len(node):
-                    node = node[int(part)]
-                elif isinstance(node, dict) and part in node:
-                    node = node[part]
-                else:
-                    raise InputError(self.path, f"$ref {ref!r} points nowhere")
+            _active = _active | {ref}
+            node = self._target(ref, _active)
+        return node
+
+    def _target(self, ref: str, active: frozenset[str]) -> Any:
+        node: Any = self.doc
+        for part in ref[2:].split("/"):
+            part = part.replace("~1", "/").replace("~0", "~")
+            node = self(node, active)
+            if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+                node = node[int(part)]
+            elif isinstance(node, dict) and part in node:
+                node = node[part]
+            else:
+                raise InputError(self.path, f"$ref {ref!r} points nowhere")
         return node
 
 

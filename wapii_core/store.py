@@ -7,7 +7,10 @@ Layout of ``<run-dir>/``:
 - ``summary.json`` and ``report.md``: written atomically at the end.
 
 Re-opening a directory with the same run identity resumes it: finished lines are kept, a line cut
-off by a crash is dropped, and nothing is generated or judged twice.
+off by a crash is dropped, and nothing is generated or judged twice. A store holds the directory's
+:class:`~wapii_core.run_lock.RunLock` while it is open, and writes ``run.json`` only with the first
+thing it stores: a run that fails before producing anything (a model that does not load, a backend
+that raises) leaves no ``run.json`` behind to block its corrected rerun.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any, Iterable, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from .errors import InputError, WapiiError
+from .run_lock import RunLock
 from .model import Generation, SampleResult
 
 RUN_FILE = "run.json"
@@ -32,6 +36,10 @@ REPORT_FILE = "report.md"
 IDENTITY_KEYS = ("dataset", "dataset_sha256", "adapter", "backend", "backend_params", "setup", "setting", "mode",
                  "draws")
 """What must match for a directory to be resumed rather than refused."""
+
+_IDENTITY_NAMES = {"dataset_sha256": "dataset sha256", "backend_params": "backend parameter", "mode": "comparison mode",
+                   "draws": "draws (-n)"}
+"""How a refusal names an identity key (the others by their own name)."""
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -72,8 +80,13 @@ def read_jsonl(path: Path, model: type[M], *, repair: bool = False) -> list[M]:
         with open(path, "r+b") as handle:
             handle.truncate(cut)
         raw = raw[:cut]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(path, f"line {line}: not UTF-8 text ({exc.reason})") from None
     items: list[M] = []
-    for number, line in enumerate(raw.decode("utf-8").splitlines(), 1):
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -106,42 +119,55 @@ class JsonlAppender:
 class RunStore:
     """One run directory, opened for a given run description (``run.json`` contents)."""
 
-    def __init__(self, directory: Path, run: dict[str, Any]) -> None:
+    def __init__(self, directory: Path, run: dict[str, Any], lock: RunLock | None = None) -> None:
         self.directory = directory
         self.run = run
         self.generations: dict[str, Generation] = {}
         self.results: dict[str, SampleResult] = {}
         self._gen_out: JsonlAppender | None = None
         self._res_out: JsonlAppender | None = None
+        self._run_written = False
+        self._own_lock = lock
 
     @classmethod
-    def open(cls, directory: Path, run: dict[str, Any]) -> "RunStore":
-        """Create the directory, or resume it when its ``run.json`` describes the same run."""
-        directory.mkdir(parents=True, exist_ok=True)
-        run_file = directory / RUN_FILE
-        if run_file.exists():
-            previous = load_run(directory)
-            for key in IDENTITY_KEYS:
-                if previous.get(key) != run.get(key):
-                    raise WapiiError(
-                        f"{directory}: holds a different run ({key} is {previous.get(key)!r}, "
-                        f"this command asks for {run.get(key)!r}); choose another --out")
-            run = {**previous, **{k: v for k, v in run.items() if k not in IDENTITY_KEYS}}
-        write_json(run_file, run)
-        store = cls(directory, run)
-        for gen in read_jsonl(directory / GENERATIONS_FILE, Generation, repair=True):
-            store.generations[gen.key] = gen  # a later line (a retry) supersedes an earlier one
-        for res in read_jsonl(directory / RESULTS_FILE, SampleResult, repair=True):
-            store.results[res.key] = res
+    def open(cls, directory: Path, run: dict[str, Any], lock: RunLock | None = None) -> "RunStore":
+        """Lock the directory (unless ``lock``, already held, is given), creating it if needed, and read
+        what it holds; refuse it when its ``run.json`` describes another run."""
+        own = RunLock(directory).acquire() if lock is None else None
+        try:
+            run_file = directory / RUN_FILE
+            if run_file.exists():
+                previous = load_run(directory)
+                difference = _difference(previous, run)
+                if difference:
+                    raise WapiiError(f"{directory}: holds a run with {difference} (use another --out)")
+                run = {**previous, **{k: v for k, v in run.items() if k not in IDENTITY_KEYS}}
+            store = cls(directory, run, own)
+            for gen in read_jsonl(directory / GENERATIONS_FILE, Generation, repair=True):
+                store.generations[gen.key] = gen  # a later line (a retry) supersedes an earlier one
+            for res in read_jsonl(directory / RESULTS_FILE, SampleResult, repair=True):
+                store.results[res.key] = res
+        except BaseException:
+            if own is not None:
+                own.release()
+            raise
         return store
 
+    def write_run(self) -> None:
+        """Write ``run.json`` (once; the first stored line or the summary does it)."""
+        if not self._run_written:
+            write_json(self.directory / RUN_FILE, self.run)
+            self._run_written = True
+
     def add_generation(self, gen: Generation) -> None:
+        self.write_run()
         if self._gen_out is None:
             self._gen_out = JsonlAppender(self.directory / GENERATIONS_FILE)
         self._gen_out.append(gen)
         self.generations[gen.key] = gen
 
     def add_result(self, result: SampleResult) -> None:
+        self.write_run()
         if self._res_out is None:
             self._res_out = JsonlAppender(self.directory / RESULTS_FILE)
         self._res_out.append(result)
@@ -149,6 +175,7 @@ class RunStore:
 
     def reset_results(self) -> None:
         """Forget every stored result (``wapii evaluate`` re-judges all generations)."""
+        self.write_run()
         if self._res_out is not None:
             self._res_out.close()
             self._res_out = None
@@ -162,10 +189,40 @@ class RunStore:
         return [g for g in self.generations.values() if g.error is not None]
 
     def close(self) -> None:
-        for out in (self._gen_out, self._res_out):
-            if out is not None:
-                out.close()
-        self._gen_out = self._res_out = None
+        """Flush and close the files; release the lock if the store took it itself."""
+        try:
+            for out in (self._gen_out, self._res_out):
+                if out is not None:
+                    out.close()
+            self._gen_out = self._res_out = None
+        finally:
+            if self._own_lock is not None:
+                self._own_lock.release()
+                self._own_lock = None
+
+
+def _difference(previous: dict[str, Any], run: dict[str, Any]) -> str | None:
+    """The first identity setting that differs, as a refusal says it: ``setup 'argument', not 'full'``."""
+    for key in IDENTITY_KEYS:
+        old, new = previous.get(key), run.get(key)
+        if old == new:
+            continue
+        name = _IDENTITY_NAMES.get(key, key)
+        if isinstance(old, dict) and isinstance(new, dict):
+            inner = next(k for k in sorted({*old, *new}, key=str) if old.get(k, _UNSET) != new.get(k, _UNSET))
+            return f"{name} {inner} {_show(old.get(inner, _UNSET))}, not {_show(new.get(inner, _UNSET))}"
+        return f"{name} {_show(old)}, not {_show(new)}"
+    return None
+
+
+_UNSET = object()
+
+
+def _show(value: Any) -> str:
+    if value is _UNSET:
+        return "unset"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def load_run(directory: Path) -> dict[str, Any]:

@@ -32,14 +32,18 @@ def main() -> None:
     """Entry point of the ``wapii`` console script.
 
     A :class:`WapiiError` (bad input, missing tool, unknown name) becomes one line on stderr and
-    exit code 2, without a traceback.
+    exit code 2, without a traceback. Temporary files live in the process's own scratch directory,
+    and those that killed wapii processes left behind are removed first (:mod:`wapii_core.scratch`).
     """
+    from ..scratch import process_scratch
+
     try:
         _add_builtin_commands()
         from ..plugins import register_commands
 
         register_commands(app)
-        app()
+        with process_scratch():
+            app()
     except WapiiError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
