@@ -104,6 +104,8 @@ def child_main(jobs_fd: int, answers_fd: int, parent_fds: list[int], harness: Ca
         sys.dont_write_bytecode = True
         baseline = Baseline(config["watch"])
         auditor = Auditor(config["read_roots"])
+        if config.get("landlock_ruleset") is not None:
+            config["landlock_ruleset"].restrict()  # before seccomp, whose filter need not allow it
         if config["seccomp"]:
             seccomp.install()
         jobs = os.fdopen(jobs_fd, "rb", buffering=0)

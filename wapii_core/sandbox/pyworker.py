@@ -186,6 +186,10 @@ def main() -> None:
         raise RuntimeError("the harness left a thread running in the pre-loaded worker, which cannot fork safely")
     if config["seccomp"]:
         import pyseccomp  # noqa: F401 - loaded once here, not in every child
+    if config.get("landlock"):  # prepared once here; each child only restricts itself with it
+        from . import landlock
+
+        config["landlock_ruleset"] = landlock.prepare(landlock.Policy.of(**config["landlock"]))
     parent = Parent(harness, config)
 
     def send(message: dict[str, Any]) -> None:
