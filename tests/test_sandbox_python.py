@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wapii_core.sandbox import Isolation, PythonPool, SnippetResult
-from wapii_core.sandbox import bwrap, layers
+from wapii_core.sandbox import bwrap, landlock, layers
 
 HARNESS = "hostile.harness:run_snippet"
 CALL = 'urlopen(Request("https://api.example.com/items?q=1", headers={"X-K": "v"}))\n'
@@ -98,8 +98,12 @@ def test_the_isolation_report_names_every_layer(pool: PythonPool) -> None:
     report = pool.isolation()
     assert isinstance(report, Isolation) and report.kind == "python"
     names = [layer.name for layer in report.layers]
-    assert names == ["bubblewrap", "privilege drop", "rlimits", "clean environment", "process-group kill", "seccomp",
-                     "audit hook", "fork per taint"]
+    expected = ["privilege drop", "rlimits", "clean environment", "process-group kill", "landlock (snippets)",
+                "seccomp", "audit hook", "fork per taint"]
+    if report.layers[0].active:
+        assert names == ["bubblewrap", *expected]
+    else:  # without bubblewrap, Landlock confines the worker too
+        assert names == ["bubblewrap", "landlock (worker)", *expected]
     assert report.as_dict()["layers"][0]["name"] == "bubblewrap"
 
 
@@ -115,7 +119,8 @@ def test_without_bubblewrap_the_pool_warns_once_and_still_contains(monkeypatch: 
     assert results[1].error == "blocked: network access (resolving 127.0.0.1)"
     assert results[2].ok
     err = capsys.readouterr().err
-    assert err.count("python sandbox without bubblewrap") == 1 and "not isolated: the host file system" in err
+    exposed = "the host file system" if landlock.unavailable() else "the host's PID, network and IPC namespaces"
+    assert err.count("python sandbox without bubblewrap") == 1 and f"not isolated: {exposed}" in err
 
 
 def test_required_isolation_refuses_without_bubblewrap(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,8 +3,12 @@
 A pool describes its worker as a :class:`Program` (command line, the files it reads, its
 environment, its limits); :func:`plan` wraps it in bubblewrap and the privilege drop when they work
 here and reports every layer (:class:`~.layers.Layer`): bubblewrap, the privilege drop, rlimits, the
-clean environment and the process-group kill. The pool adds the layers of its own worker (Node's
-permission model, the Python worker's seccomp filter) to the same report.
+clean environment and the process-group kill. Where bubblewrap is missing, the worker is confined
+by Landlock instead (:mod:`.landlock`, applied between ``fork`` and ``exec`` like the rlimits): it
+reads and runs only its own files and the system's (what bubblewrap would have shown it), writes
+no file but ``/dev/null``, opens no TCP connection and signals no process outside its sandbox.
+The pool adds the layers of its own worker (Node's permission model, the Python worker's seccomp
+filter and its snippet processes' own Landlock domain) to the same report.
 """
 
 from __future__ import annotations
@@ -13,7 +17,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import bwrap
+from . import bwrap, landlock
 from .layers import Layer
 from .limits import Limits, clean_env
 from .users import SandboxUser, drop_prefix, readable_by, running_as_root, sandbox_user, setpriv_binary
@@ -31,12 +35,14 @@ class Program:
 
 @dataclass
 class Plan:
-    """The command line and process settings that start a :class:`Program` sandboxed."""
+    """The command line and process settings that start a :class:`Program` sandboxed (``landlock``:
+    the policy the started process is confined by before its program runs, if any)."""
 
     argv: list[str]
     env: dict[str, str]
     limits: dict[int, int]
     layers: list[Layer]
+    landlock: landlock.Policy | None = None
 
 
 def _drop_layer(user: SandboxUser | None, drop: list[str] | None, why_not: str) -> Layer:
@@ -72,8 +78,8 @@ def plan(program: Program) -> Plan:
                 why_not = f"user {user.name} cannot read {unreadable[0]} (without bubblewrap it must)"
         argv = [*(drop or []), *program.argv]
         env = dict(program.env)
-        sandbox = Layer("bubblewrap", False, problem, "the host file system (reads), local network services, "
-                        "other processes of the same user")
+        confine, confined = _worker_landlock(program, drop)
+        sandbox = Layer("bubblewrap", False, problem, _without_bubblewrap(confined is not None))
     limits_uid = user.uid if (drop is not None and user is not None) else os.getuid()
     limits = program.limits.resolved(limits_uid)
     layers = [
@@ -83,7 +89,35 @@ def plan(program: Program) -> Plan:
         Layer("clean environment", True, f"only {', '.join(sorted(program.env))} are set"),
         Layer("process-group kill", True, "a worker past its hard deadline is killed with everything it started"),
     ]
-    return Plan(argv=argv, env=env, limits=limits, layers=layers)
+    if problem is not None:
+        layers.insert(1, confine)
+    return Plan(argv=argv, env=env, limits=limits, layers=layers, landlock=confined if problem is not None else None)
+
+
+def worker_policy(program: Program, drop: list[str] | None) -> landlock.Policy:
+    """What a worker without bubblewrap may reach: read and run its own files, the privilege drop's
+    binary and the system's files (bubblewrap's view), read the usual devices, write ``/dev/null``."""
+    own = [program.argv[0], *(drop[:1] if drop else []), *program.read_paths]
+    return landlock.Policy.of([*own, *bwrap.SYSTEM_PATHS, *landlock.DEVICES], write=["/dev/null"], execute=True)
+
+
+def _worker_landlock(program: Program, drop: list[str] | None) -> tuple[Layer, landlock.Policy | None]:
+    problem = landlock.unavailable()
+    if problem is not None:
+        return Layer("landlock (worker)", False, problem, "the host's files readable by the worker's user, TCP "
+                     "services on the host, signals to the host's processes (for the worker process itself; the "
+                     "Python snippet processes are further confined)"), None
+    detail = (f"{landlock.covers(landlock.abi())}; the worker reads and runs only its own files and the system's "
+              "(/usr, /lib, the dynamic linker's configuration) and writes only /dev/null")
+    return Layer("landlock (worker)", True, detail), worker_policy(program, drop)
+
+
+def _without_bubblewrap(landlocked: bool) -> str:
+    """What only bubblewrap isolates, given whether Landlock confines the worker instead."""
+    if landlocked:
+        return ("the host's PID, network and IPC namespaces: file metadata (names, sizes, times) anywhere, "
+                "UDP and path-named Unix sockets of the host, System V IPC, the host name")
+    return "the host file system (reads), local network services, other processes of the same user"
 
 
 def _limit_name(kind: int) -> str:

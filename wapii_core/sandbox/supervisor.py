@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import WapiiError
+from . import landlock
 from .launch import Plan
 from .limits import apply_limits
 
@@ -71,11 +72,22 @@ class WorkerProcess:
         limits = plan.limits
 
         def spawn() -> subprocess.Popen[bytes]:
-            with open(self.log_path, "wb") as log:
-                return subprocess.Popen(
-                    plan.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=plan.env, cwd=scratch,
-                    start_new_session=True, preexec_fn=lambda: apply_limits(limits),
-                )
+            ruleset = landlock.prepare(plan.landlock) if plan.landlock is not None else None
+
+            def confine() -> None:  # in the forked process, before its program starts
+                apply_limits(limits)
+                if ruleset is not None:
+                    ruleset.restrict()
+
+            try:
+                with open(self.log_path, "wb") as log:
+                    return subprocess.Popen(
+                        plan.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=plan.env,
+                        cwd=scratch, start_new_session=True, preexec_fn=confine,
+                    )
+            finally:
+                if ruleset is not None:
+                    ruleset.close()
 
         self.process = spawner.submit(spawn).result() if spawner is not None else spawn()
         self._lines: queue.Queue[bytes | None] = queue.Queue()
