@@ -31,7 +31,7 @@ WHY = {
            "escape", "pollution", "kill"],
     "py": ["loop", "memory", "exit", "passwd", "ssh", "env", "write", "shell", "fork", "socket", "kill", "monkeypatch",
            "thread", "ctypes", "forge", "dirfd", "parent_environ", "auditor_off", "mount", "prlimit", "priority",
-           "affinity", "signal_group", "pidfd", "ptrace", "vm_read"],
+           "affinity", "signal_group", "pidfd", "ptrace", "vm_read", "raise_own_limits"],
 }
 """Every behaviour of the issue's "Why", by a word that the names of the programs covering it carry."""
 

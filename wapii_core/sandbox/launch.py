@@ -20,7 +20,8 @@ from pathlib import Path
 from . import bwrap, landlock
 from .layers import Layer
 from .limits import Limits, clean_env
-from .users import SandboxUser, drop_prefix, readable_by, running_as_root, sandbox_user, setpriv_binary
+from .users import (SandboxUser, drop_prefix, no_capabilities_prefix, readable_by, running_as_root, sandbox_user,
+                    setpriv_binary)
 
 
 @dataclass
@@ -45,11 +46,15 @@ class Plan:
     landlock: landlock.Policy | None = None
 
 
-def _drop_layer(user: SandboxUser | None, drop: list[str] | None, why_not: str) -> Layer:
+def _drop_layer(user: SandboxUser | None, drop: list[str] | None, why_not: str, uncapable: bool = False) -> Layer:
     if not running_as_root():
         return Layer("privilege drop", True, f"runs as the invoking user (uid {os.getuid()}), not root")
     if drop is not None and user is not None:
         return Layer("privilege drop", True, f"root drops to user {user.name} (uid {user.uid}) before the worker starts")
+    if uncapable:
+        return Layer("privilege drop", False, f"{why_not}; the worker keeps uid 0 but gives up every capability",
+                     "the worker runs as uid 0 without capabilities: files owned by root count as its own where the "
+                     "other layers let it reach them, and RLIMIT_NPROC does not apply to uid 0")
     return Layer("privilege drop", False, why_not, "the worker runs as root (RLIMIT_NPROC does not apply to root)")
 
 
@@ -65,6 +70,7 @@ def plan(program: Program) -> Plan:
     else:
         why_not = ""
     problem = bwrap.probe(root, tuple(drop) if drop else None)
+    uncapable = False
     if problem is None:
         argv = bwrap.bwrap_command(program.argv, program.read_paths, program.env, privileged=root, drop=drop)
         env = {"PATH": program.env.get("PATH", "/usr/bin:/bin")}
@@ -76,15 +82,17 @@ def plan(program: Program) -> Plan:
             if unreadable:
                 drop = None
                 why_not = f"user {user.name} cannot read {unreadable[0]} (without bubblewrap it must)"
-        argv = [*(drop or []), *program.argv]
+        uncapable = root and drop is None and setpriv_binary() is not None
+        prefix = drop or (no_capabilities_prefix() if uncapable else [])
+        argv = [*prefix, *program.argv]
         env = dict(program.env)
-        confine, confined = _worker_landlock(program, drop)
+        confine, confined = _worker_landlock(program, prefix)
         sandbox = Layer("bubblewrap", False, problem, _without_bubblewrap(confined is not None))
     limits_uid = user.uid if (drop is not None and user is not None) else os.getuid()
     limits = program.limits.resolved(limits_uid)
     layers = [
         sandbox,
-        _drop_layer(user, drop, why_not),
+        _drop_layer(user, drop, why_not, uncapable),
         Layer("rlimits", True, ", ".join(f"{_limit_name(kind)}={value}" for kind, value in sorted(limits.items()))),
         Layer("clean environment", True, f"only {', '.join(sorted(program.env))} are set"),
         Layer("process-group kill", True, "a worker past its hard deadline is killed with everything it started"),
