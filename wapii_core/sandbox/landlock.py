@@ -108,16 +108,18 @@ def kernel_abi() -> int:
         return 0
 
 
+def _disabled() -> bool:
+    return os.environ.get(ENV, "").strip().lower() in ("0", "off", "false", "no")
+
+
 def abi() -> int:
     """The ABI version wapii uses: the kernel's, or 0 when unavailable or disabled by ``WAPII_LANDLOCK=0``."""
-    if os.environ.get(ENV, "").strip().lower() in ("0", "off", "false", "no"):
-        return 0
-    return kernel_abi()
+    return 0 if _disabled() else kernel_abi()
 
 
 def unavailable() -> str | None:
     """None when Landlock can restrict processes here, else why not."""
-    if os.environ.get(ENV, "").strip().lower() in ("0", "off", "false", "no"):
+    if _disabled():
         return f"disabled by {ENV}={os.environ[ENV]}"
     if kernel_abi() == 0:
         return "the kernel has no Landlock (Linux >= 5.13 with landlock in its lsm= list)"
@@ -143,9 +145,10 @@ class Policy:
     execute: bool = False
 
     @classmethod
-    def of(cls, read: Iterable[object], write: Iterable[object] = (), execute: bool = False) -> Policy:
-        return cls(tuple(dict.fromkeys(os.fspath(p) for p in read)),  # type: ignore[call-overload]
-                   tuple(dict.fromkeys(os.fspath(p) for p in write)), execute)  # type: ignore[call-overload]
+    def of(cls, read: Iterable[str | os.PathLike[str]], write: Iterable[str | os.PathLike[str]] = (),
+           execute: bool = False) -> Policy:
+        """The policy for these paths (strings or path objects; duplicates dropped, order kept)."""
+        return cls(tuple(dict.fromkeys(map(os.fspath, read))), tuple(dict.fromkeys(map(os.fspath, write))), execute)
 
 
 class Ruleset:
