@@ -7,7 +7,7 @@ sandbox tests' urllib harness), on the same snippets:
    drop, rlimits, clean environment; Node's permission model and hardening flags; seccomp, the
    audit hook and the taint check for Python);
 2. **bare worker**: the same persistent worker processes on the same supervisor, without the
-   sandbox's wrapping (no bubblewrap, no drop, no rlimits; no seccomp filter in Python);
+   sandbox's wrapping (no bubblewrap, no drop, no rlimits; no seccomp filter or Landlock in Python);
 3. **one process per snippet**: a fresh ``node -`` (the reference pipeline's way) or ``python -c``
    per snippet, timed on ``--per-process`` snippets and extrapolated.
 
@@ -180,7 +180,8 @@ def bench_python(count: int, workers: int, per_process: int) -> Rate:
     snippets = py_snippets(count)
     isolated = PythonPool(preload=["urllib.request"], harness=PY_HARNESS, workers=workers, warmup=snippets[:1])
     program = isolated.program()
-    plain = bare("python", program.argv, program.env, workers, 2.0, {**isolated.worker_config(), "seccomp": False})
+    plain = bare("python", program.argv, program.env, workers, 2.0,
+                 {**isolated.worker_config(), "seccomp": False, "landlock": None})
     try:
         started = timed_start(isolated.run, snippets[:workers * 4])
         plain_started = timed_start(lambda s: plain.run([{"code": x} for x in s]), snippets[:workers * 4])
