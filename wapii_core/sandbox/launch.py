@@ -13,13 +13,15 @@ filter and its snippet processes' own Landlock domain) to the same report.
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import bwrap, landlock
 from .layers import Layer
-from .limits import Limits, clean_env
+from .limits import Limits, apply_limits, clean_env
 from .users import (SandboxUser, drop_prefix, no_capabilities_prefix, readable_by, running_as_root, sandbox_user,
                     setpriv_binary)
 
@@ -44,6 +46,24 @@ class Plan:
     limits: dict[int, int]
     layers: list[Layer]
     landlock: landlock.Policy | None = None
+
+    @contextlib.contextmanager
+    def confining(self) -> Iterator[Callable[[], None]]:
+        """The ``preexec_fn`` that confines the started process before its program runs: the rlimits,
+        then Landlock (its ruleset is prepared here, in the calling process, and closed on exit)."""
+        ruleset = landlock.prepare(self.landlock) if self.landlock is not None else None
+        limits = self.limits
+
+        def confine() -> None:  # in the forked process
+            apply_limits(limits)
+            if ruleset is not None:
+                ruleset.restrict()
+
+        try:
+            yield confine
+        finally:
+            if ruleset is not None:
+                ruleset.close()
 
 
 def _drop_layer(user: SandboxUser | None, drop: list[str] | None, why_not: str, uncapable: bool = False) -> Layer:

@@ -35,9 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import WapiiError
-from . import landlock
 from .launch import Plan
-from .limits import apply_limits
 
 MAX_LINE = 8 << 20
 """The longest answer line a worker may write (bytes); a longer one ends the worker."""
@@ -69,25 +67,13 @@ class WorkerProcess:
     def __init__(self, plan: Plan, scratch: Path, name: str, ready_timeout: float,
                  init: dict[str, Any] | None = None, spawner: ThreadPoolExecutor | None = None) -> None:
         self.log_path = scratch / f"{name}.log"
-        limits = plan.limits
 
         def spawn() -> subprocess.Popen[bytes]:
-            ruleset = landlock.prepare(plan.landlock) if plan.landlock is not None else None
-
-            def confine() -> None:  # in the forked process, before its program starts
-                apply_limits(limits)
-                if ruleset is not None:
-                    ruleset.restrict()
-
-            try:
-                with open(self.log_path, "wb") as log:
-                    return subprocess.Popen(
-                        plan.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=plan.env,
-                        cwd=scratch, start_new_session=True, preexec_fn=confine,
-                    )
-            finally:
-                if ruleset is not None:
-                    ruleset.close()
+            with plan.confining() as confine, open(self.log_path, "wb") as log:
+                return subprocess.Popen(
+                    plan.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=plan.env, cwd=scratch,
+                    start_new_session=True, preexec_fn=confine,
+                )
 
         self.process = spawner.submit(spawn).result() if spawner is not None else spawn()
         self._lines: queue.Queue[bytes | None] = queue.Queue()
