@@ -5,9 +5,9 @@ sandbox tests' urllib harness), on the same snippets:
 
 1. **isolated**: the pools as wapii runs them: every layer available here (bubblewrap, privilege
    drop, rlimits, clean environment; Node's permission model and hardening flags; seccomp, the
-   audit hook and the taint check for Python);
+   audit hook, Landlock and a process per snippet for Python);
 2. **bare worker**: the same persistent worker processes on the same supervisor, without the
-   sandbox's wrapping (no bubblewrap, no drop, no rlimits; no seccomp filter in Python);
+   sandbox's wrapping (no bubblewrap, no drop, no rlimits; no seccomp filter or Landlock in Python);
 3. **one process per snippet**: a fresh ``node -`` (the reference pipeline's way) or ``python -c``
    per snippet, timed on ``--per-process`` snippets and extrapolated.
 
@@ -19,17 +19,24 @@ machine; on a shared one the wall rate depends on the other load). Then, if
 programs with a fresh adapter (start-up included). Targets: >= 150 JavaScript and >= 300 Python
 snippets/s isolated, corpus_a in < 5 s.
 
+``--landlock`` instead measures what Landlock costs where it matters most, without bubblewrap: the
+isolated pools started with and without it (``WAPII_LANDLOCK=0``), their rates taken in
+interleaved rounds (best of ``--rounds``), worker start-up, and the cost of confining one forked
+process (what each Python snippet process pays; the ruleset is prepared once per worker).
+
     .venv/bin/python benchmarks/bench_sandbox.py [--snippets 600] [--workers N] [--per-process 20]
+    .venv/bin/python benchmarks/bench_sandbox.py --landlock [--snippets 600] [--rounds 3]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,7 +44,8 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))  # the sandbox tests' harness, importable by the Python workers
 
-from wapii_core.sandbox import Plan, PythonPool, Supervisor, clean_env, default_worker_count  # noqa: E402
+from wapii_core.sandbox import Plan, PythonPool, Supervisor, bwrap, clean_env, default_worker_count  # noqa: E402
+from wapii_core.sandbox import landlock  # noqa: E402
 
 PY_HARNESS = "hostile.harness:run_snippet"
 JS_TARGET, PY_TARGET, CORPUS_TARGET_S = 150, 300, 5.0
@@ -172,7 +180,8 @@ def bench_python(count: int, workers: int, per_process: int) -> Rate:
     snippets = py_snippets(count)
     isolated = PythonPool(preload=["urllib.request"], harness=PY_HARNESS, workers=workers, warmup=snippets[:1])
     program = isolated.program()
-    plain = bare("python", program.argv, program.env, workers, 2.0, {**isolated.worker_config(), "seccomp": False})
+    plain = bare("python", program.argv, program.env, workers, 2.0,
+                 {**isolated.worker_config(), "seccomp": False, "landlock": None})
     try:
         started = timed_start(isolated.run, snippets[:workers * 4])
         plain_started = timed_start(lambda s: plain.run([{"code": x} for x in s]), snippets[:workers * 4])
@@ -208,13 +217,94 @@ def bench_corpus() -> float | None:
     return seconds
 
 
+@contextlib.contextmanager
+def layer_switches(with_landlock: bool) -> Iterator[None]:
+    """Pools created (and started) inside run without bubblewrap, with or without Landlock."""
+    saved = {name: os.environ.get(name) for name in (bwrap.BWRAP_ENV, landlock.ENV)}
+    os.environ[bwrap.BWRAP_ENV] = ""
+    os.environ[landlock.ENV] = "1" if with_landlock else "0"
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def confine_cost(forks: int = 400) -> tuple[float, float]:
+    """Milliseconds per fork + exit, without and with restricting the forked process by a prepared
+    ruleset (alternating, so that both see the same load)."""
+    ruleset = landlock.prepare(landlock.Policy.of([sys.prefix, sys.base_prefix, *bwrap.SYSTEM_PATHS, *landlock.DEVICES]))
+    spent = {False: 0.0, True: 0.0}
+    for n in range(forks):
+        confine = bool(n % 2)
+        start = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:
+            if confine:
+                ruleset.restrict()
+            os._exit(0)
+        os.waitpid(pid, 0)
+        spent[confine] += time.perf_counter() - start
+    ruleset.close()
+    return spent[False] / (forks / 2) * 1000, spent[True] / (forks / 2) * 1000
+
+
+def bench_landlock(count: int, workers: int, rounds: int) -> None:
+    """Isolated pools without bubblewrap, with and without Landlock, side by side (best of ``rounds``)."""
+    from wapii_axios_js.node_env import ensure_runtime
+    from wapii_axios_js.worker import WorkerPool
+
+    if landlock.unavailable():
+        raise SystemExit(f"error: Landlock: {landlock.unavailable()}")
+    calls, snippets = js_snippets(count), py_snippets(count)
+    pools: dict[str, tuple[Callable[[list[str]], list[Any]], list[str], Callable[[], None]]] = {}
+    starts: dict[str, float] = {}
+    for with_landlock in (True, False):
+        label = "Landlock" if with_landlock else "no Landlock"
+        with layer_switches(with_landlock):
+            node = WorkerPool(ensure_runtime(), size=workers, timeout_s=2.0)
+            python = PythonPool(preload=["urllib.request"], harness=PY_HARNESS, workers=workers, warmup=snippets[:1])
+            starts[f"JavaScript, {label}"] = timed_start(node.run, calls[:workers * 4])
+            starts[f"Python, {label}"] = timed_start(python.run, snippets[:workers * 4])
+        assert any(layer.name == "landlock (worker)" and layer.active == with_landlock
+                   for layer in node.isolation().layers)
+        pools[f"JavaScript, {label}"] = (node.run, calls, node.close)
+        pools[f"Python, {label}"] = (python.run, snippets, python.close)
+    best: dict[str, Rate] = {}
+    try:
+        for _ in range(rounds):
+            for name, (run, items, _) in pools.items():
+                measured, _results = rate(run, items)
+                if name not in best or measured.wall > best[name].wall:
+                    best[name] = measured
+    finally:
+        for _, _, close in pools.values():
+            close()
+    print(f"without bubblewrap, {workers} workers, {count} snippets, best of {rounds} interleaved rounds "
+          f"(Landlock ABI {landlock.abi()}):")
+    for name, measured in best.items():
+        print(f"  {name:24} {measured}   (workers started in {starts[name]:.2f} s)")
+    bare_fork, confined_fork = confine_cost()
+    print(f"  one fork + exit: {bare_fork:.3f} ms; with Landlock restriction: {confined_fork:.3f} ms "
+          f"(+{(confined_fork - bare_fork) * 1000:.0f} us per snippet process)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--snippets", type=int, default=600)
     parser.add_argument("--workers", type=int, default=default_worker_count())
     parser.add_argument("--per-process", type=int, default=20)
+    parser.add_argument("--landlock", action="store_true", help="compare with and without Landlock (no bubblewrap)")
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    if args.landlock:
+        bench_landlock(args.snippets, args.workers, args.rounds)
+        print(f"load average after: {os.getloadavg()[0]:.2f}")
+        return
     js = bench_js(args.snippets, args.workers, args.per_process)
     py = bench_python(args.snippets, args.workers, args.per_process)
     corpus = bench_corpus()

@@ -14,14 +14,15 @@ from pathlib import Path
 import pytest
 
 from wapii_core.sandbox import Isolation, IsolationError, Layer, Limits, Program, enforce, plan, set_require_isolation
-from wapii_core.sandbox import bwrap, layers, users
+from wapii_core.sandbox import bwrap, landlock, layers, users
 from wapii_core.sandbox.limits import ESSENTIAL_ENV, GiB, MiB, apply_limits, clean_env, tasks_of
 
 
 def run_planned(program: Program, stdin: str = "") -> subprocess.CompletedProcess:
     started = plan(program)
-    return subprocess.run(started.argv, input=stdin, capture_output=True, text=True, env=started.env, timeout=60,
-                          preexec_fn=lambda: apply_limits(started.limits))
+    with started.confining() as confine:
+        return subprocess.run(started.argv, input=stdin, capture_output=True, text=True, env=started.env, timeout=60,
+                              preexec_fn=confine)
 
 
 def python_program(code: str, limits: Limits | None = None) -> Program:
@@ -172,9 +173,35 @@ def test_without_bubblewrap_the_report_says_what_is_exposed(monkeypatch: pytest.
     monkeypatch.setenv(bwrap.BWRAP_ENV, "")  # as if bubblewrap were not installed
     report = plan(python_program("pass")).layers
     assert report[0].name == "bubblewrap" and not report[0].active
-    assert "not installed" in report[0].detail and "file system" in report[0].exposes
+    assert "not installed" in report[0].detail
+    assert report[1].name == "landlock (worker)" and report[1].active == (landlock.unavailable() is None)
+    if report[1].active:  # Landlock takes over the file system: what only bubblewrap isolates is named
+        assert "file metadata" in report[0].exposes and "namespaces" in report[0].exposes
+    else:
+        assert "file system" in report[0].exposes
     out = run_planned(python_program("print('ran')")).stdout
     assert out.strip() == "ran"
+
+
+@pytest.mark.skipif(landlock.unavailable() is not None, reason=f"{landlock.unavailable()}")
+def test_without_bubblewrap_landlock_confines_the_worker(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv(bwrap.BWRAP_ENV, "")
+    target = tmp_path / "written.txt"
+    code = f"""
+import os
+for path in ("/etc/passwd", {str(tmp_path)!r}):
+    try:
+        open(path).read() if path.endswith("passwd") else os.listdir(path); print("read", path)
+    except OSError as e:
+        print("refused", path, e.errno)
+try:
+    open({str(target)!r}, "w"); print("wrote")
+except OSError as e:
+    print("refused write", e.errno)
+"""
+    out = run_planned(python_program(code)).stdout
+    assert f"refused /etc/passwd 13\nrefused {tmp_path} 13\nrefused write 13" in out
+    assert not target.exists()
 
 
 # --- the layer report -----------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import typer
 from typer.testing import CliRunner
 
 from wapii_core.cli import doctor
-from wapii_core.sandbox import bwrap
+from wapii_core.sandbox import bwrap, landlock
 
 
 @pytest.fixture
@@ -42,5 +42,21 @@ def test_a_missing_layer_is_named_with_what_it_leaves_exposed(app: typer.Typer, 
     result = CliRunner().invoke(app, ["doctor", "--adapter", "axios_js"])
     assert result.exit_code == 1
     assert "[OFF] bubblewrap: bubblewrap is not installed" in result.output
-    assert "not isolated: the host file system (reads)" in result.output
+    if landlock.unavailable():
+        assert "not isolated: the host file system (reads)" in result.output
+        assert "[OFF] landlock (snippets)" in result.output
+    else:  # Landlock takes over the file system's isolation: what only bubblewrap gives is named
+        assert "not isolated: the host's PID, network and IPC namespaces" in result.output
+        assert "[ok ] landlock (worker)" in result.output and "[ok ] landlock (snippets)" in result.output
     assert "incomplete isolation: python sandbox" in result.output
+
+
+def test_without_landlock_the_audit_hook_is_named_advisory(app: typer.Typer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(bwrap.BWRAP_ENV, "")
+    monkeypatch.setenv(landlock.ENV, "0")
+    result = CliRunner().invoke(app, ["doctor", "--adapter", "axios_js"])
+    assert result.exit_code == 1
+    assert "[OFF] landlock (snippets): disabled by WAPII_LANDLOCK=0" in result.output
+    assert "refused only by the audit hook, in the snippet's own process: advisory" in result.output
+    assert "[OFF] landlock (worker): disabled by WAPII_LANDLOCK=0" in result.output
+    assert "not isolated: the host file system (reads)" in result.output

@@ -3,12 +3,17 @@
 - a watched folder that must stay empty (programs try to write into it);
 - a TCP server on 127.0.0.1 that counts connections (programs try to reach it);
 - canary strings that must appear in no stored result: a secret set in the environment of the
-  process that runs the sandbox, and the lines of the host's ``/etc/passwd``;
+  process that runs the sandbox, the entries of that process's environment as the kernel shows it
+  to other processes, and the lines of the host's ``/etc/passwd``;
 - leftover processes: descendants of this process, and any process whose command line carries
   the run's marker (programs start commands that carry it);
+- a mount over the watched folder (programs try to mount a file system there);
 
 and the corpus itself: ``js/*.js`` and ``py/*.py``, each first line stating ``expect: <error>``,
-with ``__CANARY_DIR__``, ``__CANARY_PORT__`` and ``__MARKER__`` filled in per run.
+optionally followed by ``(landlock)`` when only Landlock gives that error (such programs are left
+out where the kernel has no Landlock: there, without bubblewrap, the audit hook alone refuses them,
+which ``wapii doctor`` reports), with ``__CANARY_DIR__``, ``__CANARY_PORT__`` and ``__MARKER__``
+filled in per run.
 """
 
 from __future__ import annotations
@@ -29,18 +34,25 @@ SECRET_ENV = "WAPII_TEST_SECRET"
 class Program:
     name: str
     code: str
-    expect: str  # the error kind (for "blocked", a prefix of "blocked: <what>")
+    expect: str  # the error kind (for "blocked", a prefix of "blocked: <what>"); alternatives joined by "|"
+    needs: str = ""  # "landlock": the expected error needs Landlock
 
 
-def corpus(language: str, canary_dir: Path, port: int, marker: str) -> list[Program]:
-    """The hostile programs of ``language`` ("js" or "py"), canaries filled in."""
+def corpus(language: str, canary_dir: Path, port: int, marker: str, every: bool = False) -> list[Program]:
+    """The hostile programs of ``language`` ("js" or "py"), canaries filled in; those that need a
+    layer this machine lacks are left out unless ``every``."""
+    from wapii_core.sandbox import landlock
+
     programs = []
     for path in sorted((CORPUS / language).iterdir()):
         text = path.read_text()
         first = text.splitlines()[0]
-        expect = first.split("expect:", 1)[1].split("--", 1)[0].strip()
+        expect, _, needs = first.split("expect:", 1)[1].split("--", 1)[0].strip().partition(" (")
+        needs = needs.rstrip(")")
+        if needs == "landlock" and landlock.unavailable() and not every:
+            continue
         code = text.replace("__CANARY_DIR__", str(canary_dir)).replace("__CANARY_PORT__", str(port))
-        programs.append(Program(path.stem, code.replace("__MARKER__", marker), expect))
+        programs.append(Program(path.stem, code.replace("__MARKER__", marker), expect, needs))
     return programs
 
 
@@ -78,6 +90,14 @@ def marked_processes(marker: str) -> list[int]:
     return found
 
 
+def mounts_under(directory: Path) -> list[str]:
+    """Lines of this process's mount table whose mount point is ``directory`` or below it."""
+    root = str(directory.resolve())
+    lines = Path("/proc/self/mountinfo").read_text().splitlines()
+    return [line for line in lines if len(line.split()) > 4
+            and (line.split()[4] == root or line.split()[4].startswith(root + "/"))]
+
+
 @dataclass
 class Canaries:
     """The canaries of one run; start with :meth:`start`, judge with :meth:`violations`."""
@@ -111,9 +131,12 @@ class Canaries:
         self._server.close()
 
     def strings(self) -> list[str]:
-        """Strings no stored result may contain: the secret and each line of /etc/passwd."""
+        """Strings no stored result may contain: the secret, each line of /etc/passwd and each
+        ``NAME=value`` entry of this process's environment as the kernel shows it (``/proc/<pid>/environ``)."""
         passwd = [line for line in Path("/etc/passwd").read_text().splitlines() if len(line) > 12]
-        return [self.secret, *passwd]
+        environ = [entry for entry in Path("/proc/self/environ").read_bytes().decode(errors="replace").split("\0")
+                   if len(entry) >= 16 and "=" in entry]
+        return [self.secret, *passwd, *environ]
 
     def violations(self, stored: list[str]) -> list[str]:
         """Every canary that was tripped, given the text of every stored result."""
@@ -125,4 +148,5 @@ class Canaries:
         leftover = descendants(os.getpid()) - self.before
         found += [f"leftover process {pid}" for pid in sorted(leftover)]
         found += [f"process carrying the marker: {pid}" for pid in marked_processes(self.marker)]
+        found += [f"mount over the watched folder: {line}" for line in mounts_under(self.directory)]
         return found

@@ -3,20 +3,27 @@
 A pool describes its worker as a :class:`Program` (command line, the files it reads, its
 environment, its limits); :func:`plan` wraps it in bubblewrap and the privilege drop when they work
 here and reports every layer (:class:`~.layers.Layer`): bubblewrap, the privilege drop, rlimits, the
-clean environment and the process-group kill. The pool adds the layers of its own worker (Node's
-permission model, the Python worker's seccomp filter) to the same report.
+clean environment and the process-group kill. Where bubblewrap is missing, the worker is confined
+by Landlock instead (:mod:`.landlock`, applied between ``fork`` and ``exec`` like the rlimits): it
+reads and runs only its own files and the system's (what bubblewrap would have shown it), writes
+no file but ``/dev/null``, opens no TCP connection and signals no process outside its sandbox.
+The pool adds the layers of its own worker (Node's permission model, the Python worker's seccomp
+filter and its snippet processes' own Landlock domain) to the same report.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import bwrap
+from . import bwrap, landlock
 from .layers import Layer
-from .limits import Limits, clean_env
-from .users import SandboxUser, drop_prefix, readable_by, running_as_root, sandbox_user, setpriv_binary
+from .limits import Limits, apply_limits, clean_env
+from .users import (SandboxUser, drop_prefix, no_capabilities_prefix, readable_by, running_as_root, sandbox_user,
+                    setpriv_binary)
 
 
 @dataclass
@@ -31,19 +38,43 @@ class Program:
 
 @dataclass
 class Plan:
-    """The command line and process settings that start a :class:`Program` sandboxed."""
+    """The command line and process settings that start a :class:`Program` sandboxed (``landlock``:
+    the policy the started process is confined by before its program runs, if any)."""
 
     argv: list[str]
     env: dict[str, str]
     limits: dict[int, int]
     layers: list[Layer]
+    landlock: landlock.Policy | None = None
+
+    @contextlib.contextmanager
+    def confining(self) -> Iterator[Callable[[], None]]:
+        """The ``preexec_fn`` that confines the started process before its program runs: the rlimits,
+        then Landlock (its ruleset is prepared here, in the calling process, and closed on exit)."""
+        ruleset = landlock.prepare(self.landlock) if self.landlock is not None else None
+        limits = self.limits
+
+        def confine() -> None:  # in the forked process
+            apply_limits(limits)
+            if ruleset is not None:
+                ruleset.restrict()
+
+        try:
+            yield confine
+        finally:
+            if ruleset is not None:
+                ruleset.close()
 
 
-def _drop_layer(user: SandboxUser | None, drop: list[str] | None, why_not: str) -> Layer:
+def _drop_layer(user: SandboxUser | None, drop: list[str] | None, why_not: str, uncapable: bool = False) -> Layer:
     if not running_as_root():
         return Layer("privilege drop", True, f"runs as the invoking user (uid {os.getuid()}), not root")
     if drop is not None and user is not None:
         return Layer("privilege drop", True, f"root drops to user {user.name} (uid {user.uid}) before the worker starts")
+    if uncapable:
+        return Layer("privilege drop", False, f"{why_not}; the worker keeps uid 0 but gives up every capability",
+                     "the worker runs as uid 0 without capabilities: files owned by root count as its own where the "
+                     "other layers let it reach them, and RLIMIT_NPROC does not apply to uid 0")
     return Layer("privilege drop", False, why_not, "the worker runs as root (RLIMIT_NPROC does not apply to root)")
 
 
@@ -59,6 +90,7 @@ def plan(program: Program) -> Plan:
     else:
         why_not = ""
     problem = bwrap.probe(root, tuple(drop) if drop else None)
+    uncapable = False
     if problem is None:
         argv = bwrap.bwrap_command(program.argv, program.read_paths, program.env, privileged=root, drop=drop)
         env = {"PATH": program.env.get("PATH", "/usr/bin:/bin")}
@@ -70,20 +102,50 @@ def plan(program: Program) -> Plan:
             if unreadable:
                 drop = None
                 why_not = f"user {user.name} cannot read {unreadable[0]} (without bubblewrap it must)"
-        argv = [*(drop or []), *program.argv]
+        uncapable = root and drop is None and setpriv_binary() is not None
+        prefix = drop or (no_capabilities_prefix() if uncapable else [])
+        argv = [*prefix, *program.argv]
         env = dict(program.env)
-        sandbox = Layer("bubblewrap", False, problem, "the host file system (reads), local network services, "
-                        "other processes of the same user")
+        confine, confined = _worker_landlock(program, prefix)
+        sandbox = Layer("bubblewrap", False, problem, _without_bubblewrap(confined is not None))
     limits_uid = user.uid if (drop is not None and user is not None) else os.getuid()
     limits = program.limits.resolved(limits_uid)
     layers = [
         sandbox,
-        _drop_layer(user, drop, why_not),
+        _drop_layer(user, drop, why_not, uncapable),
         Layer("rlimits", True, ", ".join(f"{_limit_name(kind)}={value}" for kind, value in sorted(limits.items()))),
         Layer("clean environment", True, f"only {', '.join(sorted(program.env))} are set"),
         Layer("process-group kill", True, "a worker past its hard deadline is killed with everything it started"),
     ]
-    return Plan(argv=argv, env=env, limits=limits, layers=layers)
+    if problem is not None:
+        layers.insert(1, confine)
+    return Plan(argv=argv, env=env, limits=limits, layers=layers, landlock=confined if problem is not None else None)
+
+
+def worker_policy(program: Program, drop: list[str] | None) -> landlock.Policy:
+    """What a worker without bubblewrap may reach: read and run its own files, the privilege drop's
+    binary and the system's files (bubblewrap's view), read the usual devices, write ``/dev/null``."""
+    own = [program.argv[0], *(drop[:1] if drop else []), *program.read_paths]
+    return landlock.Policy.of([*own, *bwrap.SYSTEM_PATHS, *landlock.DEVICES], write=["/dev/null"], execute=True)
+
+
+def _worker_landlock(program: Program, drop: list[str] | None) -> tuple[Layer, landlock.Policy | None]:
+    problem = landlock.unavailable()
+    if problem is not None:
+        return Layer("landlock (worker)", False, problem, "the host's files readable by the worker's user, TCP "
+                     "services on the host, signals to the host's processes (for the worker process itself; the "
+                     "Python snippet processes are further confined)"), None
+    detail = (f"{landlock.covers(landlock.abi())}; the worker reads and runs only its own files and the system's "
+              "(/usr, /lib, the dynamic linker's configuration) and writes only /dev/null")
+    return Layer("landlock (worker)", True, detail), worker_policy(program, drop)
+
+
+def _without_bubblewrap(landlocked: bool) -> str:
+    """What only bubblewrap isolates, given whether Landlock confines the worker instead."""
+    if landlocked:
+        return ("the host's PID, network and IPC namespaces: file metadata (names, sizes, times) anywhere, "
+                "UDP and path-named Unix sockets of the host, System V IPC, the host name")
+    return "the host file system (reads), local network services, other processes of the same user"
 
 
 def _limit_name(kind: int) -> str:

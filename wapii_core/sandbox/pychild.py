@@ -104,10 +104,13 @@ def child_main(code: str, answers_fd: int, wire_fd: int, harness: Callable[[str]
     """The body of a forked snippet process: runs ``code`` once and exits; never returns."""
     status = 0
     try:
-        _hide_streams({answers_fd, wire_fd})
+        ruleset = config.get("landlock_ruleset")
+        _hide_streams({answers_fd, wire_fd} | ({ruleset.fd} if ruleset is not None and ruleset.fd is not None else set()))
         apply_limits({int(kind): value for kind, value in config["child_limits"].items()})
         sys.dont_write_bytecode = True
         auditor = Auditor(config["read_roots"])
+        if ruleset is not None:
+            ruleset.restrict()  # before seccomp, whose filter need not allow it
         if config["seccomp"]:
             seccomp.install()
         wire_capture.attach(wire_fd)

@@ -4,18 +4,23 @@
 refuses (the kernel refuses it anyway, see :mod:`.seccomp`), so that a hostile snippet is reported
 as ``blocked: <what>`` even when it swallows the error; it refuses outright reads of files outside
 the worker's own read roots (the ``/etc/passwd`` of a host without bubblewrap), ``ctypes`` and new
-audit hooks. It is a label and a second line, not the boundary: code that reaches C without an
-audit event bypasses it, and then meets the seccomp filter and bubblewrap.
+audit hooks. It is a label and a second line, not the boundary: it runs in the snippet's own
+process, which can reach it and switch it off, and code that reaches C without an audit event
+(``os.open`` with ``dir_fd``, whose event carries no directory) bypasses it; either way the
+operation then meets the kernel's layers (Landlock, the seccomp filter, bubblewrap), which refuse
+it all the same. Its verdicts are advisory: they name refusals, they do not make them.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import socket
 import sys
 from collections.abc import Iterable
 from typing import Any
 
+from . import landlock
 from .seccomp import BLOCKED_ERRNO
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
@@ -89,17 +94,21 @@ class Auditor:
             self._flag(f"network access (resolving {args[0] if args else 'a host name'})")
         elif event in ("os.kill", "os.killpg") and (event == "os.killpg" or (args and args[0] != self.pid)):
             self._flag(f"signalling another process ({event})")
+        elif event == "resource.prlimit" and args and args[0] != 0:
+            self._flag(f"changing the limits of process {args[0]} (resource.prlimit)")
         elif event.startswith(REFUSED_PREFIXES):
             self._flag(event, refuse=True)
 
 
 def blocked_errno(exc: BaseException) -> bool:
-    """Whether ``exc`` or an exception it chains is a refusal by the sandbox."""
+    """Whether ``exc`` or an exception it chains is a refusal by the sandbox: the seccomp filter's
+    errno, or ``EACCES`` in a process confined by Landlock (which refuses with it)."""
+    refusals = {BLOCKED_ERRNO, errno.EACCES} if landlock.enforced() else {BLOCKED_ERRNO}
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen:
         seen.add(id(current))
-        if isinstance(current, OSError) and current.errno == BLOCKED_ERRNO:
+        if isinstance(current, OSError) and current.errno in refusals:
             return True
         current = current.__cause__ or current.__context__
     return False

@@ -17,9 +17,10 @@ snippet can rewrite it, so nothing a verdict rests on). Raising :class:`NoReques
 :attr:`SnippetResult.wire` holds the bytes the snippet sent: parse them with
 :func:`.wire_capture.parse_requests`.
 
-Layers: bubblewrap, the privilege drop, worker rlimits (:mod:`.launch`), plus, per child, a lower
-address-space limit, the seccomp filter (:mod:`.seccomp`) and the audit hook (:mod:`.pyguard`), and a
-fresh process for every snippet.
+Layers: bubblewrap (or, without it, Landlock on the worker), the privilege drop, worker rlimits
+(:mod:`.launch`), plus, per child, a lower address-space limit, its own Landlock domain
+(:mod:`.landlock`: reads beneath the worker's files and the system's only, no writes), the seccomp
+filter (:mod:`.seccomp`) and the audit hook (:mod:`.pyguard`), and a fresh process for every snippet.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import bwrap, landlock
 from .launch import Plan, Program, plan
 from .layers import Isolation, Layer, enforce
 from .limits import GiB, Limits, clean_env
@@ -134,6 +136,7 @@ class PythonPool:
                                   *map(Path, self.sys_path), *_locations(modules)}, key=str)
         seccomp_problem = seccomp_unavailable()
         self._seccomp_problem = seccomp_problem
+        self._landlock_problem = landlock.unavailable()
         self._init = {
             "sys_path": self.sys_path,
             "preload": self.preload,
@@ -143,10 +146,16 @@ class PythonPool:
             "child_limits": {str(kind): value for kind, value in Limits(address_space=memory, file_size=0,
                                                                         processes_headroom=None).resolved(0).items()},
             "seccomp": seccomp_problem is None,
+            "landlock": None if self._landlock_problem else vars(self.snippet_policy()),
         }
         self._plan: Plan | None = None
         self._plan_lock = threading.Lock()
         self._supervisor = Supervisor("python", self._start_plan, size=workers, timeout=timeout, init=self._init)
+
+    def snippet_policy(self) -> landlock.Policy:
+        """What a snippet process may reach under Landlock: read beneath the worker's own files, the
+        system's (what bubblewrap shows; the dynamic linker needs it) and the usual devices; nothing else."""
+        return landlock.Policy.of([*self.read_paths, *bwrap.SYSTEM_PATHS, *landlock.DEVICES])
 
     def worker_config(self) -> dict[str, Any]:
         """The first line every worker reads (see :mod:`.pyworker`)."""
@@ -169,13 +178,19 @@ class PythonPool:
     def isolation(self) -> Isolation:
         """The layers protecting this pool's snippets (computed once per pool)."""
         started = self._plan or plan(self.program())
-        problem = self._seccomp_problem
+        problem, confined = self._seccomp_problem, self._landlock_problem is None
         layers = [
             *started.layers,
-            Layer("seccomp", problem is None, "snippet processes cannot exec, fork, open sockets, write files or "
-                  "signal other processes" if problem is None else problem,
-                  "processes, sockets and file writes are only refused by the audit hook"),
-            Layer("audit hook", True, "names refused operations; refuses reads outside the worker's own files"),
+            Layer("landlock (snippets)", confined,
+                  f"{landlock.covers(landlock.abi())}; each snippet process reads only beneath the worker's own "
+                  "files and the system's, and writes no file" if confined else str(self._landlock_problem),
+                  "reads of files outside the worker's own are refused only by the audit hook, in the snippet's own "
+                  "process: advisory, a snippet can switch it off"),
+            Layer("seccomp", problem is None, "snippet processes cannot exec, fork, open sockets, write files, "
+                  "mount, trace, signal or re-prioritise other processes or change their limits" if problem is None
+                  else problem, "processes, sockets and file writes are only refused by the audit hook"),
+            Layer("audit hook", True, "names refused operations for the report (advisory: it runs in the snippet's "
+                  "own process); refuses reads outside the worker's own files"),
             Layer("process per snippet", True, "every snippet runs in its own process, forked from a parent that "
                   "never runs snippet code; requests are judged from the bytes it sent down a pipe"),
         ]

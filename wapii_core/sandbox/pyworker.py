@@ -3,7 +3,7 @@
 Started by :class:`~wapii_core.sandbox.PythonPool` (inside bubblewrap, as an unprivileged user,
 under rlimits) as ``python -I -B`` running :func:`main`. Its first input line is the
 configuration (``sys_path``, ``preload``, ``harness``, ``warmup``, ``read_roots``, ``child_limits``,
-``seccomp``); it imports the preloaded modules and the harness once, runs the harness on the
+``seccomp``, ``landlock``); it imports the preloaded modules and the harness once, runs the harness on the
 adapter's ``warmup`` snippets (so that what libraries initialise lazily is done once, before any
 fork), makes itself non-dumpable (a process of the same user cannot read its memory), writes
 ``{"ready": true, ...}``, and then answers each job ``{"id", "timeout_ms", "code"}`` with
@@ -186,6 +186,10 @@ def main() -> None:
         raise RuntimeError("the harness left a thread running in the pre-loaded worker, which cannot fork safely")
     if config["seccomp"]:
         seccomp.compile_filter()  # compiled once here; each child only loads it
+    if config.get("landlock"):  # prepared once here; each child only restricts itself with it
+        from . import landlock
+
+        config["landlock_ruleset"] = landlock.prepare(landlock.Policy.of(**config["landlock"]))
     _not_dumpable()
     gc.freeze()  # what the parent built stays out of the children's collections: fewer copied pages
     parent = Parent(harness, config)

@@ -10,13 +10,20 @@ the kernel refuse, with the distinctive errno :data:`BLOCKED_ERRNO`:
 - writing to the file system: ``open``/``openat`` with a write, create, truncate or append flag,
   ``creat``, ``openat2``, renames, links, unlinks, ``mkdir``, ``rmdir``, ``mknod``, ``chmod``,
   ``chown``, ``truncate``, ``utime``s, extended attributes;
-- signals to any process but itself: ``kill``/``tgkill`` with another pid, ``tkill``,
-  ``rt_sigqueueinfo``, ``pidfd_*``;
+- signals to any process but itself: ``kill``/``tgkill`` with another pid (0 and -1 included),
+  ``tkill``, ``rt_sigqueueinfo``, ``pidfd_*``;
+- changing another process: ``prlimit64`` with a pid (``setrlimit`` on itself, ``prlimit64`` with
+  pid 0, stays), ``setpriority``, ``sched_setaffinity`` and the other scheduler setters,
+  ``ioprio_set``, ``migrate_pages``, ``move_pages``, ``process_madvise``, ``process_mrelease``;
 - everything that reaches into other processes or the kernel: ``ptrace``, ``process_vm_*``,
-  ``mount``, namespaces, ``bpf``, ``perf_event_open``, ``io_uring_*`` (which bypasses seccomp),
-  keyrings, ``userfaultfd``, module loading, reboot, clock changes.
+  ``kcmp``, mounts old and new (``mount``, ``umount2``, ``pivot_root``, ``fsopen``, ``fsconfig``,
+  ``fsmount``, ``fspick``, ``move_mount``, ``open_tree``, ``open_tree_attr``, ``mount_setattr``),
+  namespaces (``unshare``, ``setns``, ``clone`` with a ``CLONE_NEW*`` flag), ``bpf``,
+  ``perf_event_open``, ``io_uring_*`` (which bypasses seccomp), keyrings, ``userfaultfd``, module
+  loading, reboot, clock, host name and I/O-port changes, the kernel log.
 
-Syscalls of another architecture (e.g. 32-bit ``int 0x80``) kill the process.
+Syscalls of another architecture (e.g. 32-bit ``int 0x80``) kill the process. A system call
+newer than the installed libseccomp is denied by its number (:data:`GENERIC_NUMBERS`).
 """
 
 from __future__ import annotations
@@ -25,7 +32,6 @@ import ctypes
 import errno
 import os
 import struct
-import tempfile
 
 BLOCKED_ERRNO = errno.ENOTRECOVERABLE
 """The errno a refused syscall fails with: rare enough to tell a sandbox refusal from other errors."""
@@ -41,10 +47,29 @@ DENIED = (
     "userfaultfd", "init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load", "reboot",
     "swapon", "swapoff", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex", "acct", "quotactl",
     "name_to_handle_at", "open_by_handle_at", "fanotify_init", "personality", "setsid", "setpgid",
+    # the new mount API (a root process could mount over host directories without bubblewrap)
+    "fsopen", "fsconfig", "fsmount", "fspick", "move_mount", "open_tree", "open_tree_attr", "mount_setattr",
+    "umount",
+    # other processes' scheduling, memory and identity (no PID namespace without bubblewrap)
+    "setpriority", "sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr", "ioprio_set",
+    "migrate_pages", "move_pages", "process_madvise", "process_mrelease", "kcmp",
+    # more writes and host-wide settings
+    "setxattrat", "removexattrat", "file_setattr", "sethostname", "setdomainname", "iopl", "ioperm", "syslog",
 )
 """Refused whatever their arguments (some do not exist on every architecture; those are skipped)."""
 
+GENERIC_NUMBERS = {
+    "pidfd_send_signal": 424, "open_tree": 428, "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432,
+    "fspick": 433, "pidfd_open": 434, "clone3": 435, "pidfd_getfd": 438, "process_madvise": 440,
+    "mount_setattr": 442, "process_mrelease": 448, "setxattrat": 463, "removexattrat": 466, "open_tree_attr": 467,
+    "file_setattr": 469,
+}
+"""Numbers of system calls added since Linux 5.1, the same on every architecture but alpha: a name
+an older libseccomp cannot resolve is denied by its number."""
+
 CLONE_THREAD = 0x00010000
+CLONE_NEW = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
+"""CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET: refused on threads too."""
 WRITE_FLAGS = (os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC, os.O_APPEND)
 
 
@@ -71,19 +96,23 @@ def _build(pid: int):  # -> pyseccomp.SyscallFilter
     deny = sc.ERRNO(BLOCKED_ERRNO)
     rules = sc.SyscallFilter(sc.ALLOW)
     for name in DENIED:
-        try:
-            rules.add_rule(deny, name)
-        except (OSError, RuntimeError, ValueError):
-            continue  # not a syscall of this architecture
+        for syscall in _numbered(sc, name):
+            try:
+                rules.add_rule(deny, syscall)
+            except (OSError, RuntimeError, ValueError):
+                continue  # not a syscall of this architecture
     conditional = [(sc.ERRNO(errno.ENOSYS), "clone3"), (deny, "clone", sc.Arg(0, sc.MASKED_EQ, CLONE_THREAD, 0)),
-                   (deny, "kill", sc.Arg(0, sc.NE, pid)), (deny, "tgkill", sc.Arg(0, sc.NE, pid))]
+                   (deny, "kill", sc.Arg(0, sc.NE, pid)), (deny, "tgkill", sc.Arg(0, sc.NE, pid)),
+                   (deny, "prlimit64", sc.Arg(0, sc.NE, 0))]
+    conditional += [(deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag)) for flag in CLONE_NEW]
     for name, index in (("open", 1), ("openat", 2)):
         conditional += [(deny, name, sc.Arg(index, sc.MASKED_EQ, flag, flag)) for flag in WRITE_FLAGS]
     for action, name, *args in conditional:
-        try:
-            rules.add_rule(action, name, *args)
-        except (OSError, RuntimeError, ValueError):
-            continue  # not a syscall of this architecture (e.g. open on arm64)
+        for syscall in _numbered(sc, name):
+            try:
+                rules.add_rule(action, syscall, *args)
+            except (OSError, RuntimeError, ValueError):
+                continue  # not a syscall of this architecture (e.g. open on arm64)
     return rules
 
 
@@ -92,7 +121,7 @@ def compile_filter() -> bytes:
     compiled once per process (libseccomp takes milliseconds, loading the result microseconds)."""
     global _compiled
     if _compiled is None:
-        with tempfile.TemporaryFile() as out:
+        with os.fdopen(os.memfd_create("wapii-seccomp"), "w+b") as out:  # no file system: workers may write none
             _build(PID_PLACEHOLDER).export_bpf(out)
             out.seek(0)
             _compiled = out.read()
@@ -138,3 +167,14 @@ SECCOMP_MODE_FILTER = 2
 
 class _SockFprog(ctypes.Structure):
     _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+def _numbered(sc: object, name: str) -> list[str | int]:
+    """``[name]`` when libseccomp knows it, its generic number when it is newer than libseccomp, else []."""
+    try:
+        known = sc.resolve_syscall(sc.Arch.NATIVE, name) >= 0  # type: ignore[attr-defined]
+    except (OSError, RuntimeError, ValueError):
+        known = False
+    if known:
+        return [name]
+    return [GENERIC_NUMBERS[name]] if name in GENERIC_NUMBERS else []

@@ -5,7 +5,8 @@ drop is done by util-linux's ``setpriv`` right before the worker's program is ex
 bubblewrap, after its mounts are set up, or directly when bubblewrap is unavailable): real and
 effective ids, no supplementary groups, no capabilities, no way back (``no_new_privs``).
 Without bubblewrap the dropped user must be able to read the worker's files itself
-(:func:`readable_by`); a worker whose files it cannot read runs without the drop, and says so.
+(:func:`readable_by`); a worker whose files it cannot read runs without the drop, and says so,
+keeping uid 0 but none of root's capabilities (:func:`no_capabilities_prefix`).
 """
 
 from __future__ import annotations
@@ -59,6 +60,15 @@ def drop_prefix(user: SandboxUser) -> list[str]:
     assert setpriv is not None, "check setpriv_binary() first"
     return [setpriv, f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups", "--inh-caps=-all",
             "--bounding-set=-all", "--no-new-privs", "--"]
+
+
+def no_capabilities_prefix() -> list[str]:
+    """The command prefix that keeps the user but gives up every capability, for good: what root can
+    still do when no sandbox user can run the worker (it then cannot raise its own hard rlimits,
+    trace, mount or bypass file permissions; files owned by root remain its own)."""
+    setpriv = setpriv_binary()
+    assert setpriv is not None, "check setpriv_binary() first"
+    return [setpriv, "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
 
 
 def readable_by(path: Path, user: SandboxUser) -> bool:

@@ -1,7 +1,8 @@
 """The pool of sandboxed Node workers (``js/worker.js``) that execute extracted calls.
 
 The workers run on wapii's sandbox supervisor (:mod:`wapii_core.sandbox`): inside bubblewrap when it
-works here, as an unprivileged user when wapii runs as root, under rlimits (2 GiB of address space:
+works here (else confined by Landlock: reads of their own and the system's files only, no writes,
+no TCP, no signals outside the sandbox), as an unprivileged user when wapii runs as root, under rlimits (2 GiB of address space:
 an ArrayBuffer bomb fails to allocate) with a clean environment, one worker per CPU by default, a
 per-call timeout enforced by the worker and a hard deadline after which the supervisor kills the
 worker's process group and starts a new one. Node itself runs with:
@@ -89,8 +90,12 @@ def node_features(node: str) -> NodeFeatures:
 
 
 def node_flags(features: NodeFeatures, read_paths: list[Path]) -> list[str]:
-    """The hardening flags of a worker (those this Node supports)."""
-    flags = [f"--max-old-space-size={HEAP_MB}", "--no-warnings"]
+    """The hardening flags of a worker (those this Node supports).
+
+    ``--openssl-config=/dev/null``: the worker needs no OpenSSL configuration, and reads none in any
+    mode (bubblewrap shows it no ``/etc/ssl``; Landlock, without bubblewrap, refuses it, which Node
+    would treat as fatal)."""
+    flags = [f"--max-old-space-size={HEAP_MB}", "--no-warnings", "--openssl-config=/dev/null"]
     flags += [flag for flag in (*GC_FLAGS, *CANDIDATE_FLAGS[2:]) if flag in features.flags]
     if features.permission_flag:
         flags.append(features.permission_flag)
