@@ -34,8 +34,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..jsonwalk import deeper_than
 from . import seccomp
-from .pychild import MAX_ANSWER, child_main
+from .pychild import MAX_ANSWER, MAX_ANSWER_DEPTH, child_main
 from .wire_capture import MAX_WIRE_BYTES
 
 
@@ -151,11 +152,14 @@ class Parent:
             return {"ok": False, "value": None, "error": error, "detail": detail, "wire": wire}
         try:
             answer = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             answer = None
         if not isinstance(answer, dict):
             return {"ok": False, "value": None, "error": "runtime_error", "wire": wire,
                     "detail": "bad_capture: the snippet process answered something that is not a JSON object"}
+        if deeper_than(answer, MAX_ANSWER_DEPTH):
+            return {"ok": False, "value": None, "error": "runtime_error", "wire": wire,
+                    "detail": f"bad_capture: the snippet process answered JSON nested over {MAX_ANSWER_DEPTH} deep"}
         return {**{key: answer.get(key) for key in ("ok", "value", "error", "detail")}, "wire": wire}
 
 

@@ -123,7 +123,7 @@ class WorkerProcess:
                 return None
             try:
                 message = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # not a line of the protocol: no job's answer
                 continue
             if isinstance(message, dict) and wanted(message):
                 return message

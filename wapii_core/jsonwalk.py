@@ -1,0 +1,31 @@
+"""Walking a parsed JSON value without recursion, so that a value of any depth can be measured.
+
+Values that cross from a sandboxed snippet (its answer, a body it sent) are parsed in wapii's own
+processes and then compared, written and re-read by code that recurses: one nested near the
+interpreter's recursion limit would raise there and end the whole run. :func:`walk` lets such a
+value be measured first, whatever its depth.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+
+def walk(value: Any) -> Iterator[tuple[Any, int]]:
+    """Every value inside ``value`` (itself first, object keys included) with the number of lists and
+    objects around it (0 for ``value`` itself)."""
+    pending = [(value, 0)]
+    while pending:
+        item, depth = pending.pop()
+        yield item, depth
+        if isinstance(item, dict):
+            pending += [(key, depth + 1) for key in item]
+            pending += [(child, depth + 1) for child in item.values()]
+        elif isinstance(item, (list, tuple)):
+            pending += [(child, depth + 1) for child in item]
+
+
+def deeper_than(value: Any, limit: int) -> bool:
+    """Whether something in ``value`` lies inside more than ``limit`` lists and objects."""
+    return any(depth > limit for _, depth in walk(value))
