@@ -3,7 +3,9 @@
 JSON bodies become typed values; ``x-www-form-urlencoded`` bodies and query strings become strings
 (a repeated key becomes a list of strings); ``multipart/form-data`` bodies become one string per
 part (a file part's content as text); any other body (or one that does not decode as its content
-type says) is kept as its text, or as ``base64:<data>`` when it is not UTF-8.
+type says) is kept as its text, or as ``base64:<data>`` when it is not UTF-8. So is a JSON body
+that the judge could not compare or the results could not hold: one nested more than
+:data:`MAX_DEPTH` levels, or one that escapes a lone surrogate (``"\ud800"``, no UTF-8 text).
 """
 
 from __future__ import annotations
@@ -16,9 +18,13 @@ import json
 from typing import Any
 from urllib.parse import unquote_plus
 
+from wapii_core.jsonwalk import walk
+
 JSON_TYPES = ("application/json",)
 FORM_TYPE = "application/x-www-form-urlencoded"
 MULTIPART_TYPE = "multipart/form-data"
+MAX_DEPTH = 64
+"""Lists and objects a decoded JSON body may nest (an API's bodies need a handful)."""
 
 
 def media_type(content_type: str | None) -> str:
@@ -82,6 +88,20 @@ def _multipart_fields(data: bytes, content_type: str) -> dict[str, Any] | None:
     return fields
 
 
+def _lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _judgeable(value: Any) -> bool:
+    """Whether a parsed JSON value nests at most :data:`MAX_DEPTH` levels and holds only UTF-8 text."""
+    return all(depth <= MAX_DEPTH and not (isinstance(item, str) and _lone_surrogate(item))
+               for item, depth in walk(value))
+
+
 def decode_body(body: dict[str, str] | None, content_type: str | None) -> Any:
     """The neutral ``data`` of a recorded body, or None when there is no body."""
     data = raw_bytes(body)
@@ -90,13 +110,15 @@ def decode_body(body: dict[str, str] | None, content_type: str | None) -> Any:
     media = media_type(content_type)
     try:
         if is_json(content_type):
-            return json.loads(data.decode("utf-8"))
-        if media == FORM_TYPE:
+            value = json.loads(data.decode("utf-8"))
+            if _judgeable(value):
+                return value
+        elif media == FORM_TYPE:
             return parse_query(data.decode("utf-8"))
-        if media == MULTIPART_TYPE and content_type:
+        elif media == MULTIPART_TYPE and content_type:
             fields = _multipart_fields(data, content_type)
             if fields is not None:
                 return fields
-    except (ValueError, UnicodeDecodeError, binascii.Error):
-        pass  # not what the content type says: kept as it is
+    except (ValueError, UnicodeDecodeError, binascii.Error, RecursionError):
+        pass  # not what the content type says (or nested past the parsers' recursion): kept as it is
     return _as_text(data)
