@@ -38,11 +38,14 @@ def is_json(content_type: str | None) -> bool:
 
 
 def _add(out: dict[str, Any], key: str, value: Any) -> None:
-    if key in out:
-        previous = out[key] if isinstance(out[key], list) else [out[key]]
-        out[key] = previous + [value]
-    else:
+    """Adds ``value`` under ``key``; a repeated key's values become a list, grown in place (a query
+    may repeat a key hundreds of thousands of times)."""
+    if key not in out:
         out[key] = value
+    elif isinstance(out[key], list):
+        out[key].append(value)
+    else:
+        out[key] = [out[key], value]
 
 
 def parse_query(query: str, bare: Any = "") -> dict[str, Any]:

@@ -22,18 +22,17 @@ from .libraries import Library
 
 
 def _headers(record: dict[str, Any], library: Library) -> dict[str, str]:
-    out: dict[str, str] = {}
+    """The code's headers, a repeated name (in any case) once, spelled as first sent, its values joined
+    with ``", "`` (linear in the number of headers: a request may carry hundreds of thousands)."""
+    values: dict[str, list[str]] = {}
+    spelling: dict[str, str] = {}
     for name, value in record.get("headers") or []:
         if library.is_own_header(name, value):
             continue
         if name.lower() == "content-type" and media_type(value) == MULTIPART_TYPE:
             value = MULTIPART_TYPE
-        existing = next((key for key in out if key.lower() == name.lower()), None)
-        if existing is None:
-            out[name] = value
-        else:
-            out[existing] = f"{out[existing]}, {value}"
-    return out
+        values.setdefault(spelling.setdefault(name.lower(), name), []).append(value)
+    return {name: ", ".join(parts) for name, parts in values.items()}
 
 
 def _content_type(record: dict[str, Any]) -> str | None:
