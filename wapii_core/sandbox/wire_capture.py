@@ -17,7 +17,9 @@ into the channel has simply *sent* that request, exactly as it would have sent t
   connections (``http.client``, h11) refuse them: written as they are, they would end the request
   line or a header early and start another request, judged in place of the library's.
 - Supervisor side: :func:`parse_requests` parses the bytes with h11, a well-kept HTTP/1.1 parser, into
-  :class:`WireRequest` records; bytes that are no HTTP request are a :class:`WireError`.
+  :class:`WireRequest` records; bytes that are no HTTP request are a :class:`WireError`, and so is a
+  chunked body: :func:`serialise_request` never writes one, and h11 takes ~4 s of wapii's own time to
+  parse 4 MB of one-byte chunks that a snippet wrote down the channel itself.
 """
 
 from __future__ import annotations
@@ -139,6 +141,9 @@ def _one(data: bytes) -> tuple[WireRequest, bytes]:
         except h11.RemoteProtocolError as exc:
             raise WireError(f"the bytes sent are not an HTTP/1.1 request ({exc})") from None
         if isinstance(event, h11.Request):
+            if any(name == b"transfer-encoding" for name, _ in event.headers):
+                raise WireError("the bytes sent frame a body with Transfer-Encoding (the channel's requests carry "
+                                "Content-Length)")
             request = event
         elif isinstance(event, h11.Data):
             body += event.data
