@@ -29,3 +29,23 @@ def walk(value: Any) -> Iterator[tuple[Any, int]]:
 def deeper_than(value: Any, limit: int) -> bool:
     """Whether something in ``value`` lies inside more than ``limit`` lists and objects."""
     return any(depth > limit for _, depth in walk(value))
+
+
+def lone_surrogate(text: str) -> bool:
+    """Whether ``text`` holds a lone surrogate (JSON can escape one, UTF-8 cannot carry it)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def unstorable(value: Any, max_depth: int) -> str | None:
+    """Why ``value`` cannot be compared and written as UTF-8 JSON by code that recurses (nested more
+    than ``max_depth`` levels, or a string with a lone surrogate), or None when it can."""
+    for item, depth in walk(value):
+        if depth > max_depth:
+            return f"is nested more than {max_depth} levels deep"
+        if isinstance(item, str) and lone_surrogate(item):
+            return "holds a lone surrogate, which UTF-8 cannot carry"
+    return None

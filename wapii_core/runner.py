@@ -11,12 +11,21 @@ from pydantic import BaseModel, Field
 
 from . import plugins
 from .errors import WapiiError
+from .jsonwalk import unstorable
 from .model import Generation, GenerationRequest, Sample, SampleResult, Setup
 from .protocols import Adapter, BackendOptions, Dataset, RunContext
 from .store import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
 
 CHUNK = 64
 """Samples generated and judged per step: small enough that an interrupted run loses little."""
+MAX_REQUEST_DEPTH = 100
+"""Lists and objects a normalised request may nest (the result store writes at most ~250)."""
+MAX_DETAIL = 500
+
+
+def _utf8_text(text: str) -> str:
+    """``text`` with any lone surrogate written as its escape (the results are UTF-8)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class RunConfig(BaseModel):
@@ -167,18 +176,38 @@ class Judge:
             request, detail = None, None
             if call is not None:
                 capture = next(captures)
-                error, detail = capture.error, capture.detail
+                error, detail = capture.error, capture.detail and _utf8_text(capture.detail)
                 if capture.request is not None and error is None:
-                    request = self.adapter.normalise(capture.request)
-            spec = self._specs[sample.api]
-            if self.mode == "wire":
-                result = self._judge_wire(sample, spec, request, error, call=call, error_detail=detail, draw=gen.draw)
-            else:
-                result = self._judge(sample, spec, request, error, call=call, error_detail=detail, draw=gen.draw,
-                                     strict=self.strict)
+                    request, problem = self._normalised(capture.request)
+                    if problem is not None:
+                        error, detail = "runtime_error", f"bad_capture: {problem}"
+            try:
+                result = self._verdict(sample, request, error, call, detail, gen.draw)
+            except Exception as exc:  # noqa: BLE001 - a request from generated code must not end the run
+                detail = f"bad_capture: the captured request cannot be judged ({type(exc).__name__}: {exc})"
+                result = self._verdict(sample, None, "runtime_error", call, _utf8_text(detail[:MAX_DETAIL]), gen.draw)
             result.mode = self.mode
             results.append(result)
         return results
+
+    def _normalised(self, raw: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+        """The adapter's neutral config of a captured request, or why there is none. The request was
+        made by generated code: whatever the adapter cannot normalise, or the judge compare and the
+        results hold (nested too deep, a lone surrogate), is that sample's problem, not the run's."""
+        try:
+            request = self.adapter.normalise(raw)
+        except Exception as exc:  # noqa: BLE001 - see above
+            return None, _utf8_text(f"the captured request cannot be normalised ({type(exc).__name__}: {exc})"
+                                    [:MAX_DETAIL])
+        problem = unstorable(request, MAX_REQUEST_DEPTH)
+        return (request, None) if problem is None else (None, f"the captured request {problem}")
+
+    def _verdict(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
+                 detail: str | None, draw: int) -> SampleResult:
+        spec = self._specs[sample.api]
+        if self.mode == "wire":
+            return self._judge_wire(sample, spec, request, error, call=call, error_detail=detail, draw=draw)
+        return self._judge(sample, spec, request, error, call=call, error_detail=detail, draw=draw, strict=self.strict)
 
 
 def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> dict[str, Any]:

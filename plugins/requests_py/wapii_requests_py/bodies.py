@@ -18,7 +18,7 @@ import json
 from typing import Any
 from urllib.parse import unquote_plus
 
-from wapii_core.jsonwalk import walk
+from wapii_core.jsonwalk import unstorable
 
 JSON_TYPES = ("application/json",)
 FORM_TYPE = "application/x-www-form-urlencoded"
@@ -91,20 +91,6 @@ def _multipart_fields(data: bytes, content_type: str) -> dict[str, Any] | None:
     return fields
 
 
-def _lone_surrogate(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
-def _judgeable(value: Any) -> bool:
-    """Whether a parsed JSON value nests at most :data:`MAX_DEPTH` levels and holds only UTF-8 text."""
-    return all(depth <= MAX_DEPTH and not (isinstance(item, str) and _lone_surrogate(item))
-               for item, depth in walk(value))
-
-
 def decode_body(body: dict[str, str] | None, content_type: str | None) -> Any:
     """The neutral ``data`` of a recorded body, or None when there is no body."""
     data = raw_bytes(body)
@@ -114,7 +100,7 @@ def decode_body(body: dict[str, str] | None, content_type: str | None) -> Any:
     try:
         if is_json(content_type):
             value = json.loads(data.decode("utf-8"))
-            if _judgeable(value):
+            if unstorable(value, MAX_DEPTH) is None:
                 return value
         elif media == FORM_TYPE:
             return parse_query(data.decode("utf-8"))
