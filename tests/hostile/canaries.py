@@ -29,7 +29,7 @@ SECRET_ENV = "WAPII_TEST_SECRET"
 class Program:
     name: str
     code: str
-    expect: str  # the error kind (for "blocked", a prefix of "blocked: <what>")
+    expect: str  # the error kind, or kinds separated by "|" (for "blocked", a prefix of "blocked: <what>")
 
 
 def corpus(language: str, canary_dir: Path, port: int, marker: str) -> list[Program]:
