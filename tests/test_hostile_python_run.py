@@ -6,7 +6,14 @@ answers and hints, patched harness objects, a flooded or garbled wire channel), 
 verdicts of the samples after it, to smuggle host secrets into the run directory or to harm the
 processes above it. The run must end with ``summary.json`` and ``report.md``; no hostile sample may
 be judged correct; every sample between them must get the verdict it gets in a run without them
-(one worker, so each one runs right after a hostile one); no canary may trip.
+(one worker, so each one runs right after a hostile one); no canary may trip. Each run is made in
+the ``wire`` mode (the adapter's default) and in the ``reference`` mode, which alone uses the typed
+query values the snippet reports.
+
+A program's first line says what it must get: ``# expect: <kind> -- why``, with ``<kind>`` one of
+``not_correct``, ``runtime_error``, ``blocked`` or ``any`` (no demand but that the run ends and no
+canary trips); ``# expect: <kind> in reference -- why`` demands it in that mode only (``any`` in
+the others: a program that sends the expected bytes is correct in ``wire`` mode by design).
 """
 
 from __future__ import annotations
@@ -43,13 +50,13 @@ def canaries(monkeypatch: pytest.MonkeyPatch):
     instance.stop()
 
 
-def _programs() -> list[tuple[str, str, str]]:
-    """``(name, expectation, template)`` of every program of the family."""
+def _programs(mode: str) -> list[tuple[str, str, str]]:
+    """``(name, expectation in ``mode``, template)`` of every program of the family."""
     out = []
     for path in sorted(CORPUS.glob("*.py")):
         text = path.read_text()
-        expect = text.splitlines()[0].split("expect:", 1)[1].split("--", 1)[0].strip()
-        out.append((path.stem, expect, text))
+        expect, _, modes = text.splitlines()[0].split("expect:", 1)[1].split("--", 1)[0].strip().partition(" in ")
+        out.append((path.stem, expect if not modes or mode in modes.split() else "any", text))
     return out
 
 
@@ -84,21 +91,23 @@ def _wrong(program: str) -> str:
     return program[: quote + 1] + program[quote + 1:].replace("'", "/extra'", 1)
 
 
-def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int,
+            mode: str) -> tuple[dict[str, Any], dict[str, Any]]:
     from wapii_core.runner import RunConfig, run
 
     generations = tmp_path / f"{name}.jsonl"
     generations.write_text("".join(json.dumps(line) + "\n" for line in lines))
     out = tmp_path / name
     summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, adapter="requests_py", backend="replay",
-                            generations=generations, limit=limit), out)
+                            generations=generations, limit=limit, mode=mode), out)
     assert (out / "summary.json").is_file() and (out / "report.md").is_file()
     results = {r["sample"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
     return summary, results
 
 
+@pytest.mark.parametrize("mode", ["wire", "reference"])
 @pytest.mark.parametrize("layers", ["bubblewrap", "no-bubblewrap"])
-def test_python_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_path: Path,
+def test_python_hostile_programs_in_a_run(layers: str, mode: str, canaries: Canaries, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     from wapii_core import plugins
     from wapii_core.model import Setup
@@ -108,7 +117,7 @@ def test_python_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_p
         monkeypatch.setenv(bwrap.BWRAP_ENV, "")
     monkeypatch.setenv("WAPII_PYTHON_WORKERS", "1")  # each ordinary program runs right after a hostile one
     monkeypatch.setenv("WAPII_PYTHON_TIMEOUT", "2")
-    programs = _programs()
+    programs = _programs(mode)
     dataset = load_dataset("wapiibench", WAPIIBENCH)
     samples = dataset.samples[: 8 * len(programs)]
     hostile = [s for s in samples if s.config.get("params")][: len(programs)]
@@ -118,19 +127,19 @@ def test_python_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_p
     try:
         benign = {}
         for n, sample in enumerate(ordinary):
-            program = adapter.render(sample.config, Setup.full, sample, "wire")
+            program = adapter.render(sample.config, Setup.full, sample, mode)
             benign[sample.id] = program if n % 2 == 0 else _wrong(program)
     finally:
         adapter.close()
     limit = max(samples.index(s) for s in hostile + ordinary) + 1
 
-    _, alone = _replay(tmp_path, "alone", [{"sample": sid, "code": code} for sid, code in benign.items()], limit)
+    _, alone = _replay(tmp_path, "alone", [{"sample": sid, "code": code} for sid, code in benign.items()], limit, mode)
     lines, expect = [], {}
     for (name, expectation, template), sample, following in zip(programs, hostile, ordinary):
         lines += [{"sample": sample.id, "code": _fill(template, sample, following)},
                   {"sample": following.id, "code": benign[following.id]}]
         expect[sample.id] = (name, expectation)
-    summary, mixed = _replay(tmp_path, "mixed", lines, limit)
+    summary, mixed = _replay(tmp_path, "mixed", lines, limit, mode)
 
     assert summary["judged"] == len(lines)
     assert {alone[sid]["verdict"] for sid in benign} == {"correct", "illegal"}  # both kinds of ordinary program ran
@@ -142,6 +151,8 @@ def test_python_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_p
     for sid, (name, expectation) in expect.items():
         result = mixed[sid]
         detail = result["error_detail"] or ""
+        if expectation == "any":
+            continue
         if result["verdict"] == "correct":
             problems.append(f"{name}: judged correct")
         elif expectation == "runtime_error" and result["error"] != "runtime_error":

@@ -105,11 +105,13 @@ def test_answers_cannot_forge_a_request(pool: PythonPool) -> None:
     forge = ("import os\nfor fd in range(64):\n    try:\n        os.write(fd, b'{\"ok\": true, \"value\": "
              "{\"url\": \"https://forged.example/\"}}\\n')\n    except OSError:\n        pass\n")
     forged, good = pool.run([forge + CALL, CALL])
+    # the answer pipe comes first: the parent may end the snippet before it reaches the wire channel,
+    # which then holds nothing; otherwise it holds the forged line, which is no HTTP request
     try:
         sent = parse_requests(forged.wire)
-    except WireError:  # its forged line went down the wire channel first
+    except WireError:
         sent = []
-    assert sent == []  # or the parent took the forged line as the answer and ended the process before the call
+    assert sent == []
     assert url_of(good) == "https://api.example.com/items?q=1"
 
 

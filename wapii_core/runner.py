@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from . import plugins
 from .errors import WapiiError, one_line
+from .jsonwalk import unstorable
 from .model import ERROR_KINDS, Generation, GenerationRequest, Sample, SampleResult, Setup
 from .protocols import Adapter, BackendOptions, Dataset, RunContext
 from .run_lock import RunLock
@@ -18,6 +19,14 @@ from .store import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
 
 CHUNK = 64
 """Samples generated and judged per step: small enough that an interrupted run loses little."""
+MAX_REQUEST_DEPTH = 100
+"""Lists and objects a normalised request may nest (the result store writes at most ~250)."""
+MAX_DETAIL = 500
+
+
+def _utf8_text(text: str) -> str:
+    """``text`` with any lone surrogate written as its escape (the results are UTF-8)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class RunConfig(BaseModel):
@@ -168,7 +177,7 @@ class Judge:
             request = None
             if call is not None:
                 capture = next(captures)
-                error, detail = capture.error, capture.detail
+                error, detail = capture.error, capture.detail and _utf8_text(capture.detail)
                 if capture.request is not None and error is None:
                     request, detail = self._normalised(capture.request)
                     error = None if request is not None else "runtime_error"
@@ -193,11 +202,13 @@ class Judge:
         from .request_schema import BadCapture, check_request
 
         try:
-            return check_request(self.adapter.normalise(captured)), None
+            request = check_request(self.adapter.normalise(captured))
         except BadCapture as exc:
-            return None, f"bad_capture: {exc}"
+            return None, _utf8_text(f"bad_capture: {exc}")
         except Exception as exc:  # the capture is the program's doing: so is whatever it makes normalise raise
-            return None, f"bad_capture: normalise failed: {one_line(exc)}"
+            return None, _utf8_text(f"bad_capture: normalise failed: {one_line(exc)}")
+        problem = unstorable(request, MAX_REQUEST_DEPTH)  # nested too deep, a lone surrogate: not the run's problem
+        return (request, None) if problem is None else (None, _utf8_text(f"bad_capture: the captured request {problem}"))
 
     def _compare(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
                  detail: str | None, draw: int) -> SampleResult:
@@ -207,7 +218,7 @@ class Judge:
         except Exception as exc:
             if request is None and error in ERROR_KINDS:
                 raise  # not the capture's doing: the expected request or the spec is at fault
-            detail = f"bad_capture: comparison failed: {one_line(exc)}"
+            detail = _utf8_text(f"bad_capture: comparison failed: {one_line(exc)}")
             return self._judged(sample, None, "runtime_error", call, detail, draw)
 
     def _judged(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,

@@ -43,7 +43,10 @@ def js_number(value: int | float) -> str:
     """A number as JavaScript's ``String(n)`` prints it (ECMAScript Number::toString)."""
     if isinstance(value, int) and abs(value) < 10**21:
         return str(value)
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # an integer beyond any double: JavaScript reads it as an infinity
+        value = math.inf if value > 0 else -math.inf
     if math.isnan(value):
         return "NaN"
     if math.isinf(value):

@@ -27,6 +27,9 @@ from .pyguard import Auditor, Blocked, blocked_errno
 
 MAX_ANSWER = 4 << 20
 """Bytes of JSON a job's answer may hold."""
+MAX_ANSWER_DEPTH = 32
+"""How deeply the JSON of a job's answer may nest (a harness's hints need a handful of levels; JSON
+nested near the interpreter's recursion limit would fail to parse in the supervisor's threads)."""
 MAX_DETAIL = 500
 
 

@@ -67,13 +67,20 @@ class SnippetResult:
     wire: bytes = b""
 
 
+def _text(text: str) -> str:
+    """``text`` as text that UTF-8 can carry: a lone surrogate (from a snippet's exception message or a
+    file name it tried) is written as its escape, which every JSON writer accepts."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def _bad(detail: str) -> SnippetResult:
     return SnippetResult(ok=False, error="runtime_error", detail=f"bad_capture: {detail}")
 
 
 def checked_result(answer: Any) -> SnippetResult:
     """The :class:`SnippetResult` of one worker answer, every field checked; an answer that breaks
-    the protocol is that snippet's ``runtime_error`` with a ``bad_capture`` detail."""
+    the protocol is that snippet's ``runtime_error`` with a ``bad_capture`` detail. ``error`` and
+    ``detail`` come back as text UTF-8 can carry (lone surrogates escaped)."""
     if not isinstance(answer, dict):
         return _bad("the worker's answer is not an object")
     ok, error, detail, wire = answer.get("ok"), answer.get("error"), answer.get("detail"), answer.get("wire", "")
@@ -91,8 +98,8 @@ def checked_result(answer: Any) -> SnippetResult:
         sent = None
     if sent is None:
         return _bad("'wire' is not base64")
-    return SnippetResult(ok=bool(ok), value=answer.get("value") if ok else None, error=error,
-                         detail=detail[:MAX_DETAIL] if detail else detail, wire=sent)
+    return SnippetResult(ok=bool(ok), value=answer.get("value") if ok else None, error=_text(error) if error else error,
+                         detail=_text(detail[:MAX_DETAIL]) if detail else detail, wire=sent)
 
 
 def _top_level(name: str) -> str:

@@ -16,7 +16,9 @@ reads what is left in the channel and reports the answer with the bytes (base64 
 ``timeout``, ``exited`` (the snippet ended the process: ``os._exit``, a signal it sent itself),
 ``worker_died`` (killed by another signal) or ``blocked: ...`` (killed for a syscall of another
 architecture). A fork of the pre-loaded parent costs about a millisecond; no process ever runs two
-snippets, so no snippet can change what another one runs in.
+snippets, so no snippet can change what another one runs in. A child runs as the parent's user, so
+it can still lower the parent's own limits or priority from outside (``prlimit``): the parent
+compares them after every job, and a job that changed them is ``blocked`` and the worker's last.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import gc
 import importlib
 import json
 import os
+import resource
 import select
 import signal
 import sys
@@ -34,8 +37,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ..jsonwalk import deeper_than
 from . import seccomp
-from .pychild import MAX_ANSWER, child_main
+from .pychild import MAX_ANSWER, MAX_ANSWER_DEPTH, child_main
 from .wire_capture import MAX_WIRE_BYTES
 
 
@@ -126,19 +130,45 @@ def describe_death(status: int) -> tuple[str, str]:
     return "worker_died", f"the snippet process was killed by {name}"
 
 
+RLIMITS = tuple(getattr(resource, name) for name in dir(resource) if name.startswith("RLIMIT_"))
+
+
+def process_settings() -> tuple[Any, ...]:
+    """What a process of the same user may change about this one from outside (``prlimit``,
+    ``setpriority``, ``sched_setaffinity``, ``sched_setscheduler``): its resource limits, nice value,
+    CPU affinity and scheduling policy."""
+    return (tuple(resource.getrlimit(kind) for kind in RLIMITS), os.getpriority(os.PRIO_PROCESS, 0),
+            frozenset(os.sched_getaffinity(0)), os.sched_getscheduler(0))
+
+
 class Parent:
     """Runs each job in a child forked from this pre-loaded process for that job alone."""
 
     def __init__(self, harness: Callable[[str], Any], config: dict[str, Any]) -> None:
         self.harness = harness
         self.config = config
+        self.settings = process_settings()
 
     def run(self, code: str, timeout: float) -> dict[str, Any]:
         """``{"ok", "value", "error", "detail", "wire"}``: the child's answer (or why there is none)
-        and, base64-encoded, every byte it sent down the wire channel."""
+        and, base64-encoded, every byte it sent down the wire channel.
+
+        A child that changed this process's settings from outside (:func:`process_settings`: a
+        lower open-file limit would make the next fork fail, a CPU limit kill this process during a
+        later snippet) is ``blocked``, and the answer carries ``"retire": true``: this process
+        must not run another snippet.
+        """
         child = Child(code, self.harness, self.config)
         line = child.wait_answer(time.monotonic() + timeout)
         status = child.end()
+        answer = self._answer(child, line, status, timeout)
+        if process_settings() != self.settings:
+            return {"ok": False, "value": None, "error": "blocked: changing its worker's limits or scheduling",
+                    "detail": "the snippet changed the resource limits, priority, CPU affinity or scheduling "
+                              "policy of the process that runs the snippets", "wire": answer["wire"], "retire": True}
+        return answer
+
+    def _answer(self, child: Child, line: bytes | None, status: int, timeout: float) -> dict[str, Any]:
         wire = base64.b64encode(bytes(child.sent)).decode("ascii")
         if child.overflow:
             return {"ok": False, "value": None, "error": "runtime_error", "wire": "",
@@ -151,11 +181,14 @@ class Parent:
             return {"ok": False, "value": None, "error": error, "detail": detail, "wire": wire}
         try:
             answer = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             answer = None
         if not isinstance(answer, dict):
             return {"ok": False, "value": None, "error": "runtime_error", "wire": wire,
                     "detail": "bad_capture: the snippet process answered something that is not a JSON object"}
+        if deeper_than(answer, MAX_ANSWER_DEPTH):
+            return {"ok": False, "value": None, "error": "runtime_error", "wire": wire,
+                    "detail": f"bad_capture: the snippet process answered JSON nested over {MAX_ANSWER_DEPTH} deep"}
         return {**{key: answer.get(key) for key in ("ok", "value", "error", "detail")}, "wire": wire}
 
 
@@ -203,6 +236,8 @@ def main() -> None:
         job = json.loads(line)
         answer = parent.run(str(job["code"]), max(1, int(job.get("timeout_ms", 2000))) / 1000)
         send({"id": job["id"], **answer})
+        if answer.get("retire"):
+            return  # the supervisor replaces this worker before the next job
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 
 Protocol: a worker may first read one ``init`` line (its configuration), writes
 ``{"ready": true, ...}`` once it can take jobs, then answers every input
-line ``{"id": <int>, "timeout_ms": <int>, ...job}`` with one line ``{"id": <int>, ...answer}``.
+line ``{"id": <int>, "timeout_ms": <int>, ...job}`` with one line ``{"id": <int>, ...answer}``; an
+answer with ``"retire": true`` (a job spoiled the worker) is its last: the worker is replaced.
 The worker enforces ``timeout_ms`` itself and answers ``{"error": "timeout"}``; the supervisor only
 steps in at the hard deadline (``timeout`` + ``grace``): it kills the worker's whole process group
 (bubblewrap and everything in its PID namespace with it) and answers ``{"error": "timeout"}``. A
@@ -121,7 +122,7 @@ class WorkerProcess:
                 return None
             try:
                 message = json.loads(line)
-            except ValueError:
+            except (ValueError, RecursionError):  # not a line of the protocol: no job's answer
                 continue
             if isinstance(message, dict) and wanted(message):
                 return message
@@ -138,6 +139,8 @@ class WorkerProcess:
         answer = self._next(time.monotonic() + timeout + grace, lambda m: m.get("id") == job_id)
         if answer is not None:
             answer.pop("id", None)
+            if answer.pop("retire", False) is True:
+                self.kill()  # the worker says it must not take another job: the next one gets a fresh worker
             return answer
         if self.alive and not self.ended:
             self.kill()

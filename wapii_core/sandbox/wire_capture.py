@@ -12,14 +12,20 @@ into the channel has simply *sent* that request, exactly as it would have sent t
   is serialised as an HTTP/1.1 request in absolute form (``GET https://host/path?q HTTP/1.1``):
   bytes outside ``!``..``~`` in the URL are percent-encoded (UTF-8), the library's framing headers
   (``Content-Length``, ``Transfer-Encoding``) are replaced by the body's real length, ``Host`` is added
-  when the library left it to the connection.
+  when the library left it to the connection. A method that is not an HTTP token, a header name that
+  is not one, or a header value holding CR, LF or NUL raises ``ValueError``, as the libraries' own
+  connections (``http.client``, h11) refuse them: written as they are, they would end the request
+  line or a header early and start another request, judged in place of the library's.
 - Supervisor side: :func:`parse_requests` parses the bytes with h11, a well-kept HTTP/1.1 parser, into
-  :class:`WireRequest` records; bytes that are no HTTP request are a :class:`WireError`.
+  :class:`WireRequest` records; bytes that are no HTTP request are a :class:`WireError`, and so is a
+  chunked body: :func:`serialise_request` never writes one, and h11 takes ~4 s of wapii's own time to
+  parse 4 MB of one-byte chunks that a snippet wrote down the channel itself.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -29,6 +35,9 @@ MAX_WIRE_BYTES = 4 << 20
 MAX_REQUESTS = 16
 """Requests parsed from one snippet's channel at most (the first one is judged)."""
 FRAMING_HEADERS = ("content-length", "transfer-encoding", "host")
+_TOKEN = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""An HTTP method or header name (RFC 9110 ``token``)."""
+_LINE_BREAKING = re.compile(rb"[\r\n\x00]")
 
 _channel: int | None = None
 
@@ -66,18 +75,30 @@ def _text(raw: bytes) -> str:
         return raw.decode("latin-1")
 
 
+def _header(name: bytes, value: bytes) -> bytes:
+    if not _TOKEN.fullmatch(name):
+        raise ValueError(f"invalid HTTP header name {name!r}")
+    if _LINE_BREAKING.search(value):
+        raise ValueError(f"invalid HTTP header value {value!r} (header {name!r})")
+    return name + b": " + value
+
+
 def serialise_request(method: str, url: str, headers: list[tuple[Any, Any]], body: bytes) -> bytes:
-    """The HTTP/1.1 message of one request, as :func:`parse_requests` reads it back."""
-    lines = [_latin1(method) + b" " + _target(url) + b" HTTP/1.1"]
+    """The HTTP/1.1 message of one request, as :func:`parse_requests` reads it back (ValueError for a
+    method, header name or header value that would break the message's lines)."""
+    raw_method = _latin1(method)
+    if not _TOKEN.fullmatch(raw_method):
+        raise ValueError(f"invalid HTTP method {raw_method!r}")
+    lines = [raw_method + b" " + _target(url) + b" HTTP/1.1"]
     names = set()
     for name, value in headers:
         raw = _latin1(name)
         names.add(raw.lower())
         if raw.lower() in (b"content-length", b"transfer-encoding"):
             continue
-        lines.append(raw + b": " + _value(value))
+        lines.append(_header(raw, _value(value)))
     if b"host" not in names:
-        lines.append(b"Host: " + _latin1(urlsplit(url).netloc or "localhost"))
+        lines.append(_header(b"Host", _latin1(urlsplit(url).netloc or "localhost")))
     lines.append(b"Content-Length: %d" % len(body))
     return b"\r\n".join(lines) + b"\r\n\r\n" + body
 
@@ -120,6 +141,9 @@ def _one(data: bytes) -> tuple[WireRequest, bytes]:
         except h11.RemoteProtocolError as exc:
             raise WireError(f"the bytes sent are not an HTTP/1.1 request ({exc})") from None
         if isinstance(event, h11.Request):
+            if any(name == b"transfer-encoding" for name, _ in event.headers):
+                raise WireError("the bytes sent frame a body with Transfer-Encoding (the channel's requests carry "
+                                "Content-Length)")
             request = event
         elif isinstance(event, h11.Data):
             body += event.data

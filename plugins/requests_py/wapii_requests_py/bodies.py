@@ -3,7 +3,9 @@
 JSON bodies become typed values; ``x-www-form-urlencoded`` bodies and query strings become strings
 (a repeated key becomes a list of strings); ``multipart/form-data`` bodies become one string per
 part (a file part's content as text); any other body (or one that does not decode as its content
-type says) is kept as its text, or as ``base64:<data>`` when it is not UTF-8.
+type says) is kept as its text, or as ``base64:<data>`` when it is not UTF-8. So is a JSON body
+that the judge could not compare or the results could not hold: one nested more than
+:data:`MAX_DEPTH` levels, or one that escapes a lone surrogate (``"\ud800"``, no UTF-8 text).
 """
 
 from __future__ import annotations
@@ -16,9 +18,13 @@ import json
 from typing import Any
 from urllib.parse import unquote_plus
 
+from wapii_core.jsonwalk import unstorable
+
 JSON_TYPES = ("application/json",)
 FORM_TYPE = "application/x-www-form-urlencoded"
 MULTIPART_TYPE = "multipart/form-data"
+MAX_DEPTH = 64
+"""Lists and objects a decoded JSON body may nest (an API's bodies need a handful)."""
 
 
 def media_type(content_type: str | None) -> str:
@@ -32,11 +38,14 @@ def is_json(content_type: str | None) -> bool:
 
 
 def _add(out: dict[str, Any], key: str, value: Any) -> None:
-    if key in out:
-        previous = out[key] if isinstance(out[key], list) else [out[key]]
-        out[key] = previous + [value]
-    else:
+    """Adds ``value`` under ``key``; a repeated key's values become a list, grown in place (a query
+    may repeat a key hundreds of thousands of times)."""
+    if key not in out:
         out[key] = value
+    elif isinstance(out[key], list):
+        out[key].append(value)
+    else:
+        out[key] = [out[key], value]
 
 
 def parse_query(query: str, bare: Any = "") -> dict[str, Any]:
@@ -90,13 +99,15 @@ def decode_body(body: dict[str, str] | None, content_type: str | None) -> Any:
     media = media_type(content_type)
     try:
         if is_json(content_type):
-            return json.loads(data.decode("utf-8"))
-        if media == FORM_TYPE:
+            value = json.loads(data.decode("utf-8"))
+            if unstorable(value, MAX_DEPTH) is None:
+                return value
+        elif media == FORM_TYPE:
             return parse_query(data.decode("utf-8"))
-        if media == MULTIPART_TYPE and content_type:
+        elif media == MULTIPART_TYPE and content_type:
             fields = _multipart_fields(data, content_type)
             if fields is not None:
                 return fields
-    except (ValueError, UnicodeDecodeError, binascii.Error):
-        pass  # not what the content type says: kept as it is
+    except (ValueError, UnicodeDecodeError, binascii.Error, RecursionError):
+        pass  # not what the content type says (or nested past the parsers' recursion): kept as it is
     return _as_text(data)

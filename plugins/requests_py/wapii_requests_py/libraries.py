@@ -9,7 +9,9 @@ installed library itself, so a new version's ``User-Agent`` is recognised withou
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Callable
 
 REQUEST_METHODS = ("get", "post", "put", "patch", "delete", "head", "options")
@@ -83,7 +85,7 @@ class Library:
         lowered = name.lower()
         if lowered in COMPUTED_HEADERS:
             return True
-        return self.default_headers().get(lowered) == value
+        return _lowered_map(self._defaults).get(lowered) == value
 
 
 @functools.lru_cache(maxsize=None)
@@ -93,6 +95,12 @@ def _lowered_cached(source: Callable[[], dict[str, str]]) -> tuple[tuple[str, st
 
 def _lowered(source: Callable[[], dict[str, str]]) -> dict[str, str]:
     return dict(_lowered_cached(source))
+
+
+@functools.lru_cache(maxsize=None)
+def _lowered_map(source: Callable[[], dict[str, str]]) -> Mapping[str, str]:
+    """The same, built once: :meth:`Library.is_own_header` runs for every header of every request."""
+    return MappingProxyType(dict(_lowered_cached(source)))
 
 
 REQUESTS = Library("requests_py", "requests", "requests", (), _requests_defaults, _requests_query_text)

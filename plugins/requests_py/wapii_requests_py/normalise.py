@@ -2,7 +2,8 @@
 
 - ``url``: scheme, host and percent-decoded path, without the query; ``method``: lower case;
 - ``headers``: those the code set, in the spelling sent; the library's own (its defaults with their
-  default values, ``Content-Length``, ``Host``, …: :meth:`Library.is_own_header`) are dropped.
+  default values, ``Content-Length``, ``Host`` naming the URL's authority, …:
+  :meth:`Library.is_own_header`) are dropped.
   ``Content-Type`` is kept: it says how the body the code chose was encoded (a multipart boundary
   is dropped from it);
 - ``params``: the query, decoded; a parameter the code passed in ``params=`` keeps the JSON value it
@@ -21,19 +22,30 @@ from .bodies import MULTIPART_TYPE, decode_body, media_type, parse_query
 from .libraries import Library
 
 
+def _authority(netloc: str, scheme: str) -> str:
+    """A URL's host and port as a Host header names them: lower case, without the scheme's default port."""
+    netloc = netloc.rpartition("@")[2].lower()
+    default = {"https": ":443", "http": ":80"}.get(scheme.lower())
+    return netloc[: -len(default)] if default and netloc.endswith(default) else netloc
+
+
 def _headers(record: dict[str, Any], library: Library) -> dict[str, str]:
-    out: dict[str, str] = {}
+    """The code's headers, a repeated name (in any case) once, spelled as first sent, its values joined
+    with ``", "`` (linear in the number of headers: a request may carry hundreds of thousands). A
+    ``Host`` header that names another authority than the URL's is the code's own: the server routes
+    the request by it."""
+    parts = urlsplit(record["url"])
+    authority = _authority(parts.netloc, parts.scheme)
+    values: dict[str, list[str]] = {}
+    spelling: dict[str, str] = {}
     for name, value in record.get("headers") or []:
-        if library.is_own_header(name, value):
+        foreign_host = name.lower() == "host" and _authority(value.strip(), parts.scheme) != authority
+        if library.is_own_header(name, value) and not foreign_host:
             continue
         if name.lower() == "content-type" and media_type(value) == MULTIPART_TYPE:
             value = MULTIPART_TYPE
-        existing = next((key for key in out if key.lower() == name.lower()), None)
-        if existing is None:
-            out[name] = value
-        else:
-            out[existing] = f"{out[existing]}, {value}"
-    return out
+        values.setdefault(spelling.setdefault(name.lower(), name), []).append(value)
+    return {name: ", ".join(parts) for name, parts in values.items()}
 
 
 def _content_type(record: dict[str, Any]) -> str | None:

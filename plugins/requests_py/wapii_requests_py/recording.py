@@ -61,15 +61,18 @@ def typed_params(params: Any) -> dict[str, Any] | None:
     if pairs is None:
         return None
     out: dict[str, Any] = {}
+    repeated: set[str] = set()  # keys whose list is this function's own, grown in place
     for key, value in pairs:
         ok, typed = _typed(value)
         if not isinstance(key, str) or not ok:
             continue
-        if key in out:
-            previous = out[key] if isinstance(out[key], list) else [out[key]]
-            out[key] = previous + (typed if isinstance(typed, list) else [typed])
-        else:
+        if key not in out:
             out[key] = typed
+            continue
+        if key not in repeated:
+            out[key] = list(out[key]) if isinstance(out[key], list) else [out[key]]
+            repeated.add(key)
+        out[key] += typed if isinstance(typed, list) else [typed]
     return out
 
 

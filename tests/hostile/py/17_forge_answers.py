@@ -1,4 +1,4 @@
-# expect: runtime_error|no_request -- writes forged protocol lines to every file descriptor it can find (its own wire channel and answer pipe among them: garbled bytes, or an answer before any request)
+# expect: runtime_error|no_request -- writes forged protocol lines to every file descriptor it can find (the answer pipe comes first: the parent may end it before it writes the wire channel)
 import os
 forged = b'{"nonce": "guess", "ok": true, "value": {"url": "https://forged.example/"}, "error": null, "detail": null, "tainted": null}\n'
 for fd in range(0, 64):
