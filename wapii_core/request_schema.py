@@ -10,7 +10,8 @@ The shape (a key may be absent; a field that is ``null`` is ignored by the judgi
 - ``url``, ``method``: strings (required);
 - ``headers``, ``path_params``: objects mapping names to JSON scalars (string, number, boolean, null);
 - ``params``: an object mapping names to JSON values; ``sent_params`` (the query exactly as sent,
-  read by wire mode) likewise;
+  read by wire mode) likewise; ``sent_url`` (the URL with the escapes that change its meaning, such
+  as ``%2F``, kept, read by wire mode): a string;
 - ``data``: any JSON value;
 - no other key.
 """
@@ -41,6 +42,7 @@ class NeutralRequest(BaseModel):
     headers: Optional[dict[StrictStr, JsonScalar]] = None
     params: Optional[dict[StrictStr, JsonValue]] = None
     sent_params: Optional[dict[StrictStr, JsonValue]] = None
+    sent_url: Optional[StrictStr] = None
     data: JsonValue = None
     path_params: Optional[dict[StrictStr, JsonScalar]] = None
 

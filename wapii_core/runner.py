@@ -202,13 +202,15 @@ class Judge:
         from .request_schema import BadCapture, check_request
 
         try:
-            request = check_request(self.adapter.normalise(captured))
+            request = self.adapter.normalise(captured)
+            problem = unstorable(request, MAX_REQUEST_DEPTH)  # nested too deep, a lone surrogate
+            if problem is not None:
+                return None, _utf8_text(f"bad_capture: the captured request {problem}")
+            return check_request(request), None
         except BadCapture as exc:
             return None, _utf8_text(f"bad_capture: {exc}")
         except Exception as exc:  # the capture is the program's doing: so is whatever it makes normalise raise
             return None, _utf8_text(f"bad_capture: normalise failed: {one_line(exc)}")
-        problem = unstorable(request, MAX_REQUEST_DEPTH)  # nested too deep, a lone surrogate: not the run's problem
-        return (request, None) if problem is None else (None, _utf8_text(f"bad_capture: the captured request {problem}"))
 
     def _compare(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
                  detail: str | None, draw: int) -> SampleResult:

@@ -148,10 +148,13 @@ def _header_names(headers: Any, spellings: list[str]) -> Any:
 
 
 def wire_view(config: dict[str, Any], spellings: list[str] | None = None) -> dict[str, Any]:
-    """``config`` as it goes on the wire: header values and query values as strings (``sent_params``
-    when present), body fields as ``(encoding, text)`` pairs; header names respelled as ``spellings``
+    """``config`` as it goes on the wire: the URL as its path was sent (``sent_url`` when present: an
+    encoded ``/``, ``?`` or ``#`` is not the character itself), header values and query values as
+    strings (``sent_params`` when present), body fields as ``(encoding, text)`` pairs; header names respelled as ``spellings``
     (then ``Accept``, ``Content-Type``, ``Authorization``) where they differ only in case."""
-    view = {key: value for key, value in config.items() if key != "sent_params"}
+    view = {key: value for key, value in config.items() if key not in ("sent_params", "sent_url")}
+    if "sent_url" in config:
+        view["url"] = config["sent_url"]
     if "headers" in config:
         view["headers"] = _header_names(config["headers"], spellings or [])
     if "params" in config or "sent_params" in config:

@@ -11,7 +11,9 @@ the kernel refuse, with the distinctive errno :data:`BLOCKED_ERRNO`:
   ``creat``, ``openat2``, renames, links, unlinks, ``mkdir``, ``rmdir``, ``mknod``, ``chmod``,
   ``chown``, ``truncate``, ``utime``s, extended attributes;
 - signals to any process but itself: ``kill``/``tgkill`` with another pid (0 and -1 included),
-  ``tkill``, ``rt_sigqueueinfo``, ``pidfd_*``;
+  ``tkill``, ``rt_sigqueueinfo``, ``pidfd_*``, and a descriptor's owner or I/O signal
+  (``fcntl`` ``F_SETOWN``, ``F_SETSIG``, ``F_SETOWN_EX``; ``ioctl`` ``FIOSETOWN``, ``SIOCSPGRP``),
+  through which the kernel would signal a process of the snippet's choosing;
 - changing another process: ``prlimit64`` with a pid (``setrlimit`` on itself, ``prlimit64`` with
   pid 0, stays), ``setpriority``, ``sched_setaffinity`` and the other scheduler setters,
   ``ioprio_set``, ``migrate_pages``, ``move_pages``, ``process_madvise``, ``process_mrelease``;
@@ -70,6 +72,10 @@ an older libseccomp cannot resolve is denied by its number."""
 CLONE_THREAD = 0x00010000
 CLONE_NEW = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000)
 """CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET: refused on threads too."""
+SIGNAL_OWNER_FCNTL = (8, 10, 15)
+"""F_SETOWN, F_SETSIG, F_SETOWN_EX: making a descriptor's I/O send a chosen signal to another process."""
+SIGNAL_OWNER_IOCTL = (0x8901, 0x8902)
+"""FIOSETOWN, SIOCSPGRP: the same through ioctl."""
 WRITE_FLAGS = (os.O_WRONLY, os.O_RDWR, os.O_CREAT, os.O_TRUNC, os.O_APPEND)
 
 
@@ -105,6 +111,8 @@ def _build(pid: int):  # -> pyseccomp.SyscallFilter
                    (deny, "kill", sc.Arg(0, sc.NE, pid)), (deny, "tgkill", sc.Arg(0, sc.NE, pid)),
                    (deny, "prlimit64", sc.Arg(0, sc.NE, 0))]
     conditional += [(deny, "clone", sc.Arg(0, sc.MASKED_EQ, flag, flag)) for flag in CLONE_NEW]
+    conditional += [(deny, "fcntl", sc.Arg(1, sc.EQ, command)) for command in SIGNAL_OWNER_FCNTL]
+    conditional += [(deny, "ioctl", sc.Arg(1, sc.EQ, request)) for request in SIGNAL_OWNER_IOCTL]
     for name, index in (("open", 1), ("openat", 2)):
         conditional += [(deny, name, sc.Arg(index, sc.MASKED_EQ, flag, flag)) for flag in WRITE_FLAGS]
     for action, name, *args in conditional:

@@ -16,12 +16,13 @@ from .normalise import normalise_record
 from .pool import SnippetPool, snippet_pool
 from .prompt import build_prompt
 from .recording import wire_record
+from .written import written_query
 from .render import render_program
 
 DEFAULT_TIMEOUT_S = 2.0
 
 
-def to_capture(result: Any) -> Capture:
+def to_capture(result: Any, call: str) -> Capture:
     """A pool result as a Capture: the first request the snippet sent down the wire channel, or why
     there is none.
 
@@ -29,7 +30,8 @@ def to_capture(result: Any) -> Capture:
     ``runtime_error`` whose detail names it, whatever was sent before it; a run that sent no request
     is ``no_request``; bytes that are no HTTP request, or hints of the wrong shape, are a
     ``runtime_error`` with a ``bad_capture`` detail. The request itself comes only from the bytes
-    sent: the snippet's own answer can make it fail, never change what it sent.
+    sent, and the typed query values of reference mode from the source of ``call``
+    (:mod:`.written`): the snippet's own answer can make it fail, never change what it is judged on.
     """
     if not result.ok:
         if result.error == "no_request":
@@ -42,10 +44,8 @@ def to_capture(result: Any) -> Capture:
         return Capture(error="runtime_error", detail=f"bad_capture: {exc}")
     if not sent:
         return Capture(error="no_request", detail="the program ended without issuing a request")
-    hints = result.value.get("passed") if isinstance(result.value, dict) else None
-    hint = hints[0] if isinstance(hints, list) and len(hints) == len(sent) else None
     try:
-        record = wire_record(sent[0], hint)
+        record = wire_record(sent[0], written_query(call))
     except ValueError as exc:
         return Capture(error="runtime_error", detail=f"bad_capture: {exc}")
     detail = f"{len(sent)} requests issued; the first is judged" if len(sent) > 1 else None
@@ -93,7 +93,7 @@ class PythonAdapter:
         """Runs each extracted call in its own sandboxed process; one Capture per call, in order."""
         if not calls:
             return []
-        return [to_capture(result) for result in self._ensure_pool().run(list(calls))]
+        return [to_capture(result, call) for result, call in zip(self._ensure_pool().run(list(calls)), calls)]
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         """The neutral config of a captured request (see :mod:`.normalise`)."""

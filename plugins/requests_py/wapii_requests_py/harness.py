@@ -9,13 +9,11 @@ the wire channel (:func:`wapii_core.sandbox.wire_capture.send_request`), whose b
 judges, and raises :class:`RequestIssued`, which stops the program at its first request (what the
 program would do with the response never runs, like the code after the call that the reference's
 extraction cut off). A snippet whose code is a coroutine (top-level ``await``, ``async with``) runs
-under ``asyncio``. The value returned holds only hints that the adapter checks against those bytes
-(the typed query values the code passed, :mod:`.recording`).
+under ``asyncio``. Nothing the snippet's process holds is judged: only those bytes.
 
-Importing this module (in the worker's pre-loaded parent, before any fork) installs three
-process-wide patches that every snippet shares: the hooks that note the URL and query parameters a
-program passed (:mod:`.recording`), and one cached SSL context for httpx, which otherwise builds a new
-one for every client (~50 ms each). The first :func:`run_snippet` starts the mocks for good
+Importing this module (in the worker's pre-loaded parent, before any fork) installs one
+process-wide patch: one cached SSL context for httpx, which otherwise builds a new one for every
+client (~50 ms each). The first :func:`run_snippet` starts the mocks for good
 (:class:`_Mocks`): call it only in a process made for running snippets, never in wapii's own.
 """
 
@@ -34,12 +32,11 @@ import httpx
 import requests
 import responses
 import respx
-from httpx._client import BaseClient
 from httpx._transports import default as httpx_transports
 
 from wapii_core.sandbox import wire_capture
 
-from .recording import PASSED_ATTRIBUTE, httpx_message, passed_record, requests_message
+from .recording import httpx_message, requests_message
 
 COMPILE_FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 
@@ -49,25 +46,6 @@ class RequestIssued(BaseException):
 
 
 # ---------------------------------------------------------------- process-wide patches (at import)
-
-def _note_requests_passed(original: Any) -> Any:
-    @functools.wraps(original)
-    def prepare_url(self: requests.PreparedRequest, url: Any, params: Any) -> None:
-        setattr(self, PASSED_ATTRIBUTE, (url, params))
-        original(self, url, params)
-
-    return prepare_url
-
-
-def _note_httpx_passed(original: Any) -> Any:
-    @functools.wraps(original)
-    def build_request(self: BaseClient, method: str, url: Any, *args: Any, **kwargs: Any) -> httpx.Request:
-        request = original(self, method, url, *args, **kwargs)
-        setattr(request, PASSED_ATTRIBUTE, (url, kwargs.get("params")))
-        return request
-
-    return build_request
-
 
 def _cached_ssl_context(original: Any) -> Any:
     contexts: dict[tuple[Any, ...], ssl.SSLContext] = {}
@@ -85,10 +63,6 @@ def _cached_ssl_context(original: Any) -> Any:
 
 
 def _install_patches() -> None:
-    if getattr(requests.PreparedRequest.prepare_url, "__wrapped__", None) is None:
-        requests.PreparedRequest.prepare_url = _note_requests_passed(requests.PreparedRequest.prepare_url)
-    if getattr(BaseClient.build_request, "__wrapped__", None) is None:
-        BaseClient.build_request = _note_httpx_passed(BaseClient.build_request)
     if getattr(httpx_transports.create_ssl_context, "__wrapped__", None) is None:
         httpx_transports.create_ssl_context = _cached_ssl_context(httpx_transports.create_ssl_context)
         httpx_transports.create_ssl_context()  # build the common context before workers fork
@@ -115,7 +89,7 @@ class _Mocks:
     """
 
     def __init__(self) -> None:
-        self.passed: list[dict[str, Any]] = []
+        self.sent = 0
         self.requests_mock = responses.RequestsMock(assert_all_requests_are_fired=False)
         self.requests_mock.add(_AnyRequest("GET", re.compile(".*"), callback=self._on_requests))
         self.router = respx.mock(assert_all_called=False, assert_all_mocked=True, using="httpx")
@@ -125,27 +99,27 @@ class _Mocks:
 
     def _on_requests(self, prepared: requests.PreparedRequest) -> Any:
         wire_capture.send_request(*requests_message(prepared))
-        self.passed.append(passed_record(prepared))
+        self.sent += 1
         raise RequestIssued
 
     def _on_httpx(self, request: httpx.Request) -> Any:
         request.read()
         wire_capture.send_request(*httpx_message(request))
-        self.passed.append(passed_record(request))
+        self.sent += 1
         raise RequestIssued
 
-    def begin(self) -> list[dict[str, Any]]:
-        """A fresh list for the hints of the next snippet's requests (the mocks' call logs emptied)."""
+    def begin(self) -> _Mocks:
+        """Ready for the next snippet (the mocks' call logs emptied, no request sent yet)."""
         self.requests_mock.calls.reset()
         self.router.calls.clear()
-        self.passed = []
-        return self.passed
+        self.sent = 0
+        return self
 
 
 _mocks: _Mocks | None = None
 
 
-def _capture() -> list[dict[str, Any]]:
+def _capture() -> _Mocks:
     global _mocks
     if _mocks is None:
         _mocks = _Mocks()
@@ -162,22 +136,22 @@ def _execute(code: str) -> None:
 
 
 def run_snippet(code: str) -> dict[str, Any]:
-    """Runs ``code`` until its first request; returns ``{"passed": [hints, ...]}``, one entry per request
-    sent down the wire channel (possibly none).
+    """Runs ``code`` until its first request; returns ``{"sent": n}``, the requests sent down the wire
+    channel (what is judged is read from the channel, not from this value).
 
     An exception before any request was sent propagates (the pool reports ``runtime_error``);
     ``sys.exit`` before a request becomes a ``RuntimeError``. Once a request is sent, whatever the
     program does next (it may catch the stop and go on) no longer changes the outcome.
     """
-    captured = _capture()
+    mocks = _capture()
     try:
         _execute(code)
     except RequestIssued:
         pass
     except SystemExit as exc:
-        if not captured:
+        if not mocks.sent:
             raise RuntimeError(f"the program exited (sys.exit({exc.code!r})) before issuing a request") from None
     except BaseException:
-        if not captured:
+        if not mocks.sent:
             raise
-    return {"passed": list(captured)}
+    return {"sent": mocks.sent}

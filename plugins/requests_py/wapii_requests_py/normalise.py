@@ -1,6 +1,8 @@
 """From a captured request record (:mod:`.recording`) to the neutral request config that is judged.
 
-- ``url``: scheme, host and percent-decoded path, without the query; ``method``: lower case;
+- ``url``: scheme, host and percent-decoded path, without the query (the paper's rule);
+  ``sent_url``: the same with ``%2F``, ``%3F`` and ``%23`` kept, for wire mode, since a server
+  reads ``a%2Fb`` as one path segment; ``method``: lower case;
 - ``headers``: those the code set, in the spelling sent; the library's own (its defaults with their
   default values, ``Content-Length``, ``Host`` naming the URL's authority, …:
   :meth:`Library.is_own_header`) are dropped.
@@ -15,6 +17,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
@@ -70,6 +73,16 @@ def _params(query: str, passed: dict[str, Any], library: Library) -> dict[str, A
     return params
 
 
+DELIMITER_ESCAPES = re.compile(r"(%2[fF]|%3[fF]|%23)")
+"""Escapes a server does not read as the character itself: ``/`` splits the path, ``?`` and ``#`` end it."""
+
+
+def _unquote_keeping_delimiters(url: str) -> str:
+    """``url`` percent-decoded except for :data:`DELIMITER_ESCAPES` (wire mode's view of the path)."""
+    return "".join(part if DELIMITER_ESCAPES.fullmatch(part) else unquote(part)
+                   for part in DELIMITER_ESCAPES.split(url))
+
+
 def normalise_record(record: dict[str, Any], library: Library) -> dict[str, Any]:
     """The neutral config ``{url, method, headers, params?, sent_params?, data?}`` of a captured request."""
     if not isinstance(record, dict) or not isinstance(record.get("url"), str):
@@ -77,6 +90,7 @@ def normalise_record(record: dict[str, Any], library: Library) -> dict[str, Any]
     parts = urlsplit(record["url"])
     config: dict[str, Any] = {
         "url": unquote(urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))),
+        "sent_url": _unquote_keeping_delimiters(urlunsplit((parts.scheme, parts.netloc, parts.path, "", ""))),
         "method": str(record.get("method", "")).lower(),
         "headers": _headers(record, library),
     }

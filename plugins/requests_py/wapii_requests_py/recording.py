@@ -1,15 +1,11 @@
-"""A request as a library hands it to its transport, and the hints recorded beside it.
+"""A request as a library hands it to its transport, and the record the normalisation reads.
 
 Inside the sandboxed snippet process, :func:`requests_message` / :func:`httpx_message` take the
 message the library built (method, full URL, headers in the order and spelling sent, body bytes)
-for the wire channel, and :func:`passed_record` what the program passed to the library: the URL and
-the query parameters before the library encoded them, so that the normalisation can keep the typed
-values the code wrote (``limit=50`` is the number 50, as in the reference's axios config) while
-wire mode judges the encoded strings. The hints come from the snippet's own process, so the adapter
-accepts a typed value only when the library would send exactly the bytes that were sent.
-
-On the supervisor's side, :func:`wire_record` turns a parsed wire request into the record that
-:mod:`.normalise` reads (``method``, ``url``, ``headers``, ``body`` as text or base64, ``passed``).
+for the wire channel. On the supervisor's side, :func:`wire_record` turns a parsed wire request,
+with what the code wrote for its query (:mod:`.written`: the URL and the typed ``params=`` values,
+read from the source), into the record that :mod:`.normalise` reads (``method``, ``url``,
+``headers``, ``body`` as text or base64, ``passed``).
 """
 
 from __future__ import annotations
@@ -17,9 +13,6 @@ from __future__ import annotations
 import base64
 import math
 from typing import Any, Iterable
-
-PASSED_ATTRIBUTE = "_wapii_passed"
-"""Where the capture hooks leave ``(url, params)`` on a library's request object."""
 
 
 def body_record(body: bytes | None) -> dict[str, str] | None:
@@ -76,15 +69,6 @@ def typed_params(params: Any) -> dict[str, Any] | None:
     return out
 
 
-def passed_record(request: Any) -> dict[str, Any]:
-    """What the capture hooks saw the program pass for this request (empty when they saw nothing)."""
-    passed = getattr(request, PASSED_ATTRIBUTE, None)
-    if passed is None:
-        return {}
-    url, params = passed
-    return {"url": str(url) if url is not None else None, "params": typed_params(params)}
-
-
 def _read_all(body: Any) -> bytes:
     if body is None:
         return b""
@@ -132,7 +116,7 @@ def _checked_params(params: Any) -> dict[str, Any] | None:
 
 
 def checked_passed(passed: Any) -> dict[str, Any]:
-    """A hint recorded in the snippet's process, shape checked (it crossed from there): ``{}`` or
+    """What the code wrote for a request's query, shape checked: ``{}`` or
     ``{"url": str | None, "params": {name: scalar | [scalar, ...]} | None}``; ValueError otherwise."""
     if passed is None or passed == {}:
         return {}
@@ -146,7 +130,7 @@ def checked_passed(passed: Any) -> dict[str, Any]:
 
 def wire_record(request: Any, passed: Any) -> dict[str, Any]:
     """The record :mod:`.normalise` reads, from a :class:`~wapii_core.sandbox.wire_capture.WireRequest`
-    and the hint recorded for it (ValueError when the hint is malformed)."""
+    and what the code wrote for its query (:func:`.written.written_query`; ValueError when malformed)."""
     return {
         "method": request.method,
         "url": request.target,

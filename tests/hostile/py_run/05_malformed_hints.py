@@ -1,4 +1,4 @@
-# expect: runtime_error -- sends a request, then answers before the harness with hints of the wrong shape for it
+# expect: not_correct -- sends the expected URL without its query, then answers before the harness with hints of the wrong shape (the answer carries nothing that is judged)
 import requests
 requests.Session  # extraction keeps the program from its first use of the library on
 import json, os, sys
