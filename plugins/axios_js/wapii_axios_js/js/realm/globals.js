@@ -7,10 +7,25 @@
  * silent, `require` loads the context's own modules (`loader.js`).
  */
 
+const { SafeWeakSet, WeakSetPrototypeAdd, WeakSetPrototypeHas } = require('./primordials');
 const state = require('./state');
 
 /** Thrown through the snippet's stack by `process.exit()`. */
 class ExitSignal {}
+
+const signals = new SafeWeakSet();
+
+/** A new ExitSignal, recorded: the kit recognises its own by identity, not by `instanceof`. */
+function exitSignal() {
+  const signal = new ExitSignal();
+  WeakSetPrototypeAdd(signals, signal);
+  return signal;
+}
+
+/** Whether `value` is an ExitSignal that `process.exit()` threw. */
+function isExitSignal(value) {
+  return value !== null && typeof value === 'object' && WeakSetPrototypeHas(signals, value);
+}
 
 const CONSOLE_METHODS = ['assert', 'clear', 'count', 'countReset', 'debug', 'dir', 'dirxml', 'error', 'group',
   'groupCollapsed', 'groupEnd', 'info', 'log', 'table', 'time', 'timeEnd', 'timeLog', 'trace', 'warn'];
@@ -56,11 +71,11 @@ function makeProcess(facts, loop, onExit) {
     nextTick: (callback, ...args) => loop.nextTick(callback, ...args),
     exit(code) {
       onExit(Number((code === undefined ? facade.exitCode : code) ?? 0) || 0);
-      throw new ExitSignal();
+      throw exitSignal();
     },
     abort() {
       onExit(134);
-      throw new ExitSignal();
+      throw exitSignal();
     },
     kill() {
       throw Object.assign(new Error('kill EPERM'), { code: 'EPERM', syscall: 'kill' });
@@ -133,4 +148,4 @@ function installGlobals(global, { snippetRequire, loop, facts, onExit }) {
   return processFacade;
 }
 
-module.exports = { ExitSignal, installGlobals };
+module.exports = { installGlobals, isExitSignal };

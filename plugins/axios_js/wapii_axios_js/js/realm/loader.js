@@ -11,6 +11,7 @@
 function bootLoader(factories, links) {
   'use strict';
   const cache = Object.create(null);
+  const watchers = Object.create(null);
   const BLOCKED = '!blocked';
   const LAZY_MODULE = 'kit/lazy.js';
 
@@ -55,7 +56,14 @@ function bootLoader(factories, links) {
       throw error;
     }
     module.loaded = true;
+    const watcher = watchers[id];
+    if (watcher !== undefined) watcher(module.exports);
     return module.exports;
+  }
+
+  /** Calls `callback(exports)` once module `id` has been evaluated (a kit module's hook, set before any snippet runs). */
+  function watch(id, callback) {
+    watchers[id] = callback;
   }
 
   /** `require` as seen by module `from`. */
@@ -73,5 +81,5 @@ function bootLoader(factories, links) {
     return require;
   }
 
-  return { load, makeRequire, resolve };
+  return { load, makeRequire, resolve, watch };
 }
