@@ -4,7 +4,9 @@
  * them: `require`, `module`, `exports`, `__filename`, `__dirname`, `process`, `console`, timers,
  * `queueMicrotask`, `Buffer`, `URL`, `URLSearchParams` and the web globals of `web.js`. All of them
  * belong to the run's own context: `process` is a facade whose `exit()` ends the run, `console` is
- * silent, `require` loads the context's own modules (`loader.js`).
+ * silent, `require` loads the context's own modules (`loader.js`). Two of the language's own are
+ * taken away: `FinalizationRegistry` and `Atomics.waitAsync`, whose callbacks the worker would run
+ * outside the run (see `removeDeferredCallbacks`).
  */
 
 const { SafeWeakSet, WeakSetPrototypeAdd, WeakSetPrototypeHas } = require('./primordials');
@@ -25,6 +27,17 @@ function exitSignal() {
 /** Whether `value` is an ExitSignal that `process.exit()` threw. */
 function isExitSignal(value) {
   return value !== null && typeof value === 'object' && WeakSetPrototypeHas(signals, value);
+}
+
+/**
+ * Globals whose callbacks the host would run outside any run, possibly while a later run is
+ * current: a FinalizationRegistry's cleanup runs as a task of the worker's own event loop, where a
+ * callback that loops for ever (or throws) hangs (or kills) the worker in the middle of another
+ * sample. `Atomics.waitAsync` settles through such tasks too.
+ */
+function removeDeferredCallbacks(global) {
+  delete global.FinalizationRegistry;
+  delete global.Atomics.waitAsync;
 }
 
 const CONSOLE_METHODS = ['assert', 'clear', 'count', 'countReset', 'debug', 'dir', 'dirxml', 'error', 'group',
@@ -116,6 +129,7 @@ function defineValue(target, name, value) {
  * `process.exit()`. Returns the process facade.
  */
 function installGlobals(global, { snippetRequire, loop, facts, onExit }) {
+  removeDeferredCallbacks(global);
   const processFacade = makeProcess(facts, loop, onExit);
   state.process = processFacade;
   state.cwd = facts.cwd;
