@@ -40,6 +40,7 @@ MALFORMED: dict[str, tuple[Any, str]] = {
     "path_params a number": ({**REQUEST, "path_params": 7}, "path_params is not an object"),
     "params a list": ({**REQUEST, "params": [1, 2]}, "params is not an object"),
     "headers a string": ({**REQUEST, "headers": "x"}, "headers is not an object"),
+    "a header a number": ({**REQUEST, "headers": {"Content-Type": 5}}, "headers.Content-Type is not a string"),
     "url a number": ({**REQUEST, "url": 5}, "url is not a string"),
     "method a list": ({**REQUEST, "method": [1]}, "method is not a string"),
     "method an object": ({**REQUEST, "method": {}}, "method is not a string"),

@@ -5,7 +5,8 @@ A worker answers each call with ``{"request": {...}, "requests": n}`` or ``{"err
 adapter received, read by the capture kit (``js/realm/capture.js``): the kit never lets a program
 write the answer, but it logs whatever values the program had axios send, and the judging, the
 normaliser and the metric providers expect a request config (``url`` and ``method`` strings,
-``headers``, ``params`` and ``path_params`` objects, ``data`` any JSON value). :func:`to_capture`
+``headers`` an object of strings (what axios sends; only a program that bypasses axios's header
+handling logs anything else), ``params`` and ``path_params`` objects, ``data`` any JSON value). :func:`to_capture`
 checks each answer against that schema; one that does not fit is that call's ``runtime_error``
 with a detail starting with ``bad_capture`` (for example ``bad_capture: path_params is not an
 object``), so that the run goes on and the rest of it is judged as usual.
@@ -34,7 +35,7 @@ class CapturedRequest(BaseModel):
 
     url: str
     method: str
-    headers: dict[str, JsonValue] | None = None
+    headers: dict[str, str] | None = None
     params: dict[str, JsonValue] | None = None
     data: JsonValue = None
     path_params: dict[str, JsonValue] | None = None
