@@ -90,6 +90,16 @@ def test_patched_built_ins_do_not_change_what_is_logged(adapter: AxiosAdapter, n
     assert captured == plain
 
 
+def test_a_patched_regexp_does_not_rename_multipart_fields(adapter: AxiosAdapter) -> None:
+    call = ("axios.post('https://api.example.com/files', (() => { const f = new (require('form-data'))(); "
+            "f.append('title', 'T'); return f })(), { params: PATCH });\n")
+    patch = ("(((exec) => { RegExp.prototype.exec = function (s) { return this.source === 'name=\"(.*?)\"' "
+             "? ['x', 'forged'] : exec.call(this, s) } })(RegExp.prototype.exec), {})")
+    plain, patched = adapter.execute([call.replace("PATCH", "{}"), call.replace("PATCH", patch)])
+    assert plain.error is None and plain.request["data"] == {"title": "T"}
+    assert patched == plain
+
+
 def test_kit_surface_offers_nothing_to_take_over(run_one) -> None:
     """The kit's API begins once; no FinalizationRegistry or Atomics.waitAsync; the Proxy stand-in
     behaves as Proxy; a timer handle shows nothing but Node's methods."""
