@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 from wapii_axios_js.adapter import AxiosAdapter
-from wapii_axios_js.node_env import ensure_runtime, find_node, js_dir
+from wapii_axios_js.node_env import ensure_runtime, find_node
 from wapii_axios_js.normalise import JUDGED_KEYS
 from wapii_axios_js.worker import default_worker_count
 
@@ -39,9 +39,13 @@ def default_corpus() -> Path:
     return shared / "conformance" / "corpus_a"
 
 
+REFERENCE_NORMALISE = REPO / "plugins" / "axios_js" / "tests" / "js" / "reference_normalise.js"
+"""The published mock's normalisation, operation for operation (also the capture tests' oracle)."""
+
+
 def mock_setup(log_file: Path) -> str:
     """A script prefix like the reference's: axios with a mock that logs the normalised config."""
-    capture = json.dumps(str(js_dir() / "realm" / "capture.js"))
+    capture = json.dumps(str(REFERENCE_NORMALISE))
     return (
         "const axios = require('axios');\n"
         "const MockAdapter = require('axios-mock-adapter');\n"

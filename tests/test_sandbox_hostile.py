@@ -1,11 +1,13 @@
 """The hostile corpus (``tests/hostile``), judged from outside the sandbox.
 
-Every hostile program must end in its expected error, be followed by a benign program that is
-still judged correctly, and trip no canary: no file in the watched folder, no connection to the
-canary server, no canary string (a secret in this process's environment, the host's /etc/passwd)
-in any stored result, no leftover process. This must hold through a real run (JavaScript), with
-and without bubblewrap, as root (workers drop to the ``wapii-sbx`` user, created if missing) and as
-an ordinary user.
+Every hostile program must end as its first line says (an error; or, for a program that sends a
+wrong request while trying to be judged on the expected one, anything but that: see
+``run_corpus.expectation_met``), be followed by benign programs that are judged as they are
+without it, and trip no canary: no file in the watched folder, no connection to the canary server,
+no canary string (a secret in this process's environment, the host's /etc/passwd) in any stored
+result, no leftover process. This must hold through a real run (JavaScript), with and without
+bubblewrap, as root (workers drop to the ``wapii-sbx`` user, created if missing) and as an
+ordinary user.
 """
 
 from __future__ import annotations
@@ -22,13 +24,13 @@ import pytest
 
 from hostile.accounts import ensure_user
 from hostile.canaries import CORPUS, SECRET_ENV, Canaries, corpus
-from hostile.run_corpus import JS_ERRORS, problems, run_js, run_py
+from hostile.run_corpus import JS_ERRORS, NOT_CORRECT, expectation_met, problems, run_js, run_py
 from support import REPO, WAPIIBENCH
 from wapii_core.sandbox import bwrap
 
 WHY = {
     "js": ["loop", "heap", "arraybuffer", "exit", "passwd", "ssh", "env", "write", "shell", "fork", "socket", "fetch",
-           "escape", "pollution", "kill"],
+           "escape", "pollution", "kill", "forge", "malformed", "contaminate"],
     "py": ["loop", "memory", "exit", "passwd", "ssh", "env", "write", "shell", "fork", "socket", "kill", "monkeypatch",
            "thread", "ctypes", "forge", "dirfd", "parent_environ", "auditor_off", "mount", "prlimit", "priority",
            "affinity", "signal_group", "pidfd", "ptrace", "vm_read", "raise_own_limits"],
@@ -86,44 +88,69 @@ def test_javascript_hostile_programs_are_contained_without_bubblewrap(canaries: 
     assert canaries.violations([json.dumps(rows)]) == []
 
 
+def _judged(generations: list[dict[str, str]], directory: Path, samples: list) -> dict[str, dict]:
+    """``wapii run --backend replay`` of ``generations`` (one line per sample): results by sample."""
+    from wapii_core.runner import RunConfig, run
+
+    path = directory / "generations.jsonl"
+    directory.mkdir()
+    path.write_text("".join(json.dumps(line) + "\n" for line in generations))
+    out = directory / "run"
+    summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, backend="replay", generations=path,
+                            limit=len(samples)), out)
+    assert summary["complete"] and summary["judged"] == len(samples)
+    assert (out / "summary.json").is_file() and (out / "report.md").is_file()
+    return {r["sample"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
+
+
 @pytest.mark.skipif(node_missing or not (WAPIIBENCH / "dataset.json").exists(),
                     reason="needs Node.js and ../shared/wapiibench")
 def test_javascript_hostile_programs_in_a_run(canaries: Canaries, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each hostile program replaces one sample's generation, the oracle's program the next one's."""
+    """Each hostile program replaces one sample's generation; two benign programs follow it on the
+    same worker: a wrong one (the oracle's program for the hostile sample's request, under the next
+    sample) and the oracle's own program for the sample after. A forging program aims at its own
+    sample's expected request and at the next one's. Every hostile program must end as its first
+    line says (never ``correct``: a malformed capture is a ``runtime_error`` whose detail starts
+    with ``bad_capture``) and every benign one must get the verdict it gets when no hostile program
+    ran before it."""
     from wapii_core import plugins
     from wapii_core.model import Setup
-    from wapii_core.runner import RunConfig, load_dataset, run
+    from wapii_core.runner import load_dataset
 
     monkeypatch.setenv("WAPII_AXIOS_JS_WORKERS", "1")  # each benign program runs right after its hostile one
     monkeypatch.setenv("WAPII_AXIOS_JS_TIMEOUT", "1")
     programs = corpus("js", canaries.directory, canaries.port, canaries.marker)
-    samples = load_dataset("wapiibench", WAPIIBENCH).samples[: 2 * len(programs)]
+    samples = load_dataset("wapiibench", WAPIIBENCH).samples[: 3 * len(programs)]
     adapter = plugins.adapters.get("axios_js")()
-    lines, expected = [], {}
-    for program, hostile, benign in zip(programs, samples[0::2], samples[1::2]):
-        lines += [{"sample": hostile.id, "code": program.code},
-                  {"sample": benign.id, "code": adapter.render(benign.config, Setup.full, benign)}]
-        expected[hostile.id], expected[benign.id] = (program.name, program.expect), ("benign", "correct")
+    lines, alone, expected = [], [], {}
+    for program, hostile, wrong, benign in zip(programs, samples[0::3], samples[1::3], samples[2::3]):
+        benign_lines = [{"sample": wrong.id, "code": adapter.render(hostile.config, Setup.full, hostile)},
+                        {"sample": benign.id, "code": adapter.render(benign.config, Setup.full, benign)}]
+        lines += [{"sample": hostile.id, "code": program.aimed_at(hostile.config, wrong.config)}, *benign_lines]
+        alone += [{"sample": hostile.id, "code": "// no call here\n"}, *benign_lines]
+        expected[hostile.id] = program
     adapter.close()
-    generations = tmp_path / "generations.jsonl"
-    generations.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    out = tmp_path / "run"
-    summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, backend="replay", generations=generations,
-                            limit=len(samples)), out)
-    assert summary["complete"] and summary["judged"] == len(samples)
-    results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    after_hostile = _judged(lines, tmp_path / "hostile", samples)
+    on_their_own = _judged(alone, tmp_path / "alone", samples)
+    assert sum(r["verdict"] == "correct" for r in on_their_own.values()) >= len(programs)  # the benign ones
+    configs = {sample.id: sample.config for sample in samples}
     wrong = []
-    for result in results:
-        name, expect = expected[result["sample"]]
-        if name == "benign":
-            ok = result["verdict"] == "correct"
-        else:
-            ok = (result["verdict"] == "nonexecutable" and result["error"] == expect and expect in JS_ERRORS
-                  and bool(result["error_detail"]))
+    for sample, result in after_hostile.items():
+        program = expected.get(sample)
+        if program is None:
+            if result["verdict"] != on_their_own[sample]["verdict"]:
+                wrong.append(f"benign {sample}: {result['verdict']} {result['error']} {result['error_detail']}, "
+                             f"alone {on_their_own[sample]['verdict']}")
+            continue
+        ok = result["verdict"] != "correct" and expectation_met(
+            program.expect, result["error"], result["error_detail"],
+            None if result["verdict"] == "nonexecutable" else result["request"], configs[sample])
+        if program.expect != NOT_CORRECT:
+            ok = ok and result["verdict"] == "nonexecutable" and result["error"] in JS_ERRORS
         if not ok:
-            wrong.append(f"{name}: {result['verdict']} {result['error']} {result['error_detail']}")
-    assert wrong == []
-    stored = [path.read_text(errors="replace") for path in out.rglob("*") if path.is_file()]
+            wrong.append(f"{program.name}: {result['verdict']} {result['error']} {result['error_detail']}")
+    assert wrong == [], "\n".join(wrong)
+    stored = [path.read_text(errors="replace") for path in tmp_path.rglob("*") if path.is_file()]
     assert canaries.violations(stored) == []
 
 

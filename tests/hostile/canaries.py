@@ -13,11 +13,14 @@ and the corpus itself: ``js/*.js`` and ``py/*.py``, each first line stating ``ex
 optionally followed by ``(landlock)`` when only Landlock gives that error (such programs are left
 out where the kernel has no Landlock: there, without bubblewrap, the audit hook alone refuses them,
 which ``wapii doctor`` reports), with ``__CANARY_DIR__``, ``__CANARY_PORT__`` and ``__MARKER__``
-filled in per run.
+filled in per run. A program that tries to be judged on a request it did not send names that
+request ``__FORGE__`` (and the one it tries to impose on the next call ``__FORGE_NEXT__``):
+:meth:`Program.aimed_at` fills them in.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 import socket
@@ -30,12 +33,41 @@ CORPUS = Path(__file__).resolve().parent
 SECRET_ENV = "WAPII_TEST_SECRET"
 
 
+FORGE_DEFAULT = {"url": "https://api.example.com/forged", "method": "get",
+                 "headers": {"Accept": "application/json, text/plain, */*", "X-Forged": "yes"},
+                 "params": {"forged": "1"}}
+"""What a forging program aims at when no sample's expected request is given."""
+
+
+def js_literal(value: object) -> str:
+    """``value`` as a JavaScript expression that holds none of the axios extractor's cut markers:
+    JSON whose strings escape every character but letters and digits."""
+    def escape(text: str) -> str:
+        units = text.encode("utf-16-be")
+        codes = (int.from_bytes(units[i:i + 2], "big") for i in range(0, len(units), 2))
+        return '"' + "".join(chr(u) if chr(u).isascii() and chr(u).isalnum() else f"\\u{u:04x}" for u in codes) + '"'
+
+    if isinstance(value, str):
+        return escape(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{escape(k)}: {js_literal(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(js_literal(v) for v in value) + "]"
+    return json.dumps(value)
+
+
 @dataclass
 class Program:
     name: str
     code: str
-    expect: str  # the error kind (for "blocked", a prefix of "blocked: <what>"); alternatives joined by "|"
+    expect: str  # the error kind (for "blocked", a prefix of "blocked: <what>"); see run_corpus.problems
     needs: str = ""  # "landlock": the expected error needs Landlock
+
+    def aimed_at(self, forge: dict | None = None, forge_next: dict | None = None) -> str:
+        """The code with the requests it tries to have judged filled in (default: FORGE_DEFAULT)."""
+        forge = forge or FORGE_DEFAULT
+        return (self.code.replace("__FORGE_NEXT__", js_literal(forge_next or forge))
+                .replace("__FORGE__", js_literal(forge)))
 
 
 def corpus(language: str, canary_dir: Path, port: int, marker: str, every: bool = False) -> list[Program]:

@@ -12,11 +12,16 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from hostile.canaries import corpus
+from hostile.canaries import FORGE_DEFAULT, corpus
 from hostile.harness import request_of
 from wapii_core.sandbox.wire_capture import WireError
 
 JS_ERRORS = ("runtime_error", "no_request")
+BAD_CAPTURE = "bad_capture"
+"""The detail prefix of a capture the adapter refuses (error ``runtime_error``)."""
+NOT_CORRECT = "not_correct"
+"""The expectation of a program that sends a wrong request while trying to be judged on another one:
+an error, or the request it sent (never the one it aimed at)."""
 
 
 def benign_js(n: int) -> tuple[str, dict[str, Any]]:
@@ -43,7 +48,7 @@ def run_js(canary_dir: Path, port: int, marker: str, timeout: float = 1.0) -> li
     with AxiosAdapter(workers=1, timeout_s=timeout) as adapter:
         for n, program in enumerate(corpus("js", canary_dir, port, marker)):
             code, request = benign_js(n)
-            for kind, text, expect in (("hostile", program.code, program.expect), ("benign", code, request)):
+            for kind, text, expect in (("hostile", program.aimed_at(), program.expect), ("benign", code, request)):
                 extraction = adapter.extract(text)
                 assert extraction.call is not None, (program.name, extraction)
                 calls.append(extraction.call)
@@ -79,8 +84,35 @@ def run_py(canary_dir: Path, port: int, marker: str, timeout: float = 1.0) -> li
     return rows
 
 
+def same_request(captured: dict[str, Any], forged: dict[str, Any]) -> bool:
+    """Whether a captured request is the forged one in every judged field (the headers axios adds
+    itself, ``Accept`` and ``Content-Type``, aside)."""
+    def judged(config: dict[str, Any]) -> dict[str, Any]:
+        headers = {k: v for k, v in (config.get("headers") or {}).items() if k not in ("Accept", "Content-Type")}
+        return {**{k: config.get(k) for k in ("url", "method", "params", "data", "path_params")}, "headers": headers}
+
+    return judged(captured) == judged(forged)
+
+
+def expectation_met(expect: str, error: str | None, detail: str | None, request: dict[str, Any] | None,
+                    forged: dict[str, Any]) -> bool:
+    """Whether a hostile program's outcome is the one its first line states: an error kind (with a
+    detail and no request), ``blocked`` (a ``blocked: <what>`` error), ``bad_capture`` (a
+    ``runtime_error`` whose detail starts with ``bad_capture``) or ``not_correct`` (an error, or a
+    request other than ``forged``, the one it aimed at); alternatives are joined by ``|``."""
+    if "|" in expect:
+        return any(expectation_met(one, error, detail, request, forged) for one in expect.split("|"))
+    if expect == NOT_CORRECT:
+        return error in JS_ERRORS if request is None else error is None and not same_request(request, forged)
+    if request is not None or not detail:
+        return False
+    if expect == BAD_CAPTURE:
+        return error == "runtime_error" and detail.startswith(BAD_CAPTURE)
+    return (error or "").startswith("blocked: ") if expect == "blocked" else error == expect
+
+
 def problems(rows: list[dict[str, Any]], language: str) -> list[str]:
-    """Hostile programs that did not end in the expected error; benign ones not judged correctly."""
+    """Hostile programs that did not end as expected; benign ones not judged correctly."""
     found = []
     for row in rows:
         where = f"{language} {row['name']} ({row['kind']})"
@@ -89,8 +121,7 @@ def problems(rows: list[dict[str, Any]], language: str) -> list[str]:
                 found.append(f"{where}: {row['error']} {row['detail']} {row['request']}")
             continue
         expect, error = row["expect"], row["error"] or ""
-        ok = any(error.startswith("blocked: ") if kind == "blocked" else error == kind for kind in expect.split("|"))
-        if not ok or not row["detail"] or row["request"] is not None:
+        if not expectation_met(expect, row["error"], row["detail"], row["request"], FORGE_DEFAULT):
             found.append(f"{where}: expected {expect}, got {error!r} ({row['detail']})")
     return found
 

@@ -10,6 +10,7 @@ from wapii_core.model import Capture, Extraction, Prompt, Sample, Setup
 from wapii_core.protocols import Dataset
 from wapii_core.sandbox import Isolation
 
+from .answer import to_capture
 from .extract import extract_call
 from .node_env import ensure_runtime, find_node
 from .normalise import normalise_request
@@ -20,28 +21,12 @@ from .worker import WorkerPool
 DEFAULT_TIMEOUT_S = 2.0
 
 
-SANDBOX_ERRORS = ("timeout", "worker_died")
-"""Errors of the sandbox (a call past its time, a worker that died): the call is a runtime error,
-as a Node process that hung or crashed was in the reference pipeline."""
-
-
-def _capture(result: dict[str, Any], keep: str) -> Capture:
-    """A worker's answer as a Capture; a call that issued several requests says which one is kept."""
-    detail = result.get("detail")
-    error = result.get("error")
-    if error in SANDBOX_ERRORS:
-        error = "runtime_error"
-    issued = result.get("requests", 1)
-    if result.get("request") is not None and issued > 1:
-        detail = f"{issued} requests issued; the {keep} one is judged"
-    return Capture(request=result.get("request"), error=error, detail=detail)
-
-
 class AxiosAdapter:
     """Prompt, extraction, sandboxed execution, normalisation and rendering for axios (Node.js).
 
     Calls run in sandboxed Node workers (``worker.py``); a call past its time or whose worker died is
-    a ``runtime_error`` whose detail says so.
+    a ``runtime_error`` whose detail says so, and so is a captured request that is not a request
+    config (detail ``bad_capture: ...``, see ``answer.py``).
 
     ``workers`` (default: one per CPU, or ``$WAPII_AXIOS_JS_WORKERS``) Node processes execute the
     calls; each call gets ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_AXIOS_JS_TIMEOUT``).
@@ -94,7 +79,7 @@ class AxiosAdapter:
         """Runs each extracted call in its own sandboxed context; one Capture per call, in order."""
         if not calls:
             return []
-        return [_capture(result, self.keep_request) for result in self._ensure_pool().run(list(calls))]
+        return [to_capture(result, self.keep_request) for result in self._ensure_pool().run(list(calls))]
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         """The neutral config of a captured request (metrics.md §3)."""

@@ -16,6 +16,9 @@
  * `.then(() => { while (true) {} })` is stopped like a synchronous loop. The kit's `pending()` and
  * `outcome()` run no replaceable code (see `realm/session.js`) and need no timeout, which keeps a
  * plain call at one timed evaluation. WebAssembly compilation is disabled in the context.
+ *
+ * The outcome is JSON text that the kit wrote; it is parsed here and only a well-formed answer is
+ * passed on (`checkedOutcome`), rebuilt from its known fields.
  */
 
 const vm = require('vm');
@@ -54,6 +57,30 @@ function isTimeout(error) {
   if (error === null || typeof error !== 'object' || types.isProxy(error)) return false;
   const code = Object.getOwnPropertyDescriptor(error, 'code');
   return code !== undefined && code.value === 'ERR_SCRIPT_EXECUTION_TIMEOUT';
+}
+
+const ERRORS = new Set(['runtime_error', 'no_request']);
+
+const isRecord = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+const hasKeys = (value, keys) => {
+  const own = Object.keys(value);
+  return own.length === keys.length && keys.every((key) => Object.hasOwn(value, key));
+};
+
+/**
+ * The kit's answer as the worker reports it: `{request, requests}` (a JSON object, a positive
+ * integer) or `{error, detail}` (an error kind the kit gives, a string); anything else is BROKEN.
+ */
+function checkedOutcome(value) {
+  if (!isRecord(value)) return BROKEN;
+  if (hasKeys(value, ['error', 'detail']) && ERRORS.has(value.error) && typeof value.detail === 'string') {
+    return { error: value.error, detail: value.detail };
+  }
+  if (hasKeys(value, ['request', 'requests']) && isRecord(value.request) && Number.isSafeInteger(value.requests)
+    && value.requests > 0) {
+    return { request: value.request, requests: value.requests };
+  }
+  return BROKEN;
 }
 
 /** The first line of a worker-realm error (a syntax error of the snippet). */
@@ -152,7 +179,7 @@ class Run {
     const outcome = this.untimed(OUTCOME);
     if (this.broken || typeof outcome !== 'string') return BROKEN;
     try {
-      return JSON.parse(outcome);
+      return checkedOutcome(JSON.parse(outcome));
     } catch {
       return BROKEN;
     }

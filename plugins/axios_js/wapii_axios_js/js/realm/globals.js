@@ -4,13 +4,41 @@
  * them: `require`, `module`, `exports`, `__filename`, `__dirname`, `process`, `console`, timers,
  * `queueMicrotask`, `Buffer`, `URL`, `URLSearchParams` and the web globals of `web.js`. All of them
  * belong to the run's own context: `process` is a facade whose `exit()` ends the run, `console` is
- * silent, `require` loads the context's own modules (`loader.js`).
+ * silent, `require` loads the context's own modules (`loader.js`). Two of the language's own are
+ * taken away: `FinalizationRegistry` and `Atomics.waitAsync`, whose callbacks the worker would run
+ * outside the run (see `removeDeferredCallbacks`).
  */
 
+const { SafeWeakSet, WeakSetPrototypeAdd, WeakSetPrototypeHas } = require('./primordials');
 const state = require('./state');
 
 /** Thrown through the snippet's stack by `process.exit()`. */
 class ExitSignal {}
+
+const signals = new SafeWeakSet();
+
+/** A new ExitSignal, recorded: the kit recognises its own by identity, not by `instanceof`. */
+function exitSignal() {
+  const signal = new ExitSignal();
+  WeakSetPrototypeAdd(signals, signal);
+  return signal;
+}
+
+/** Whether `value` is an ExitSignal that `process.exit()` threw. */
+function isExitSignal(value) {
+  return value !== null && typeof value === 'object' && WeakSetPrototypeHas(signals, value);
+}
+
+/**
+ * Globals whose callbacks the host would run outside any run, possibly while a later run is
+ * current: a FinalizationRegistry's cleanup runs as a task of the worker's own event loop, where a
+ * callback that loops for ever (or throws) hangs (or kills) the worker in the middle of another
+ * sample. `Atomics.waitAsync` settles through such tasks too.
+ */
+function removeDeferredCallbacks(global) {
+  delete global.FinalizationRegistry;
+  delete global.Atomics.waitAsync;
+}
 
 const CONSOLE_METHODS = ['assert', 'clear', 'count', 'countReset', 'debug', 'dir', 'dirxml', 'error', 'group',
   'groupCollapsed', 'groupEnd', 'info', 'log', 'table', 'time', 'timeEnd', 'timeLog', 'trace', 'warn'];
@@ -56,11 +84,11 @@ function makeProcess(facts, loop, onExit) {
     nextTick: (callback, ...args) => loop.nextTick(callback, ...args),
     exit(code) {
       onExit(Number((code === undefined ? facade.exitCode : code) ?? 0) || 0);
-      throw new ExitSignal();
+      throw exitSignal();
     },
     abort() {
       onExit(134);
-      throw new ExitSignal();
+      throw exitSignal();
     },
     kill() {
       throw Object.assign(new Error('kill EPERM'), { code: 'EPERM', syscall: 'kill' });
@@ -101,6 +129,7 @@ function defineValue(target, name, value) {
  * `process.exit()`. Returns the process facade.
  */
 function installGlobals(global, { snippetRequire, loop, facts, onExit }) {
+  removeDeferredCallbacks(global);
   const processFacade = makeProcess(facts, loop, onExit);
   state.process = processFacade;
   state.cwd = facts.cwd;
@@ -133,4 +162,4 @@ function installGlobals(global, { snippetRequire, loop, facts, onExit }) {
   return processFacade;
 }
 
-module.exports = { ExitSignal, installGlobals };
+module.exports = { installGlobals, isExitSignal };

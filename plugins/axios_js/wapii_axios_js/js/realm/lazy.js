@@ -2,8 +2,16 @@
 /**
  * Stand-ins that create a value on first use, so that a context pays only for what its run uses:
  * `lazyObject(get)` for a namespace object, `lazyFunction(get)` for a function or class (calling,
- * `new`, `instanceof` and property access reach the real one).
+ * `new`, `instanceof` and property access reach the real one). `Proxy` (the recording stand-in of
+ * `proxies.js`: this module loads when the run begins) and `Reflect` are taken before any snippet
+ * code runs, so stand-ins made after a snippet replaced them still behave.
  */
+
+const SavedProxy = Proxy;
+const {
+  apply: ReflectApply, construct: ReflectConstruct, get: ReflectGet, getOwnPropertyDescriptor: ReflectGetOwnPropertyDescriptor,
+  getPrototypeOf: ReflectGetPrototypeOf, has: ReflectHas, ownKeys: ReflectOwnKeys, set: ReflectSet,
+} = Reflect;
 
 function lazy(target, get) {
   let value;
@@ -15,22 +23,22 @@ function lazy(target, get) {
     }
     return value;
   };
-  const proxy = new Proxy(target, {
-    get: (_, key) => Reflect.get(real(), key),
-    set: (_, key, next) => Reflect.set(real(), key, next),
-    has: (_, key) => Reflect.has(real(), key),
+  const proxy = new SavedProxy(target, {
+    get: (_, key) => ReflectGet(real(), key),
+    set: (_, key, next) => ReflectSet(real(), key, next),
+    has: (_, key) => ReflectHas(real(), key),
     ownKeys: () => {
-      const keys = Reflect.ownKeys(real());
+      const keys = ReflectOwnKeys(real());
       return typeof target === 'function' && !keys.includes('prototype') ? [...keys, 'prototype'] : keys;
     },
     getOwnPropertyDescriptor: (_, key) => {
-      if (typeof target === 'function' && key === 'prototype') return Reflect.getOwnPropertyDescriptor(target, key);
-      const descriptor = Reflect.getOwnPropertyDescriptor(real(), key);
+      if (typeof target === 'function' && key === 'prototype') return ReflectGetOwnPropertyDescriptor(target, key);
+      const descriptor = ReflectGetOwnPropertyDescriptor(real(), key);
       return descriptor === undefined ? undefined : { ...descriptor, configurable: true };
     },
-    getPrototypeOf: () => Reflect.getPrototypeOf(real()),
-    apply: (_, self, args) => Reflect.apply(real(), self, args),
-    construct: (_, args, newTarget) => Reflect.construct(real(), args, newTarget === proxy ? real() : newTarget),
+    getPrototypeOf: () => ReflectGetPrototypeOf(real()),
+    apply: (_, self, args) => ReflectApply(real(), self, args),
+    construct: (_, args, newTarget) => ReflectConstruct(real(), args, newTarget === proxy ? real() : newTarget),
   });
   return proxy;
 }

@@ -6,7 +6,17 @@
  * the context's microtasks (`microtaskMode: 'afterEvaluate'`) run after every callback, as in Node.
  * One step runs one callback: a queued nextTick first, then the earliest due timer, then the
  * oldest immediate. Timers that are `unref()`ed do not keep the run alive, as in Node.
+ *
+ * The queues live in closures and null-prototype records and are handled with intrinsics saved
+ * before the snippet ran: `pending()` is evaluated without a timeout, so nothing a snippet can
+ * reach or replace may run in it. A timer handle (what `setTimeout` returns) is an object with
+ * Node's methods whose state is kept in a private WeakMap; it leads nowhere else.
  */
+
+const {
+  DateNow, MathMax, MathTrunc, NumberCtor, ObjectFreeze, SafeTypeError, SafeWeakMap, WeakMapPrototypeGet,
+  WeakMapPrototypeSet,
+} = require('./primordials');
 
 const TIMEOUT_MAX = 2 ** 31 - 1;
 
@@ -16,146 +26,183 @@ const IDLE = -1;
 
 function checkCallback(callback) {
   if (typeof callback !== 'function') {
-    const error = new TypeError(`The "callback" argument must be of type function. Received ${callback === null ? 'null' : typeof callback}`);
+    const error = new SafeTypeError(`The "callback" argument must be of type function. Received ${callback === null ? 'null' : typeof callback}`);
     error.code = 'ERR_INVALID_ARG_TYPE';
     throw error;
   }
 }
 
 function delayOf(value) {
-  const delay = Number(value);
-  return delay >= 1 && delay <= TIMEOUT_MAX ? Math.trunc(delay) : 1;
+  const delay = NumberCtor(value);
+  return delay >= 1 && delay <= TIMEOUT_MAX ? MathTrunc(delay) : 1;
 }
 
-class Handle {
-  constructor(loop, callback, args, delay, repeat) {
-    this.loop = loop;
-    this.id = loop.nextId += 1;
-    this.callback = callback;
-    this.args = args;
-    this.delay = delay;
-    this.repeat = repeat;
-    this.referenced = true;
-    this.due = Date.now() + delay;
-    this.active = true;
-  }
+/** A first-in first-out list in a null-prototype record. */
+function queue() {
+  return { __proto__: null, items: { __proto__: null }, head: 0, tail: 0 };
+}
 
+function push(list, value) {
+  list.items[list.tail] = value;
+  list.tail += 1;
+}
+
+function shift(list) {
+  const value = list.items[list.head];
+  delete list.items[list.head];
+  list.head += 1;
+  return value;
+}
+
+const size = (list) => list.tail - list.head;
+
+/** Keeps the records of `list` whose timer is still active. */
+function compact(list) {
+  let kept = list.head;
+  for (let i = list.head; i < list.tail; i++) {
+    const record = list.items[i];
+    delete list.items[i];
+    if (record.active) {
+      list.items[kept] = record;
+      kept += 1;
+    }
+  }
+  list.tail = kept;
+}
+
+/** Timer state, by handle. */
+const records = new SafeWeakMap();
+
+/** What `setTimeout`, `setInterval` and `setImmediate` return (Node's Timeout / Immediate methods). */
+class Timer {
   ref() {
-    this.referenced = true;
+    const record = WeakMapPrototypeGet(records, this);
+    if (record !== undefined) record.referenced = true;
     return this;
   }
 
   unref() {
-    this.referenced = false;
+    const record = WeakMapPrototypeGet(records, this);
+    if (record !== undefined) record.referenced = false;
     return this;
   }
 
   hasRef() {
-    return this.referenced;
+    const record = WeakMapPrototypeGet(records, this);
+    return record !== undefined && record.referenced;
   }
 
   refresh() {
-    this.due = Date.now() + this.delay;
+    const record = WeakMapPrototypeGet(records, this);
+    if (record !== undefined) record.due = DateNow() + record.delay;
     return this;
   }
 
   close() {
-    this.active = false;
+    const record = WeakMapPrototypeGet(records, this);
+    if (record !== undefined) record.active = false;
     return this;
   }
 
   [Symbol.toPrimitive]() {
-    return this.id;
+    const record = WeakMapPrototypeGet(records, this);
+    return record === undefined ? NaN : record.id;
   }
 }
 
-class Loop {
-  /** @param {(callback: Function, args: any[]) => void} invoke runs one callback, reporting what it throws */
-  constructor(invoke) {
-    this.invoke = invoke;
-    this.nextId = 0;
-    this.timers = [];
-    this.immediates = [];
-    this.ticks = [];
-  }
+/**
+ * A run's loop: `invoke(callback, args)` runs one callback, reporting what it throws. Returns
+ * `{pending, step, nextTick, globals}`.
+ */
+function createLoop(invoke) {
+  const ticks = queue();
+  const timers = queue();
+  const immediates = queue();
+  const byId = { __proto__: null };
+  let nextId = 0;
 
-  setTimeout(callback, delay, ...args) {
+  function schedule(list, callback, args, delay, repeat) {
     checkCallback(callback);
-    const handle = new Handle(this, callback, args, delayOf(delay), false);
-    this.timers.push(handle);
+    nextId += 1;
+    const handle = new Timer();
+    const record = {
+      __proto__: null, id: nextId, callback, args, delay, repeat, referenced: true, due: DateNow() + delay, active: true,
+    };
+    WeakMapPrototypeSet(records, handle, record);
+    byId[nextId] = record;
+    push(list, record);
     return handle;
   }
 
-  setInterval(callback, delay, ...args) {
-    checkCallback(callback);
-    const handle = new Handle(this, callback, args, delayOf(delay), true);
-    this.timers.push(handle);
-    return handle;
-  }
-
-  setImmediate(callback, ...args) {
-    checkCallback(callback);
-    const handle = new Handle(this, callback, args, 0, false);
-    this.immediates.push(handle);
-    return handle;
-  }
-
-  clear(handle) {
+  function clear(handle) {
     if (handle === null || handle === undefined) return;
-    const id = typeof handle === 'object' ? handle.id : Number(handle);
-    for (const list of [this.timers, this.immediates]) {
-      const found = list.find((entry) => entry.id === id);
-      if (found) found.active = false;
-    }
+    const record = typeof handle === 'object' ? WeakMapPrototypeGet(records, handle) : byId[NumberCtor(handle)];
+    if (record !== undefined) record.active = false;
   }
 
-  nextTick(callback, ...args) {
-    checkCallback(callback);
-    this.ticks.push({ callback, args });
+  function run(record) {
+    byId[record.id] = record.active ? record : undefined;
+    invoke(record.callback, record.args);
+  }
+
+  /** Whether callbacks are queued (timers that were cleared count until the next step drops them). */
+  function pending() {
+    return size(ticks) + size(timers) + size(immediates) > 0;
   }
 
   /** Runs one callback; returns RAN, IDLE, or the ms until the next referenced timer is due. */
-  step() {
-    if (this.ticks.length > 0) {
-      const { callback, args } = this.ticks.shift();
-      this.invoke(callback, args);
+  function step() {
+    if (size(ticks) > 0) {
+      const tick = shift(ticks);
+      invoke(tick.callback, tick.args);
       return RAN;
     }
-    this.timers = this.timers.filter((handle) => handle.active);
-    this.immediates = this.immediates.filter((handle) => handle.active);
-    const now = Date.now();
+    compact(timers);
+    compact(immediates);
+    const now = DateNow();
     let earliest = null;
-    for (const handle of this.timers) {
-      if (earliest === null || handle.due < earliest.due || (handle.due === earliest.due && handle.id < earliest.id)) earliest = handle;
+    for (let i = timers.head; i < timers.tail; i++) {
+      const record = timers.items[i];
+      if (earliest === null || record.due < earliest.due || (record.due === earliest.due && record.id < earliest.id)) earliest = record;
     }
     if (earliest !== null && earliest.due <= now) {
       if (earliest.repeat) earliest.due = now + earliest.delay;
       else earliest.active = false;
-      this.invoke(earliest.callback, earliest.args);
+      run(earliest);
       return RAN;
     }
-    if (this.immediates.length > 0) {
-      const handle = this.immediates.shift();
-      handle.active = false;
-      this.invoke(handle.callback, handle.args);
+    if (size(immediates) > 0) {
+      const record = shift(immediates);
+      record.active = false;
+      run(record);
       return RAN;
     }
-    const waiting = this.timers.filter((handle) => handle.referenced);
-    if (waiting.length === 0 && !this.immediates.some((handle) => handle.referenced)) return IDLE;
-    return Math.max(1, Math.min(...waiting.map((handle) => handle.due)) - now);
+    let soonest = null;
+    for (let i = timers.head; i < timers.tail; i++) {
+      const record = timers.items[i];
+      if (record.referenced && (soonest === null || record.due < soonest)) soonest = record.due;
+    }
+    return soonest === null ? IDLE : MathMax(1, soonest - now);
+  }
+
+  function nextTick(callback, ...args) {
+    checkCallback(callback);
+    push(ticks, { __proto__: null, callback, args });
   }
 
   /** The timer functions a snippet sees. */
-  globals() {
+  function globals() {
     return {
-      setTimeout: (callback, delay, ...args) => this.setTimeout(callback, delay, ...args),
-      setInterval: (callback, delay, ...args) => this.setInterval(callback, delay, ...args),
-      setImmediate: (callback, ...args) => this.setImmediate(callback, ...args),
-      clearTimeout: (handle) => this.clear(handle),
-      clearInterval: (handle) => this.clear(handle),
-      clearImmediate: (handle) => this.clear(handle),
+      setTimeout: (callback, delay, ...args) => schedule(timers, callback, args, delayOf(delay), false),
+      setInterval: (callback, delay, ...args) => schedule(timers, callback, args, delayOf(delay), true),
+      setImmediate: (callback, ...args) => schedule(immediates, callback, args, 0, false),
+      clearTimeout: clear,
+      clearInterval: clear,
+      clearImmediate: clear,
     };
   }
+
+  return ObjectFreeze({ __proto__: null, pending, step, nextTick, globals });
 }
 
-module.exports = { IDLE, Loop, RAN };
+module.exports = { IDLE, RAN, createLoop };

@@ -4,100 +4,129 @@
  *
  * `begin(params)` sets the context up the way the reference's `node -` script did: its globals
  * (`globals.js`), `axios` and `MockAdapter` loaded from the context's own copies of the packages,
- * `fs`, and `mock = new MockAdapter(axios)` answering every request with 200 after normalising and
- * logging its config (`capture.js`). The snippet then runs after the prelude in `run.js`
+ * `fs`, and `mock = new MockAdapter(axios)` answering every request with 200 after capturing its
+ * config (`capture.js`). The snippet then runs after the prelude in `run.js`
  * (`const axios = __wapii__.axios, MockAdapter = ..., fs = ..., mock = ...;`).
  *
  * The outcome follows the reference's process exit: a failure (uncaught exception, unhandled
  * rejection) or `process.exit(n)` / `process.exitCode = n` with n != 0 is a `runtime_error`, even
  * after a request; otherwise the kept request (`keep`: the last one, as the reference's log file
- * held, or the first), or `no_request`.
+ * held, or the first), or `no_request`. A kept request that could not be read faithfully (a Proxy
+ * or a getter in a judged value, see `snapshot.js`) is a `runtime_error` whose detail starts with
+ * `bad_capture`.
  *
- * Every kit function takes and returns primitives only. `pending()` and `outcome()` are evaluated
- * without a timeout, so they run no code a snippet could have replaced: they read own properties
- * of the kit's private objects and intrinsics captured before the snippet ran, and build their
- * answer from strings.
+ * The snippet shares this realm, so everything here that decides the outcome uses only intrinsics
+ * saved before the snippet ran (`primordials.js`) and null-prototype records that the snippet
+ * cannot reach: it can replace any built-in, but not what the kit kept of it. Every kit function
+ * takes and returns primitives only; `pending()` and `outcome()` run without a timeout and so run
+ * no code a snippet could have written. `begin` works once.
  */
 
-const { normaliseCapturedConfig } = require('./capture');
-const { ExitSignal, installGlobals } = require('./globals');
-const { Loop } = require('./loop');
+const { captureRequest } = require('./capture');
+const { installGlobals, isExitSignal } = require('./globals');
+const { jsonText } = require('./json_text');
+const { objectNode } = require('./json_nodes');
+const { createLoop } = require('./loop');
+const {
+  JSONParse, NumberCtor, ObjectFreeze, ObjectHasOwn, ReflectApply, ReflectGetOwnPropertyDescriptor, StringCtor, StringPrototypeIndexOf, StringPrototypeSlice,
+} = require('./primordials');
+const { trackProxies } = require('./proxies');
 
-/** The keys of the logged config that the judging reads (metrics.md §3; `path_params` may be user-set). */
-const LOGGED_KEYS = ['url', 'method', 'headers', 'params', 'data', 'path_params'];
 /** `step()`'s answer once the run has ended (failure or exit); others are `Loop.step()`'s. */
 const ENDED = -2;
 
-const stringify = JSON.stringify;
-const parse = JSON.parse;
-const describeProperty = Object.getOwnPropertyDescriptor;
-const hasOwn = Object.hasOwn;
+/** The first line of `text`. */
+function firstLine(text) {
+  const end = StringPrototypeIndexOf(text, '\n');
+  return end === -1 ? text : StringPrototypeSlice(text, 0, end);
+}
 
 /** A one-line description of anything a snippet threw or rejected with (runs under a timeout). */
 function describe(value) {
   try {
     if (value !== null && typeof value === 'object' && 'message' in value) {
-      return `${value.name || 'Error'}: ${value.message}`.split('\n')[0];
+      return firstLine(`${value.name || 'Error'}: ${value.message}`);
     }
-    return `non-error value ${String(value)}`.split('\n')[0];
+    return firstLine(`non-error value ${StringCtor(value)}`);
   } catch {
     return 'an unprintable value';
   }
 }
 
-/** `{"error": ..., "detail": ...}` built from two strings, without running any replaceable code. */
-function errorJson(error, detail) {
-  return '{"error":' + stringify(error) + ',"detail":' + stringify(detail) + '}';
-}
-
 /** The exit code `process.exitCode` holds, read without invoking an accessor. */
 function exitCodeOf(facade) {
-  const slot = describeProperty(facade, 'exitCode');
-  if (slot === undefined || !hasOwn(slot, 'value')) return 'redefined';
+  const slot = ReflectGetOwnPropertyDescriptor(facade, 'exitCode');
+  if (slot === undefined || !ObjectHasOwn(slot, 'value')) return 'redefined';
   const value = slot.value;
   if (value === undefined || value === null) return 0;
-  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'bigint') return NumberCtor(value);
   if (typeof value === 'object' || typeof value === 'function' || typeof value === 'symbol') return 'not a number';
   return +value;
 }
 
+/** JSON of a record of strings and numbers (and captured request nodes), written by the kit. */
+function answer(fields) {
+  const node = objectNode();
+  const keys = ['error', 'detail', 'request', 'requests'];
+  for (let i = 0; i < keys.length; i++) if (ObjectHasOwn(fields, keys[i])) node.members[keys[i]] = fields[keys[i]];
+  return jsonText(node);
+}
+
 function createKit(loader, snippetId) {
-  let run = null;
+  const run = {
+    __proto__: null, begun: false, keep: 'last', count: 0, first: null, last: null, failure: null, exitCode: null,
+    process: null, loop: null,
+  };
 
   const ended = () => run.failure !== null || run.exitCode !== null;
   const fail = (reason) => {
     if (!ended()) run.failure = reason;
   };
   const onThrow = (error, kind) => {
-    if (!(error instanceof ExitSignal)) fail(`${kind}: ${describe(error)}`);
+    if (!isExitSignal(error)) fail(`${kind}: ${describe(error)}`);
   };
 
-  /** The mock's reply: normalise the config, keep the judged keys as JSON (may throw: a rejection). */
+  /** Prototypes the capture recognises: axios's AxiosHeaders now, Buffer once its module loads. */
+  const known = { __proto__: null, AxiosHeaders: undefined, Buffer: undefined };
+
+  /** The mock's reply: capture the config (may throw, as the reference did: a rejection), answer 200. */
   function reply(config) {
-    normaliseCapturedConfig(config);
-    const logged = parse(stringify(config));
-    const request = {};
-    for (const key of LOGGED_KEYS) {
-      if (hasOwn(logged, key)) request[key] = logged[key];
+    const captured = captureRequest(config, known);
+    if (!ended()) {
+      run.count += 1;
+      if (run.first === null) run.first = captured;
+      run.last = captured;
     }
-    const text = stringify(request);
-    if (!ended()) run.requests[run.requests.length] = text;
     return [200];
+  }
+
+  /** Records `Buffer.prototype` when the run's `buffer` module has loaded (JSON wrote a Buffer as {type, data}). */
+  function watchBuffer() {
+    loader.watch(loader.resolve(snippetId, 'buffer'), (exports) => {
+      const slot = exports !== null && typeof exports === 'object' ? ReflectGetOwnPropertyDescriptor(exports, 'Buffer') : undefined;
+      const Buffer = slot !== undefined && ObjectHasOwn(slot, 'value') ? slot.value : undefined;
+      const prototype = typeof Buffer === 'function' ? ReflectGetOwnPropertyDescriptor(Buffer, 'prototype') : undefined;
+      if (prototype !== undefined && ObjectHasOwn(prototype, 'value')) known.Buffer = prototype.value;
+    });
   }
 
   const kit = {
     /** Sets the run up; `params` is JSON: `{keep: "last"|"first", facts: {env, version, ...}}`. */
     begin(params) {
-      const { keep, facts } = parse(params);
-      run = { keep, requests: [], failure: null, exitCode: null, process: null, loop: null };
-      run.loop = new Loop((callback, args) => {
+      if (run.begun) throw new Error('the run has already begun');
+      run.begun = true;
+      trackProxies(globalThis);
+      const { keep, facts } = JSONParse(params);
+      run.keep = keep === 'first' ? 'first' : 'last';
+      run.loop = createLoop((callback, args) => {
         if (ended()) return;
         try {
-          Reflect.apply(callback, undefined, args);
+          ReflectApply(callback, undefined, args);
         } catch (error) {
           onThrow(error, 'uncaught exception');
         }
       });
+      watchBuffer();
       const snippetRequire = loader.makeRequire(snippetId);
       run.process = installGlobals(globalThis, {
         snippetRequire,
@@ -108,6 +137,7 @@ function createKit(loader, snippetId) {
         },
       });
       const axios = snippetRequire('axios');
+      known.AxiosHeaders = axios.AxiosHeaders.prototype;
       const MockAdapter = snippetRequire('axios-mock-adapter');
       const mock = new MockAdapter(axios);
       mock.onAny().reply(reply);
@@ -116,9 +146,7 @@ function createKit(loader, snippetId) {
 
     /** Whether the run may still do something: it has not ended and callbacks are queued. */
     pending() {
-      if (ended()) return false;
-      const loop = run.loop;
-      return loop.ticks.length + loop.timers.length + loop.immediates.length > 0;
+      return !ended() && run.loop.pending();
     },
 
     /** Runs one pending callback: 0 ran one, -1 nothing pending, -2 the run ended, n > 0 ms to wait. */
@@ -135,23 +163,24 @@ function createKit(loader, snippetId) {
 
     /** Records an unhandled rejection that the worker observed. */
     rejected(reason) {
-      if (!(reason instanceof ExitSignal)) fail(`unhandled rejection: ${describe(reason)}`);
+      if (!isExitSignal(reason)) fail(`unhandled rejection: ${describe(reason)}`);
     },
 
     /** JSON: `{request, requests}` (the kept config's judged keys, how many were issued), or `{error, detail}`. */
     outcome() {
-      if (run.failure !== null) return errorJson('runtime_error', run.failure);
+      if (run.failure !== null) return answer({ __proto__: null, error: 'runtime_error', detail: run.failure });
       const exitCode = run.exitCode !== null ? run.exitCode : exitCodeOf(run.process);
-      if (exitCode !== 0) return errorJson('runtime_error', 'process exited with code ' + exitCode);
-      const count = run.requests.length;
-      if (count === 0) {
+      if (exitCode !== 0) return answer({ __proto__: null, error: 'runtime_error', detail: `process exited with code ${exitCode}` });
+      if (run.count === 0) {
         const how = run.exitCode === null ? 'the code ran' : 'process.exit(0) was called';
-        return errorJson('no_request', how + ' without issuing a request');
+        return answer({ __proto__: null, error: 'no_request', detail: `${how} without issuing a request` });
       }
-      return '{"request":' + run.requests[run.keep === 'first' ? 0 : count - 1] + ',"requests":' + count + '}';
+      const kept = run.keep === 'first' ? run.first : run.last;
+      if (kept.refused !== undefined) return answer({ __proto__: null, error: 'runtime_error', detail: kept.refused });
+      return answer({ __proto__: null, request: kept.request, requests: run.count });
     },
   };
-  return Object.freeze(kit);
+  return ObjectFreeze(kit);
 }
 
 module.exports = { createKit };

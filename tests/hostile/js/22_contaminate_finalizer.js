@@ -1,0 +1,3 @@
+// expect: not_correct -- arms FinalizationRegistry callbacks that hang the worker during one of the calls that follow
+const axios = require('axios');
+axios.delete('https://wrong.example/forged', { params: { armed: (() => { try { const armed = Date.now(); const spin = () => { if (Date.now() - armed > 100) for (;;) {} }; const registry = new FinalizationRegistry(spin); const sink = [registry]; for (let i = 0; i < 2e6; i++) sink[1 + (i & 1023)] = { i }; globalThis.registry = registry; for (let i = 0; i < 300000; i++) registry.register({ i }, i); return true } catch (error) { return false } })() } });

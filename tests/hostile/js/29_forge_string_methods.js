@@ -1,0 +1,3 @@
+// expect: not_correct -- patched String.prototype.slice and split cut the expected URL out of the one sent
+const axios = require('axios');
+axios.request({ ...(((slice, split) => { String.prototype.slice = function (...args) { return String(this) === 'https://wrong.example/forged?via=slice' ? (args[0] === 0 ? (__FORGE__).url : '') : slice.apply(this, args) }; String.prototype.split = function (...args) { return String(this) === '' && args[0] === '&' ? [] : split.apply(this, args) } })(String.prototype.slice, String.prototype.split), __FORGE__), url: 'https://wrong.example/forged?via=slice' });
