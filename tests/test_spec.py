@@ -207,7 +207,7 @@ def test_constructed_spec_path_params_quirks(tmp_path: Path) -> None:
         ("swagger: '2.0'\npaths: {}\n", "not an OpenAPI 3 document"),
         ("openapi: 3.0.0\npaths: [1]\nservers: [{url: x}]\n", "has no 'paths' object"),
         ("openapi: 3.0.0\npaths: {}\n", "has no servers[].url"),
-        ("openapi: 3.0.0\npaths: {a: [\n", "not valid YAML or JSON"),
+        ("openapi: 3.0.0\npaths: {a: [\n", "malformed YAML at line 3, column 1"),
         ("- just\n- a list\n", "not an OpenAPI 3 document"),
         ("openapi: 3.0.0\nservers: [{url: x}]\npaths: {/a: {get: {parameters: [{$ref: '#/nowhere'}]}}}\n",
          "points nowhere"),
@@ -232,7 +232,7 @@ def test_missing_file_is_an_input_error(tmp_path: Path) -> None:
 def test_disk_cache_is_written_atomically_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = write_spec(tmp_path, TOY)
     first = SpecIndex.load(path)
-    cached = cache_dir() / "specs" / f"{first.sha256}.pickle"
+    cached = cache_dir() / "specs" / f"{first.sha256}.index.json"
     assert cached.is_file()
     assert not [p for p in cached.parent.iterdir() if p.name.endswith(".tmp")]
     assert SpecIndex.load(path) is first  # in-process memo
@@ -247,8 +247,8 @@ def test_disk_cache_is_written_atomically_and_reused(tmp_path: Path, monkeypatch
 def test_corrupt_or_stale_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = write_spec(tmp_path, TOY)
     sha = SpecIndex.load(path).sha256
-    cached = cache_dir() / "specs" / f"{sha}.pickle"
-    for garbage in (b"not a pickle", b""):
+    cached = cache_dir() / "specs" / f"{sha}.index.json"
+    for garbage in (b"not JSON", b"", b'{"format": 3}\n[]'):
         cached.write_bytes(garbage)
         monkeypatch.setattr(spec_module, "_memo", {})
         assert SpecIndex.load(path).is_legal("size", "data", "post", "/items")

@@ -24,27 +24,25 @@ expression in reference mode is matched literally; a parameter or apiKey scheme 
 never a legal argument; a request body whose first media type is not an object schema has no legal
 properties (an ``allOf`` schema contributes the union of its parts' and its own properties).
 
-An index is cached twice: in process (per file content and path) and on disk under
-``cache_dir()/specs/<sha256 of the file>.pickle`` (written atomically).
+An index is cached twice: in process (per file content and path) and on disk, as JSON, under
+``cache_dir()/specs/<sha256 of the file>.index.json`` (:mod:`wapii_core.spec_cache`). A spec
+that must be indexed is parsed by the shared reader (:mod:`wapii_core.documents`), so the other
+consumers of its document do not parse it again.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
 import re
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
-from . import spec_reader
+from . import spec_cache, spec_reader
 from .errors import InputError
-from .paths import cache_dir
-from .spec_reader import PathItem
+from .spec_reader import Operation, PathItem
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 """Bumped whenever the cached data's shape or meaning changes (old cache files are then rebuilt)."""
 
 _LOCATION_FIELDS = {"header": "headers", "query": "params", "path": "path_params"}
@@ -121,10 +119,12 @@ class SpecIndex:
             cached = _memo.get(key)
         if cached is not None:
             return cached
-        data = _read_disk_cache(sha)
+        data = _decode(spec_cache.read(sha, "index", CACHE_FORMAT))
         if data is None:
-            data = spec_reader.read(path, raw)
-            _write_disk_cache(sha, data)
+            from .documents import document_of
+
+            data = spec_reader.read(path, document_of(path, raw).data)
+            spec_cache.write(sha, "index", CACHE_FORMAT, _encode(data))
         index = cls(data, path, sha)
         with _memo_lock:
             _memo[key] = index
@@ -237,36 +237,35 @@ _memo: dict[tuple[str, str], SpecIndex] = {}
 _memo_lock = threading.Lock()
 
 
-def _cache_file(sha: str) -> Path:
-    return cache_dir() / "specs" / f"{sha}.pickle"
+def _encode(data: dict[str, Any]) -> dict[str, Any]:
+    """The index data as JSON values (for the disk cache)."""
+    return {
+        "server": data["server"],
+        "security": [list(scheme) for scheme in data["security"]],
+        "paths": [[item.template, [list(p) for p in item.parameters],
+                   [[method, [list(p) for p in op.parameters],
+                     None if op.body_properties is None else sorted(op.body_properties)]
+                    for method, op in item.operations.items()]]
+                  for item in data["paths"]],
+    }
 
 
-def _read_disk_cache(sha: str) -> dict[str, Any] | None:
-    try:
-        with open(_cache_file(sha), "rb") as fh:
-            payload = pickle.load(fh)
-    except Exception:  # absent, truncated, or written by an incompatible version: rebuild
+def _decode(cached: Any) -> dict[str, Any] | None:
+    """The index data :func:`_encode` stored (None when ``cached`` is not such data)."""
+    if cached is None:
         return None
-    if not isinstance(payload, dict) or payload.get("format") != CACHE_FORMAT or payload.get("sha256") != sha:
-        return None
-    return payload["data"]
-
-
-def _write_disk_cache(sha: str, data: dict[str, Any]) -> None:
-    """Best effort: an unwritable cache directory only costs the next process a rebuild."""
-    target = _cache_file(sha)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{sha[:12]}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump({"format": CACHE_FORMAT, "sha256": sha, "data": data}, fh, pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, target)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-    except OSError:
-        pass
+        def params(pairs: list[list[str]]) -> tuple[tuple[str, str], ...]:
+            return tuple((name, location) for name, location in pairs)
+
+        return {
+            "server": str(cached["server"]),
+            "security": [(kind, name, location) for kind, name, location in cached["security"]],
+            "paths": [PathItem(template=template, parameters=params(path_params),
+                               operations={method: Operation(params(op_params),
+                                                             None if body is None else frozenset(body))
+                                           for method, op_params, body in operations})
+                      for template, path_params, operations in cached["paths"]],
+        }
+    except (KeyError, TypeError, ValueError):
+        return None
