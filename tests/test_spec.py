@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 import textwrap
 import time
 from pathlib import Path
@@ -199,6 +201,69 @@ def test_constructed_spec_path_params_quirks(tmp_path: Path) -> None:
     assert index.path_params("https://toy.example/v1/vX3") == {"n": "3"}
     assert index.candidates("https://toy.example/v1/vX3", strict=True) == []
     assert index.path_params("https://toy.example/v1/v.3", strict=True) == {"n": "3"}
+
+
+REGEX_TEMPLATES = """\
+    openapi: 3.0.3
+    info: {title: regex, version: "1"}
+    servers: [{url: "https://rx.example"}]
+    paths:
+      /a+b/{x}: {get: {parameters: [{name: x, in: path}]}}
+      /c(d)/e: {get: {}}
+      /f[gh]/{y}.json: {get: {parameters: [{name: y, in: path}]}}
+      /i|j: {get: {}}
+      /k.l/{m}/n.o: {get: {parameters: [{name: m, in: path}]}}
+      /{p}: {get: {parameters: [{name: p, in: path}]}}
+      /q\\d: {get: {}}
+      /r{s: {get: {}}
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def template_regex(template: str, strict: bool) -> re.Pattern[str]:
+    literal = re.escape if strict else (lambda s: s)
+    parts = re.split(r"{.*?}", template)
+    try:
+        return re.compile("[^/?&]+".join(literal(p) for p in parts))
+    except re.error:
+        return re.compile("[^/?&]+".join(re.escape(p) for p in parts))
+
+
+def regex_candidates(index: SpecIndex, url: str, strict: bool) -> list[str]:
+    """The module docstring's definition, by regular expressions alone (what the index's checks shortcut)."""
+    rest = url[len(index.server):] if url.startswith(index.server) else url
+    found = [t for t in index.templates if template_regex(t, strict).fullmatch(rest)]
+    order = index.templates
+    return sorted(found, key=lambda t: (len(re.findall(r"{.*?}", t)), -len(t), order.index(t)))
+
+
+def perturbed(url: str) -> list[str]:
+    """The URL and near misses: characters a '.' or a placeholder may or may not match, extra or fewer segments."""
+    cut = url.rstrip("/").rsplit("/", 1)[0]
+    return [url, url + "/", url + "/x", cut, url.replace(".", "_"), url.replace("_", "."), url.replace("/", "//", 1),
+            url.upper(), url + "?a=1", url.replace("/", "\n", 1), url + "\n", url.replace("a", "&", 1), cut + "/a.b"]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_matching_equals_the_regular_expression_definition(tmp_path: Path, strict: bool) -> None:
+    indexes = [SpecIndex.load(write_spec(tmp_path, REGEX_TEMPLATES, "rx.yaml")), SpecIndex.load(write_spec(tmp_path, TOY))]
+    urls = ["https://rx.example/aab/1", "https://rx.example/a+b/1", "https://rx.example/cd/e", "https://rx.example/c(d)/e",
+            "https://rx.example/fg/7.json", "https://rx.example/f[gh]/7.json", "https://rx.example/i",
+            "https://rx.example/kXl/2/nxo", "https://rx.example/q5", "https://rx.example/r{s",
+            "https://toy.example/v1/vX3", "https://toy.example/v1/v.3", "https://toy.example/v1/items/7/parts/w"]
+    if (SPECS / "slack.yaml").exists():
+        from wapii_core.datasets import load_dataset_dir
+
+        dataset = load_dataset_dir(WAPIIBENCH, "wapiibench")
+        indexes += [load(api) for api in APIS]
+        urls += [s.config["url"] for s in dataset.samples]
+    checked = 0
+    for index in indexes:
+        for url in {u for base in urls for u in perturbed(base)}:
+            expected = regex_candidates(index, url, strict)
+            assert index.candidates(url, strict=strict) == expected, (index.path.name, url)
+            checked += bool(expected)
+    assert checked >= 20
 
 
 @pytest.mark.parametrize(

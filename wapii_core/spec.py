@@ -45,6 +45,9 @@ from .spec_reader import Operation, PathItem
 CACHE_FORMAT = 3
 """Bumped whenever the cached data's shape or meaning changes (old cache files are then rebuilt)."""
 
+MATCHED_URLS = 4096
+"""URLs whose candidates an index remembers (then it starts afresh)."""
+
 _LOCATION_FIELDS = {"header": "headers", "query": "params", "path": "path_params"}
 """Parameter location → the request-config field it is passed in (``cookie`` has none)."""
 
@@ -53,33 +56,76 @@ _MATCH_VALUE = "[^/?&]+"  # what a placeholder matches when finding candidates
 _CAPTURE_VALUE = "[^/]+"  # what a placeholder captures when extracting path_params (reference)
 
 
-class _Compiled:
-    """The regular expressions of one path item in one mode."""
+_REGEX_SYNTAX = frozenset("^$*+?{}[]\\|()")
+"""Characters with a meaning in a regular expression (``.`` is handled on its own)."""
 
-    __slots__ = ("match", "capture", "groups")
+
+class _Compiled:
+    """How one path item is matched in one mode: its regular expressions, compiled when first needed,
+    and a check without them that rules out most URLs (a large spec has hundreds of paths)."""
+
+    __slots__ = ("item", "strict", "parts", "placeholders", "plain", "_match", "_capture", "groups")
 
     def __init__(self, item: PathItem, strict: bool) -> None:
-        literal = re.escape if strict else (lambda s: s)
-        declared = set(item.path_param_names)
-        parts = _PLACEHOLDER.split(item.template)
-        names = [m[1:-1] for m in _PLACEHOLDER.findall(item.template)]
+        self.item = item
+        self.strict = strict
+        self.parts = _PLACEHOLDER.split(item.template)
+        self.placeholders = len(self.parts) - 1
+        # the literal parts are plain when their only regular-expression character is "." (any character but
+        # a newline in reference mode, itself in strict mode): then a URL's ends can be compared directly
+        self.plain = strict or not any(c in _REGEX_SYNTAX for part in self.parts for c in part)
+        self._match: re.Pattern[str] | None = None
+        self._capture: re.Pattern[str] | None = None
+        self.groups: dict[str, str] = {}
+
+    def matches(self, rest: str) -> bool:
+        """Whether the template's pattern fully matches ``rest`` (the URL less the server)."""
+        if self.plain:
+            head, tail = self.parts[0], self.parts[-1]
+            if not self.placeholders:
+                return self._same(head, rest)
+            if len(rest) < len(head) + len(tail) + self.placeholders or not (
+                    self._same(head, rest[:len(head)]) and self._same(tail, rest[len(rest) - len(tail):])):
+                return False
+        if self._match is None:
+            self._compile()
+        return self._match.fullmatch(rest) is not None  # type: ignore[union-attr]
+
+    def capture(self) -> re.Pattern[str]:
+        """The pattern that captures the declared path parameters (``groups``: group -> name)."""
+        if self._capture is None:
+            self._compile()
+        return self._capture  # type: ignore[return-value]
+
+    def _same(self, literal: str, text: str) -> bool:
+        """``literal`` as the regular expression matches ``text`` exactly (same length)."""
+        if self.strict or "." not in literal:
+            return literal == text
+        return len(literal) == len(text) and all(
+            a == b or (a == "." and b != "\n") for a, b in zip(literal, text))
+
+    def _compile(self) -> None:
+        literal = re.escape if self.strict else (lambda s: s)
+        declared = set(self.item.path_param_names)
+        parts = self.parts
+        names = [m[1:-1] for m in _PLACEHOLDER.findall(self.item.template)]
         match_src = _MATCH_VALUE.join(literal(p) for p in parts)
         capture_src = literal(parts[0])
-        self.groups: dict[str, str] = {}
+        groups: dict[str, str] = {}
         for i, (name, rest) in enumerate(zip(names, parts[1:])):
-            if name in declared and name not in self.groups.values():
+            if name in declared and name not in groups.values():
                 group = f"g{i}"
-                self.groups[group] = name
+                groups[group] = name
                 capture_src += f"(?P<{group}>{_CAPTURE_VALUE})"
             else:
                 capture_src += _CAPTURE_VALUE
             capture_src += literal(rest)
         try:
-            self.match = re.compile(match_src)
-            self.capture = re.compile(capture_src)
+            match, capture = re.compile(match_src), re.compile(capture_src)
         except re.error:  # only reachable in reference mode: treat the template's characters literally
-            self.match = re.compile(_MATCH_VALUE.join(re.escape(p) for p in parts))
-            self.capture = re.compile(_CAPTURE_VALUE.join(re.escape(p) for p in parts))
+            match = re.compile(_MATCH_VALUE.join(re.escape(p) for p in parts))
+            capture = re.compile(_CAPTURE_VALUE.join(re.escape(p) for p in parts))
+        self.groups, self._match, self._capture = groups, match, capture
 
 
 class SpecIndex:
@@ -101,6 +147,7 @@ class SpecIndex:
             key=lambda i: (len(_PLACEHOLDER.findall(self._items[i].template)), -len(self._items[i].template)),
         )
         self._compiled: dict[bool, list[_Compiled]] = {}
+        self._matched: dict[tuple[str, bool], list[int]] = {}  # the same URLs are matched several times a sample
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ loading
@@ -148,9 +195,16 @@ class SpecIndex:
     def _matching(self, url: Any, strict: bool) -> list[int]:
         if not isinstance(url, str):
             return []
-        rest = self._strip_server(url)
-        compiled = self._regexes(strict)
-        return [i for i in self._order if compiled[i].match.fullmatch(rest)]
+        key = (url, strict)
+        found = self._matched.get(key)
+        if found is None:
+            rest = self._strip_server(url)
+            compiled = self._regexes(strict)
+            found = [i for i in self._order if compiled[i].matches(rest)]
+            if len(self._matched) >= MATCHED_URLS:
+                self._matched.clear()
+            self._matched[key] = found
+        return list(found)
 
     def candidates(self, url: str, strict: bool = False) -> list[str]:
         """Templates whose pattern fully matches ``url`` less the server, best candidate first."""
@@ -167,9 +221,9 @@ class SpecIndex:
             return {}
         compiled = self._regexes(strict)[found[0]]
         if strict:
-            match = compiled.capture.fullmatch(self._strip_server(url))
+            match = compiled.capture().fullmatch(self._strip_server(url))
         else:
-            match = compiled.capture.search(url)
+            match = compiled.capture().search(url)
         if match is None:
             return {}
         return {compiled.groups[g]: value for g, value in match.groupdict().items()}
