@@ -53,6 +53,9 @@ FALSE_VALUES = ("n", "no", "f", "false", "off", "0")
 PRIMITIVE_TYPES = ("string", "integer", "number", "boolean")
 
 
+_MISSING = object()
+
+
 class Unsupported(Exception):
     """Something openapi-core must answer for (see the module docstring)."""
 
@@ -84,6 +87,7 @@ class CompiledSpec:
         self._resolver = Registry().with_resource("", DRAFT202012.create_resource(self.document)).resolver("")
         self._aliased = {id(content) for content in aliased_contents(self.document)}
         self._checked: set[int] = set()
+        self._lookups: dict[str, Any] = {}
         self._operations: dict[tuple[str, str], _Operation | None] = {}
         self._lock = threading.Lock()
 
@@ -114,11 +118,18 @@ class CompiledSpec:
             ref = node["$ref"]
             if not ref.startswith("#/") and ref != "#":
                 raise Unsupported(f"a $ref that is not a local pointer: {ref!r}")
-            node = self._resolver.lookup(ref).contents
+            node = self._lookup(ref)
             seen += 1
             if seen > 64:
                 raise Unsupported("a $ref cycle")
         return node
+
+    def _lookup(self, ref: str) -> Any:
+        """What ``ref`` points to (from the document's root resolver, so the same for every use)."""
+        found = self._lookups.get(ref, _MISSING)
+        if found is _MISSING:
+            found = self._lookups[ref] = self._resolver.lookup(ref).contents
+        return found
 
     def _compile(self, template: str, method: str) -> _Operation:
         found = find(self.document, self.deref, method, request_url(self.server, template))
@@ -284,7 +295,7 @@ class CompiledSpec:
                     raise Unsupported("a schema with an $id")
                 ref = node.get("$ref")
                 if isinstance(ref, str) and ref.startswith("#/"):
-                    stack.append(self._resolver.lookup(ref).contents)
+                    stack.append(self._lookup(ref))
                 stack.extend(node.values())
             elif isinstance(node, list):
                 stack.extend(node)

@@ -20,6 +20,10 @@ from typing import Any, Callable, Iterator
 from urllib.parse import urljoin, urlparse
 
 
+MAX_PLACEHOLDERS = 50
+"""More placeholders than this in one path: the full walk (as many regular-expression groups)."""
+
+
 class FinderUnsupported(Exception):
     """A spec shape this replay does not follow (servers on paths or operations, odd nodes)."""
 
@@ -54,24 +58,50 @@ def find(document: dict[str, Any], deref: Callable[[Any], Any], method: str, nam
         servers = [{"url": "/"}]
     elif not isinstance(servers, list):
         raise FinderUnsupported("servers is not a list")
+    if _well_formed(tuple(paths)):
+        # the templates the URL ends with come first, in spec order; the patterns openapi-core works out
+        # meanwhile only matter (or raise) when none of those is taken, so they are left to the full walk
+        for template, node in paths.items():
+            if name.endswith(template):
+                found = _operation(deref, servers, method, name, template, node, {})
+                if found is not None:
+                    return found
     for template, node, variables in _candidates(paths, name):
-        item = deref(node)
-        if not isinstance(item, dict):
-            raise FinderUnsupported(f"the path item {template!r} is not an object")
-        if method not in item:
-            continue
-        operation = deref(item[method])
-        if not isinstance(operation, dict) or "servers" in item or "servers" in operation:
-            raise FinderUnsupported(f"{method} {template}: an operation that is not an object, or its own servers")
-        resolved = template.format(**variables) if variables else template
-        for server in servers:
-            server = deref(server)
-            url = server.get("url") if isinstance(server, dict) else None
-            if not isinstance(url, str):
-                raise FinderUnsupported("a server without a url")
-            if _server_matches(url, name.rsplit(resolved, 1)[0]):
-                return Found(template, item, operation, variables)
+        found = _operation(deref, servers, method, name, template, node, variables)
+        if found is not None:
+            return found
     return None
+
+
+def _operation(deref: Callable[[Any], Any], servers: list[Any], method: str, name: str, template: str, node: Any,
+               variables: dict[str, str]) -> Found | None:
+    """The candidate path's operation for ``method`` when it has one and one of its servers matches."""
+    item = deref(node)
+    if not isinstance(item, dict):
+        raise FinderUnsupported(f"the path item {template!r} is not an object")
+    if method not in item:
+        return None
+    operation = deref(item[method])
+    if not isinstance(operation, dict) or "servers" in item or "servers" in operation:
+        raise FinderUnsupported(f"{method} {template}: an operation that is not an object, or its own servers")
+    resolved = template.format(**variables) if variables else template
+    for server in servers:
+        server = deref(server)
+        url = server.get("url") if isinstance(server, dict) else None
+        if not isinstance(url, str):
+            raise FinderUnsupported("a server without a url")
+        if _server_matches(url, name.rsplit(resolved, 1)[0]):
+            return Found(template, item, operation, variables)
+    return None
+
+
+@lru_cache(maxsize=64)
+def _well_formed(templates: tuple[Any, ...]) -> bool:
+    """Every path is a string whose placeholders openapi-core reads without raising."""
+    try:
+        return all(isinstance(t, str) and len(_placeholders(t)) <= MAX_PLACEHOLDERS for t in templates)
+    except ValueError:
+        return False
 
 
 def _candidates(paths: dict[Any, Any], name: str) -> Iterator[tuple[str, Any, dict[str, str]]]:
@@ -91,28 +121,30 @@ def _candidates(paths: dict[Any, Any], name: str) -> Iterator[tuple[str, Any, di
 
 
 @lru_cache(maxsize=4096)
-def _segments(template: str) -> tuple[str, ...] | None:
-    """The template's ``/``-separated segments (``{...}`` kept), or None when one of its
-    placeholders holds a ``/``; raises openapi-core's ``ValueError`` for an unmatched ``{``."""
-    names = _placeholders(template)
-    if any("/" in name for name in names):
+def _segments(template: str) -> tuple[int, tuple[tuple[int, str], ...]] | None:
+    """What a URL's segments must hold for the template's pattern to match its end: ``(count,
+    ((position from the end, text), ...))`` for the segments without a placeholder, the last first
+    (the first segment need only end with its text: position ``-count``). None when a placeholder
+    holds a ``/``; raises openapi-core's ``ValueError`` for an unmatched ``{``."""
+    if any("/" in name for name in _placeholders(template)):
         return None
-    return tuple(template.split("/"))
+    parts = template.split("/")
+    count = len(parts)
+    literal = [(index - count, part) for index, part in enumerate(parts) if "{" not in part]
+    return count, tuple(reversed(literal))
 
 
-def _may_match(template: tuple[str, ...] | None, name: list[str]) -> bool:
+def _may_match(template: tuple[int, tuple[tuple[int, str], ...]] | None, name: list[str]) -> bool:
     """False only where the template's pattern cannot match the end of the URL: it has more segments,
     or a segment without placeholders differs from the URL's (the first one: is no suffix of it).
     Saves compiling a regular expression for nearly every path of a large spec."""
     if template is None:
         return True
-    if len(template) > len(name):
+    count, literal = template
+    if count > len(name):
         return False
-    aligned = name[len(name) - len(template):]
-    for index, (part, text) in enumerate(zip(template, aligned)):
-        if "{" in part:
-            continue
-        if not (text.endswith(part) if index == 0 else text == part):
+    for position, text in literal:
+        if not (name[position].endswith(text) if position == -count else name[position] == text):
             return False
     return True
 
