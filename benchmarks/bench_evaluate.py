@@ -1,12 +1,13 @@
 """End-to-end judging speed: ``wapii run --backend replay`` over corpus_a and ``wapii evaluate`` of that run.
 
 Usage: ``python benchmarks/bench_evaluate.py [--corpus ../shared/conformance/corpus_a]
-[--data-dir ../shared/wapiibench] [--repeat 5] [--cold-cache]``
+[--data-dir ../shared/wapiibench] [--repeat 5] [--cold-cache] [--only run|evaluate] [--baseline TREE]``
 
-Every measurement is a fresh ``python -m wapii_core ...`` process (imports, dataset loading, worker
-start-up and the per-user spec cache all count, as for a user), run ``--repeat`` times; the
-medians are printed. Wall time is the parent's clock around the process; CPU time is user + system
-of the process and every descendant it waited for (the sandboxed Node workers included).
+Every measurement is a fresh process running the CLI with the given arguments (imports, dataset
+loading, worker start-up and the per-user spec cache all count, as for a user), run ``--repeat``
+times; the medians are printed. Wall time is the parent's clock around the process; CPU time is
+user + system of the process and the descendants it waited for, which leaves out the sandboxed
+Node workers (bubblewrap reaps them in their own PID namespace).
 
 The time split by stage comes from timers the child installs around the pipeline's functions
 before it calls the CLI (nothing in wapii itself is changed): ``start`` (interpreter start-up and
@@ -21,6 +22,11 @@ the process's life: CLI parsing, plugin loading, worker shutdown, interpreter ex
 cache); by default one fresh cache directory is warmed by an untimed run first, as a user's is.
 Compiled bytecode is cached as for an installed package (``PYTHONPYCACHEPREFIX`` in the scratch
 directory, ``PYTHONDONTWRITEBYTECODE`` unset), also warmed by that first run.
+
+``--baseline TREE`` measures another source tree of wapii the same way (each with its own spec
+cache), interleaved run by run with this one so that both see the same machine, and prints the
+ratio of the medians: e.g. ``git archive <commit> | tar -x -C /tmp/before`` then
+``--baseline /tmp/before``. The children import wapii from the tree through ``PYTHONPATH``.
 """
 
 from __future__ import annotations
@@ -122,7 +128,7 @@ try:
 except SystemExit as exc:
     code = exc.code or 0
 stages["judge"] = stages.pop("judge+execute", 0.0) - stages.get("execute", 0.0)
-metrics = sum(v for k, v in stages.items() if k.startswith("metric "))
+metrics = sum(v for k, v in stages.items() if k.startswith("metric ") and not k.endswith("(background)"))
 stages["write"] = stages.get("write", 0.0) + stages.pop("finish", 0.0) - metrics
 stages["total in process"] = time.perf_counter() - start + float(os.environ["BENCH_STARTED"])
 with open(os.environ["BENCH_STAGES"], "w") as fh:
@@ -142,7 +148,9 @@ def measure(args: list[str], env: dict[str, str]) -> dict[str, float]:
         # the child's interpreter start-up before its first line counts as "start": estimated by a bare run
         env = {**env, "BENCH_STAGES": stages_file.name, "BENCH_STARTED": str(_bare_start(env))}
         cpu, wall = _child_cpu(), time.perf_counter()
-        done = subprocess.run([sys.executable, "-c", _CHILD, *args], env=env, cwd=REPO, capture_output=True, text=True)
+        # run outside any source tree: ``python -c`` puts its working directory first on sys.path
+        done = subprocess.run([sys.executable, "-c", _CHILD, *args], env=env, cwd=env["WAPII_CACHE_DIR"],
+                              capture_output=True, text=True)
         wall, cpu = time.perf_counter() - wall, _child_cpu() - cpu
         if done.returncode != 0:
             raise SystemExit(f"{' '.join(args)} failed ({done.returncode}):\n{done.stderr[-2000:]}")
@@ -159,13 +167,14 @@ def _bare_start(env: dict[str, str]) -> float:
         runs = []
         for _ in range(3):
             t = time.perf_counter()
-            subprocess.run([sys.executable, "-c", "pass"], env=env, check=True)
+            subprocess.run([sys.executable, "-c", "pass"], env=env, cwd=env["WAPII_CACHE_DIR"], check=True)
             runs.append(time.perf_counter() - t)
         _BARE["t"] = min(runs)
     return _BARE["t"]
 
 
-def report(title: str, runs: list[dict[str, float]]) -> None:
+def report(title: str, runs: list[dict[str, float]]) -> dict[str, float]:
+    """Print the medians of ``runs`` (wall, CPU, each stage); return them."""
     keys = [k for k in runs[0] if k not in ("wall", "cpu")]
     for run in runs[1:]:
         keys += [k for k in run if k not in keys and k not in ("wall", "cpu")]
@@ -180,6 +189,13 @@ def report(title: str, runs: list[dict[str, float]]) -> None:
     for key in order:
         if key in median:
             print(f"  {key:<34} {median[key]:6.3f} s")
+    return median
+
+
+def tree_path(tree: Path) -> str:
+    """PYTHONPATH entries that make a child import wapii and its plugins from the source tree ``tree``."""
+    parts = [tree, *(tree / "plugins" / name for name in ("axios_js", "requests_py", "hf_models", "openai_models"))]
+    return os.pathsep.join(str(p) for p in parts)
 
 
 def main() -> int:
@@ -190,31 +206,54 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="fresh processes per command (medians reported)")
     parser.add_argument("--cold-cache", action="store_true", help="an empty WAPII_CACHE_DIR for every process")
     parser.add_argument("--only", choices=("run", "evaluate"), help="measure one of the two commands")
+    parser.add_argument("--baseline", type=Path, help="another source tree of wapii (e.g. `git archive` of an "
+                        "older commit): measured interleaved with this one, with the ratio of the medians")
     args = parser.parse_args()
 
     scratch = Path(tempfile.mkdtemp(prefix="wapii-bench-evaluate-"))
     try:
-        env = {**os.environ, "WAPII_CACHE_DIR": str(scratch / "cache"), "PYTHONPYCACHEPREFIX": str(scratch / "pyc")}
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        trees = {"this tree": tree_path(REPO)}
+        if args.baseline is not None:
+            trees["baseline"] = tree_path(args.baseline.resolve())
+        envs = {}
+        for name, path in trees.items():
+            label = name.replace(" ", "-")
+            (scratch / f"cache-{label}").mkdir()
+            env = {**os.environ, "WAPII_CACHE_DIR": str(scratch / f"cache-{label}"),
+                   "PYTHONPYCACHEPREFIX": str(scratch / "pyc"),
+                   "PYTHONPATH": os.pathsep.join(filter(None, [path, os.environ.get("PYTHONPATH")]))}
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            envs[name] = env
         replay = ["run", "--dataset", "wapiibench", "--data-dir", str(args.data_dir), "--backend", "replay",
                   "--generations", str(args.corpus), "--quiet", "--out"]
 
-        def fresh_env() -> dict[str, str]:
+        def fresh_env(name: str) -> dict[str, str]:
             if not args.cold_cache:
-                return env
+                return envs[name]
             cache = Path(tempfile.mkdtemp(prefix="cache-", dir=scratch))
-            return {**env, "WAPII_CACHE_DIR": str(cache)}
+            return {**envs[name], "WAPII_CACHE_DIR": str(cache)}
 
-        measure([*replay, str(scratch / "warm-up")], env)  # fills the spec cache; the run directory for evaluate
+        for name in trees:  # fills the spec cache and the bytecode; the run directory that evaluate re-scores
+            measure([*replay, str(scratch / f"warm-up-{name.replace(' ', '-')}")], envs[name])
         print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; {os.cpu_count()} CPUs; "
               f"{'empty' if args.cold_cache else 'warm'} spec cache")
-        if args.only != "evaluate":
-            runs = [measure([*replay, str(scratch / f"run-{i}")], fresh_env()) for i in range(args.repeat)]
-            report(f"wapii run --backend replay ({args.corpus.name})", runs)
-        if args.only != "run":
-            runs = [measure(["evaluate", str(scratch / "warm-up"), "--quiet"], fresh_env())
-                    for _ in range(args.repeat)]
-            report("wapii evaluate (the same run)", runs)
+        commands = {
+            f"wapii run --backend replay ({args.corpus.name})":
+                lambda name, i: [*replay, str(scratch / f"run-{name.replace(' ', '-')}-{i}")],
+            "wapii evaluate (a run of the same)":
+                lambda name, i: ["evaluate", str(scratch / f"warm-up-{name.replace(' ', '-')}"), "--quiet"],
+        }
+        for title, command in commands.items():
+            if args.only and not title.startswith(f"wapii {args.only}"):
+                continue
+            runs: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
+            for i in range(args.repeat):  # interleaved, so that both see the same machine
+                for name in trees:
+                    runs[name].append(measure(command(name, i), fresh_env(name)))
+            medians = {name: report(f"{title}, {name}" if len(trees) > 1 else title, runs[name]) for name in trees}
+            if len(trees) > 1:
+                print(f"  baseline / this tree: wall {medians['baseline']['wall'] / medians['this tree']['wall']:.2f}x, "
+                      f"CPU {medians['baseline']['cpu'] / medians['this tree']['cpu']:.2f}x")
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
