@@ -78,6 +78,19 @@ class _Compiled:
         self._capture: re.Pattern[str] | None = None
         self.groups: dict[str, str] = {}
 
+    def bucket(self) -> tuple[str, Any]:
+        """Which URLs can match at all, cheaply: ``("length", n)`` only those of length n (no
+        placeholder), ``("segment", s)`` only those whose first segment is s, ``("any", None)`` any."""
+        if not self.plain:
+            return "any", None
+        if not self.placeholders:
+            return "length", len(self.item.template)
+        head = self.parts[0]
+        first, slash, _ = head[1:].partition("/")
+        if head.startswith("/") and slash and (self.strict or "." not in first):
+            return "segment", first
+        return "any", None
+
     def matches(self, rest: str) -> bool:
         """Whether the template's pattern fully matches ``rest`` (the URL less the server)."""
         if self.plain:
@@ -147,6 +160,8 @@ class SpecIndex:
             key=lambda i: (len(_PLACEHOLDER.findall(self._items[i].template)), -len(self._items[i].template)),
         )
         self._compiled: dict[bool, list[_Compiled]] = {}
+        self._rank = {i: rank for rank, i in enumerate(self._order)}
+        self._buckets: dict[bool, dict[tuple[str, Any], list[int]]] = {}
         self._matched: dict[tuple[str, bool], list[int]] = {}  # the same URLs are matched several times a sample
         self._lock = threading.Lock()
 
@@ -186,8 +201,20 @@ class SpecIndex:
                 compiled = self._compiled.get(strict)
                 if compiled is None:
                     compiled = [_Compiled(item, strict) for item in self._items]
+                    buckets: dict[tuple[str, Any], list[int]] = {}
+                    for i in self._order:
+                        buckets.setdefault(compiled[i].bucket(), []).append(i)
+                    self._buckets[strict] = buckets
                     self._compiled[strict] = compiled
         return compiled
+
+    def _possible(self, rest: str, strict: bool) -> list[int]:
+        """The paths (positions, in candidate order) whose bucket admits ``rest``."""
+        buckets = self._buckets[strict]
+        first, slash, _ = rest[1:].partition("/") if rest.startswith("/") else ("", "", "")
+        found = [*buckets.get(("any", None), ()), *buckets.get(("length", len(rest)), ()),
+                 *(buckets.get(("segment", first), ()) if slash else ())]
+        return sorted(found, key=self._rank.__getitem__)
 
     def _strip_server(self, url: str) -> str:
         return url[len(self.server):] if self.server and url.startswith(self.server) else url
@@ -200,7 +227,7 @@ class SpecIndex:
         if found is None:
             rest = self._strip_server(url)
             compiled = self._regexes(strict)
-            found = [i for i in self._order if compiled[i].matches(rest)]
+            found = [i for i in self._possible(rest, strict) if compiled[i].matches(rest)]
             if len(self._matched) >= MATCHED_URLS:
                 self._matched.clear()
             self._matched[key] = found
