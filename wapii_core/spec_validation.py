@@ -2,12 +2,14 @@
 
 The paper's verdicts judge argument *names* (declared or not) and compare values with the expected
 ones; they never ask whether a value is valid for its schema. This provider validates every
-executed sample's captured request (``SampleResult.request``) with openapi-core against the
-operation it addresses — its first candidate path that defines its method (a request with none is
-already an illegal URL or method by name and is not validated) — and reports how many validated
-requests carry each kind of violation: a wrong type, a bad enum value, a missing required
-parameter / body / body property, or another schema rule (format, range, read-only, ...); and how
-many sent a body with a Content-Type the operation does not declare.
+executed sample's captured request (``SampleResult.request``) as openapi-core validates it
+(:mod:`wapii_core.openapi_validate`) against the operation it addresses — its first candidate path
+that defines its method (a request with none is already an illegal URL or method by name and is
+not validated) — and reports how many validated requests carry each kind of violation: a wrong
+type, a bad enum value, a missing required parameter / body / body property, or another schema
+rule (format, range, read-only, ...); and how many sent a body with a Content-Type the operation
+does not declare. No request stops a run: one whose fields have the wrong shape or hold values
+that cannot be validated counts as validated, with a violation that says so.
 """
 
 from __future__ import annotations
