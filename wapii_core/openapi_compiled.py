@@ -23,16 +23,32 @@ returns None), so the answers never differ.
 
 from __future__ import annotations
 
-import fnmatch
 import json
-import re
 import threading
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import parse_qsl
 
-from .openapi_finder import FinderUnsupported, find, request_url
+from .openapi_decoding import (
+    JSON_DESERIALIZED,
+    NO_COOKIES,
+    CastFailure,
+    EmptyQueryValue,
+    Headers,
+    MultiDict,
+    Unsupported,
+    array,
+    boolean,
+    deserialise,
+    find_media_type,
+    form_load,
+    multipart_parts,
+    primitive,
+    read_part,
+    same,
+    simple_load,
+)
+from .openapi_finder import find, request_url
 from .openapi_reference import aliased_contents
 from .openapi_validate import (
     FORM_MEDIA,
@@ -46,30 +62,7 @@ from .openapi_validate import (
     schema_violations,
 )
 
-JSON_DESERIALIZED = ("application/json", "application/vnd.api+json")
-"""Media types openapi-core parses as JSON (any other, bar forms, it does not parse: left to it)."""
-TRUE_VALUES = ("y", "yes", "t", "true", "on", "1")
-FALSE_VALUES = ("n", "no", "f", "false", "off", "0")
-PRIMITIVE_TYPES = ("string", "integer", "number", "boolean")
-
-
 _MISSING = object()
-
-
-class Unsupported(Exception):
-    """Something openapi-core must answer for (see the module docstring)."""
-
-
-class _CastFailure(Exception):
-    """openapi-core's ``CastError``: ``value`` could not be cast to ``schema_type``."""
-
-    def __init__(self, value: Any, schema_type: str | None) -> None:
-        super().__init__(value, schema_type)
-        self.value, self.schema_type = value, schema_type
-
-
-class _Empty(Exception):
-    """openapi-core's ``EmptyQueryParameterValue``."""
 
 
 class CompiledSpec:
@@ -170,7 +163,7 @@ class CompiledSpec:
         allow_empty = param.get("allowEmptyValue")
         return _Parameter(
             name=name, location=location, where=parameter_where(name, location),
-            load=_form_load if style == "form" else _simple_load, explode=explode, schema_type=schema_type or "",
+            load=form_load if style == "form" else simple_load, explode=explode, schema_type=schema_type or "",
             cast=self._cast(schema), validator=self._schema_validator(schema),
             required=param.get("required") is True, has_default="default" in schema, default=schema.get("default"),
             empty_check=location == "query" and allow_empty is not True)
@@ -218,7 +211,7 @@ class CompiledSpec:
     def _part(self, name: str, schema: Any) -> _Field:
         """A multipart part: decoded by the content type openapi-core gives its schema, never cast."""
         schema_type = self._type(schema)
-        return _Field(name, schema_type or "", _same, "default" in schema, schema.get("default"),
+        return _Field(name, schema_type or "", same, "default" in schema, schema.get("default"),
                       self._part_media_type(schema))
 
     def _part_media_type(self, schema: Any) -> str:
@@ -248,31 +241,22 @@ class CompiledSpec:
         return schema_type
 
     def _cast(self, schema: Any) -> Callable[[Any], Any]:
-        """openapi-core's ``SchemaCaster.cast`` for ``schema`` (raising :class:`_CastFailure`)."""
+        """openapi-core's ``SchemaCaster.cast`` for ``schema`` (raising :class:`CastFailure`)."""
         schema_type = self._type(schema)
         if schema_type is None:
             if any(k in schema for k in ("allOf", "oneOf", "anyOf")):
                 raise Unsupported("an untyped schema composed of parts")
-            return _same
+            return same
         if schema_type == "string":
-            return _same
+            return same
         if schema_type == "integer":
-            return _primitive(int, "integer")
+            return primitive(int, "integer")
         if schema_type == "number":
-            return _primitive(float, "number")
+            return primitive(float, "number")
         if schema_type == "boolean":
-            return _boolean
+            return boolean
         if schema_type == "array":
-            item = self._cast(self.deref(schema.get("items", {})))
-
-            def array(value: Any) -> Any:
-                if value is None:
-                    return None
-                if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-                    raise _CastFailure(value, "array")
-                return [item(v) for v in value]
-
-            return array
+            return array(self._cast(self.deref(schema.get("items", {}))))
         raise Unsupported(f"a schema of type {schema_type!r}")
 
     def _schema_validator(self, schema: Any) -> Any:
@@ -343,39 +327,6 @@ class _Body:
     content: dict[str, _Media]  # as openapi-core sees it, JSON alias included
 
 
-class _MultiDict:
-    """werkzeug's ``ImmutableMultiDict`` as openapi-core reads it: ``[name]`` is the first value."""
-
-    def __init__(self, items: Iterable[tuple[str, str]]) -> None:
-        self.values: dict[str, list[str]] = {}
-        for name, value in items:
-            self.values.setdefault(name, []).append(value)
-
-    def __contains__(self, name: str) -> bool:
-        return name in self.values
-
-    def __getitem__(self, name: str) -> str:
-        return self.values[name][0]
-
-    def getlist(self, name: str) -> list[str]:
-        return list(self.values.get(name, ()))
-
-
-class _Headers:
-    """werkzeug's ``Headers`` as openapi-core reads them: the first value of a case-insensitive name."""
-
-    def __init__(self, items: Iterable[tuple[str, str]]) -> None:
-        self.values: dict[str, str] = {}
-        for name, value in items:
-            self.values.setdefault(name.lower(), value)
-
-    def __getitem__(self, name: str) -> str:
-        return self.values[name.lower()]
-
-
-_NO_COOKIES = _MultiDict(())
-
-
 @dataclass(frozen=True)
 class _Operation:
     parameters: list[_Parameter]
@@ -389,13 +340,13 @@ class _Operation:
         return violations
 
     def _parameter_violations(self, wire: Wire) -> list[Violation]:
-        locations = {"query": _MultiDict(wire.query), "header": _Headers(wire.headers),
-                     "path": wire.path or self.variables, "cookie": _NO_COOKIES}
+        locations = {"query": MultiDict(wire.query), "header": Headers(wire.headers),
+                     "path": wire.path or self.variables, "cookie": NO_COOKIES}
         out: list[Violation] = []
         for param in self.parameters:
             try:
                 try:
-                    value = _deserialise(param.load, param.explode, param.name, param.schema_type, param.cast,
+                    value = deserialise(param.load, param.explode, param.name, param.schema_type, param.cast,
                                          locations[param.location])
                 except KeyError:
                     if not param.has_default:
@@ -403,16 +354,16 @@ class _Operation:
                     value = param.default
                 else:
                     if param.empty_check and value == "":
-                        raise _Empty
+                        raise EmptyQueryValue
                 errors = tuple(param.validator.iter_errors(value))
             except KeyError:
                 if param.required:
                     out.append(Violation("missing_required", param.where, "required but absent"))
                 continue
-            except _CastFailure as failure:
+            except CastFailure as failure:
                 out.append(Violation("type", param.where, cast_message(failure.value, failure.schema_type)))
                 continue
-            except _Empty:
+            except EmptyQueryValue:
                 out.append(Violation("other", param.where,
                                      f"Value of {param.name} query parameter cannot be empty"))
                 continue
@@ -422,7 +373,7 @@ class _Operation:
     def _body_violations(self, wire: Wire, body: _Body) -> list[Violation]:
         if not wire.body:
             return [Violation("missing_required", "request body", "required but absent")] if body.required else []
-        mimetype, parameters, media = _find_media_type(wire.media, body.content)
+        mimetype, parameters, media = find_media_type(wire.media, body.content)
         if media is None:
             return [Violation("other", "request body", f"Content for the following mimetype not found: "
                                                        f"{wire.media}. Valid mimetypes: {list(body.content)}")]
@@ -431,30 +382,30 @@ class _Operation:
         if mimetype in JSON_DESERIALIZED:
             value = json.loads(wire.body)
         elif mimetype == FORM_MEDIA:
-            location = _MultiDict(parse_qsl(wire.body.decode("utf-8"), keep_blank_values=True))
+            location = MultiDict(parse_qsl(wire.body.decode("utf-8"), keep_blank_values=True))
             if media.schema is None:
                 return []
             value = {}
             for field in media.fields:
                 try:
-                    value[field.name] = _deserialise(_form_load, True, field.name, field.schema_type, field.cast,
+                    value[field.name] = deserialise(form_load, True, field.name, field.schema_type, field.cast,
                                                      location)
                 except KeyError:
                     if field.has_default:
                         value[field.name] = field.default
-                except _CastFailure as failure:
+                except CastFailure as failure:
                     return [Violation("type", cast_where("request body", failure.value, wire.data),
                                       cast_message(failure.value, failure.schema_type))]
         elif mimetype == MULTIPART_MEDIA:
-            location = _MultiDict(_multipart_parts(wire.body, parameters))
+            location = MultiDict(multipart_parts(wire.body, parameters))
             if media.schema is None:
                 return []
             value = {}
             for field in media.fields:
                 if field.schema_type == "array":  # every part of that name, none at all included
-                    value[field.name] = [_read_part(field.media_type, part) for part in location.getlist(field.name)]
+                    value[field.name] = [read_part(field.media_type, part) for part in location.getlist(field.name)]
                 elif field.name in location:
-                    value[field.name] = _read_part(field.media_type, location[field.name])
+                    value[field.name] = read_part(field.media_type, location[field.name])
                 elif field.has_default:
                     value[field.name] = field.default
         else:
@@ -462,117 +413,3 @@ class _Operation:
         if media.schema is None:
             return []
         return schema_violations("request body", media.validator.iter_errors(value))
-
-
-def _find_media_type(mimetype: str, content: dict[str, _Media]) -> tuple[str, dict[str, str], _Media | None]:
-    """openapi-core's ``MediaTypeFinder.find``: the media type it deserialises as, its parameters, the entry."""
-    mime_type, parameters = _parse_mimetype(mimetype)
-    for candidate in (mimetype, mime_type):
-        if candidate in content:
-            return mime_type, parameters, content[candidate]
-    if mime_type:
-        for key, media in content.items():
-            if fnmatch.fnmatch(mime_type, key):
-                return key, parameters, media
-    return mimetype, parameters, None
-
-
-def _parse_mimetype(mimetype: str) -> tuple[str, dict[str, str]]:
-    """openapi-core's ``MediaTypeFinder._parse_mimetype`` (RFC 9110 parameters: names lower-cased, quotes removed)."""
-    parts = mimetype.split(";")
-    parameters = {}
-    for parameter in parts[1:]:
-        pieces = parameter.split("=")
-        if len(pieces) != 2:
-            raise Unsupported("a media type parameter openapi-core cannot split")
-        name, value = pieces[0].lower().lstrip(), re.sub('^"(.*)"$', r"\1", pieces[1], count=1)
-        parameters[name] = (value.lower() if name == "charset" else value).rstrip()
-    return parts[0].lower().rstrip(), parameters
-
-
-def _multipart_parts(body: bytes, parameters: dict[str, str]) -> list[tuple[str, bytes]]:
-    """The (name, bytes) parts of a multipart body, read with the standard library's e-mail parser as
-    openapi-core reads them (its ``data_form_loads``); a body it would choke on is left to it."""
-    from email.message import Message
-    from email.parser import Parser
-
-    text = body.decode(parameters.get("charset", "ASCII"), errors="surrogateescape")
-    header = f'Content-Type: multipart/form-data; boundary="{parameters.get("boundary", "")}"'
-    message = Parser().parsestr("\n\n".join([header, text]), headersonly=False)
-    parts = []
-    for part in message.get_payload():
-        name = part.get_param("name", header="content-disposition") if isinstance(part, Message) else None
-        payload = part.get_payload(decode=True) if isinstance(part, Message) else None
-        if not isinstance(name, str) or not isinstance(payload, bytes):
-            raise Unsupported("a multipart body openapi-core would not read")
-        parts.append((name, payload))
-    return parts
-
-
-def _read_part(media_type: str | None, payload: bytes) -> Any:
-    """A part's bytes as openapi-core deserialises them for its content type."""
-    if media_type == "text/plain":
-        try:
-            return payload.decode("utf-8")
-        except UnicodeDecodeError:
-            return payload.decode("ASCII", errors="surrogateescape")
-    if media_type == "application/octet-stream":
-        return payload
-    raise Unsupported(f"a part of media type {media_type}")
-
-
-def _deserialise(load: Callable[..., Any], explode: bool, name: str, schema_type: str,
-                 cast: Callable[[Any], Any], location: Any) -> Any:
-    """openapi-core's ``StyleDeserializer.deserialize``: the raw value (``KeyError`` when absent), cast."""
-    try:
-        value = load(explode, name, schema_type, location)
-    except (ValueError, TypeError, AttributeError) as exc:
-        raise Unsupported("a value the style cannot split") from exc
-    try:
-        return cast(value)
-    except (ValueError, TypeError, AttributeError) as exc:
-        raise _CastFailure(value, schema_type) from exc
-
-
-def _form_load(explode: bool, name: str, schema_type: str, location: Any) -> Any:
-    """openapi-core's ``form_loads`` for everything but objects."""
-    if schema_type == "array":
-        if not explode:
-            return location[name].split(",")
-        if name not in location:
-            raise KeyError(name)
-        return location.getlist(name)
-    return location[name]
-
-
-def _simple_load(explode: bool, name: str, schema_type: str, location: Any) -> Any:
-    """openapi-core's ``simple_loads`` for everything but objects."""
-    value = location[name]
-    return value.split(",") if schema_type == "array" else value
-
-
-def _same(value: Any) -> Any:
-    return value
-
-
-def _primitive(convert: Callable[[Any], Any], schema_type: str) -> Callable[[Any], Any]:
-    def cast(value: Any) -> Any:
-        if value is None:
-            return None
-        try:
-            return convert(value)
-        except (ValueError, TypeError) as exc:
-            raise _CastFailure(value, schema_type) from exc
-
-    return cast
-
-
-def _boolean(value: Any) -> Any:
-    if value is None or isinstance(value, bool):
-        return value
-    lowered = value.lower()  # not a string: AttributeError, which the style deserialiser reports as a cast error
-    if lowered in TRUE_VALUES:
-        return True
-    if lowered in FALSE_VALUES:
-        return False
-    raise _CastFailure(value, "boolean")
