@@ -237,15 +237,45 @@ def regex_candidates(index: SpecIndex, url: str, strict: bool) -> list[str]:
     return sorted(found, key=lambda t: (len(re.findall(r"{.*?}", t)), -len(t), order.index(t)))
 
 
+def regex_path_params(index: SpecIndex, url: str, strict: bool) -> dict[str, str]:
+    """The module docstring's path_params, by regular expressions alone: the first candidate's template with
+    each declared parameter a greedy ``[^/]+`` group (its first occurrence), searched in the whole URL
+    (reference) or matched in full to the URL less the server (strict)."""
+    found = regex_candidates(index, url, strict)
+    if not found:
+        return {}
+    template = found[0]
+    declared = {name for op in index._by_template[template].operations.values()
+                for name, location in op.parameters if location == "path"}
+    literal = re.escape if strict else (lambda s: s)
+    parts, names = re.split(r"{.*?}", template), [m[1:-1] for m in re.findall(r"{.*?}", template)]
+    source, groups = literal(parts[0]), {}
+    for i, (name, rest) in enumerate(zip(names, parts[1:])):
+        if name in declared and name not in groups.values():
+            groups[f"g{i}"] = name
+            source += f"(?P<g{i}>[^/]+)"
+        else:
+            source += "[^/]+"
+        source += literal(rest)
+    try:
+        pattern = re.compile(source)
+    except re.error:
+        pattern, groups = re.compile("[^/]+".join(re.escape(p) for p in parts)), {}
+    rest = url[len(index.server):] if url.startswith(index.server) else url
+    match = pattern.fullmatch(rest) if strict else pattern.search(url)
+    return {} if match is None else {groups[g]: v for g, v in match.groupdict().items()}
+
+
 def perturbed(url: str) -> list[str]:
     """The URL and near misses: characters a '.' or a placeholder may or may not match, extra or fewer segments."""
     cut = url.rstrip("/").rsplit("/", 1)[0]
     return [url, url + "/", url + "/x", cut, url.replace(".", "_"), url.replace("_", "."), url.replace("/", "//", 1),
-            url.upper(), url + "?a=1", url.replace("/", "\n", 1), url + "\n", url.replace("a", "&", 1), cut + "/a.b"]
+            url.upper(), url + "?a=1", url.replace("/", "\n", 1), url + "\n", url.replace("a", "&", 1), cut + "/a.b",
+            url + "/" + url.rsplit("/", 2)[-2] + "/x", url.replace("/", "/" + url.rsplit("/", 1)[-1] + "/", 1)]
 
 
 @pytest.mark.parametrize("strict", [False, True])
-def test_matching_equals_the_regular_expression_definition(tmp_path: Path, strict: bool) -> None:
+def test_matching_and_path_params_equal_the_regular_expression_definition(tmp_path: Path, strict: bool) -> None:
     indexes = [SpecIndex.load(write_spec(tmp_path, REGEX_TEMPLATES, "rx.yaml")), SpecIndex.load(write_spec(tmp_path, TOY))]
     urls = ["https://rx.example/aab/1", "https://rx.example/a+b/1", "https://rx.example/cd/e", "https://rx.example/c(d)/e",
             "https://rx.example/fg/7.json", "https://rx.example/f[gh]/7.json", "https://rx.example/i",
@@ -257,13 +287,16 @@ def test_matching_equals_the_regular_expression_definition(tmp_path: Path, stric
         dataset = load_dataset_dir(WAPIIBENCH, "wapiibench")
         indexes += [load(api) for api in APIS]
         urls += [s.config["url"] for s in dataset.samples]
-    checked = 0
+    checked = captured = 0
     for index in indexes:
         for url in {u for base in urls for u in perturbed(base)}:
             expected = regex_candidates(index, url, strict)
             assert index.candidates(url, strict=strict) == expected, (index.path.name, url)
+            params = index.path_params(url, strict=strict)
+            assert params == regex_path_params(index, url, strict), (index.path.name, url)
             checked += bool(expected)
-    assert checked >= 20
+            captured += bool(params)
+    assert checked >= 20 and captured >= 10
 
 
 @pytest.mark.parametrize(

@@ -62,9 +62,9 @@ _REGEX_SYNTAX = frozenset("^$*+?{}[]\\|()")
 
 class _Compiled:
     """How one path item is matched in one mode: its regular expressions, compiled when first needed,
-    and a check without them that rules out most URLs (a large spec has hundreds of paths)."""
+    and checks without them that answer for most paths and URLs (a large spec has hundreds of paths)."""
 
-    __slots__ = ("item", "strict", "parts", "placeholders", "plain", "_match", "_capture", "groups")
+    __slots__ = ("item", "strict", "parts", "placeholders", "plain", "segments", "_match", "_capture", "groups")
 
     def __init__(self, item: PathItem, strict: bool) -> None:
         self.item = item
@@ -74,6 +74,13 @@ class _Compiled:
         # the literal parts are plain when their only regular-expression character is "." (any character but
         # a newline in reference mode, itself in strict mode): then a URL's ends can be compared directly
         self.plain = strict or not any(c in _REGEX_SYNTAX for part in self.parts for c in part)
+        # when, besides, no "." is a wildcard and every placeholder is a whole segment, matching is comparing
+        # segments: None marks a placeholder (one or more characters, none of "/?&"), a string a literal
+        self.segments: list[str | None] | None = None
+        if self.plain and (strict or "." not in item.template):
+            segments = [None if _PLACEHOLDER.fullmatch(part) else part for part in item.template.split("/")]
+            if all(part is None or ("{" not in part and "}" not in part) for part in segments):
+                self.segments = segments
         self._match: re.Pattern[str] | None = None
         self._capture: re.Pattern[str] | None = None
         self.groups: dict[str, str] = {}
@@ -93,6 +100,11 @@ class _Compiled:
 
     def matches(self, rest: str) -> bool:
         """Whether the template's pattern fully matches ``rest`` (the URL less the server)."""
+        if self.segments is not None:
+            given = rest.split("/")
+            return len(given) == len(self.segments) and all(
+                text == part if part is not None else (text != "" and "?" not in text and "&" not in text)
+                for part, text in zip(self.segments, given))
         if self.plain:
             head, tail = self.parts[0], self.parts[-1]
             if not self.placeholders:
@@ -101,14 +113,58 @@ class _Compiled:
                     self._same(head, rest[:len(head)]) and self._same(tail, rest[len(rest) - len(tail):])):
                 return False
         if self._match is None:
-            self._compile()
-        return self._match.fullmatch(rest) is not None  # type: ignore[union-attr]
+            self._match = self._compile(_MATCH_VALUE, {})
+        return self._match.fullmatch(rest) is not None
 
-    def capture(self) -> re.Pattern[str]:
-        """The pattern that captures the declared path parameters (``groups``: group -> name)."""
+    def values(self, text: str, full: bool) -> dict[str, str]:
+        """The declared path parameters' values where the capture pattern (each placeholder ``[^/]+``)
+        matches ``text``: all of it when ``full``, else its leftmost match anywhere; empty when none."""
+        if not any(self._declared_names()):  # nothing to capture, matched or not
+            return {}
+        if self.segments is not None:
+            return self._segment_values(text, full)
         if self._capture is None:
-            self._compile()
-        return self._capture  # type: ignore[return-value]
+            groups: dict[str, str] = {}
+            self._capture = self._compile(_CAPTURE_VALUE, groups)
+            self.groups = groups
+        match = self._capture.fullmatch(text) if full else self._capture.search(text)
+        return {} if match is None else {self.groups[g]: value for g, value in match.groupdict().items()}
+
+    def _segment_values(self, text: str, full: bool) -> dict[str, str]:
+        """:meth:`values` without a regular expression, for a path whose placeholders are whole segments:
+        each placeholder then takes everything up to the next ``/`` (the literal after it starts with
+        one), so at each start the match is decided, and the leftmost start that matches wins."""
+        head, rest = self.parts[0], self.parts[1:]
+        names = self._declared_names()
+        start = 0
+        while start <= len(text):
+            at = text.find(head, start)
+            if at < 0 or (full and at > 0):
+                return {}
+            found: dict[str, str] = {}
+            position = at + len(head)
+            for name, literal in zip(names, rest):
+                end = text.find("/", position)
+                end = len(text) if end < 0 else end
+                if end == position or not text.startswith(literal, end):
+                    break
+                if name is not None:
+                    found[name] = text[position:end]
+                position = end + len(literal)
+            else:
+                if not full or position == len(text):
+                    return found
+            start = at + 1
+        return {}
+
+    def _declared_names(self) -> list[str | None]:
+        """For each placeholder, the path parameter it captures (None: undeclared, or declared before)."""
+        declared = set(self.item.path_param_names)
+        names: list[str | None] = []
+        for match in _PLACEHOLDER.findall(self.item.template):
+            name = match[1:-1]
+            names.append(name if name in declared and name not in names else None)
+        return names
 
     def _same(self, literal: str, text: str) -> bool:
         """``literal`` as the regular expression matches ``text`` exactly (same length)."""
@@ -117,28 +173,27 @@ class _Compiled:
         return len(literal) == len(text) and all(
             a == b or (a == "." and b != "\n") for a, b in zip(literal, text))
 
-    def _compile(self) -> None:
+    def _compile(self, value: str, groups: dict[str, str]) -> re.Pattern[str]:
+        """The template with each placeholder as ``value``; with ``groups`` given (the capture), each
+        declared path parameter as a named group, recorded there."""
         literal = re.escape if self.strict else (lambda s: s)
-        declared = set(self.item.path_param_names)
+        declared = set(self.item.path_param_names) if value == _CAPTURE_VALUE else set()
         parts = self.parts
         names = [m[1:-1] for m in _PLACEHOLDER.findall(self.item.template)]
-        match_src = _MATCH_VALUE.join(literal(p) for p in parts)
-        capture_src = literal(parts[0])
-        groups: dict[str, str] = {}
+        source = literal(parts[0])
         for i, (name, rest) in enumerate(zip(names, parts[1:])):
             if name in declared and name not in groups.values():
                 group = f"g{i}"
                 groups[group] = name
-                capture_src += f"(?P<{group}>{_CAPTURE_VALUE})"
+                source += f"(?P<{group}>{value})"
             else:
-                capture_src += _CAPTURE_VALUE
-            capture_src += literal(rest)
+                source += value
+            source += literal(rest)
         try:
-            match, capture = re.compile(match_src), re.compile(capture_src)
+            return re.compile(source)
         except re.error:  # only reachable in reference mode: treat the template's characters literally
-            match = re.compile(_MATCH_VALUE.join(re.escape(p) for p in parts))
-            capture = re.compile(_CAPTURE_VALUE.join(re.escape(p) for p in parts))
-        self.groups, self._match, self._capture = groups, match, capture
+            groups.clear()
+            return re.compile(value.join(re.escape(p) for p in parts))
 
 
 class SpecIndex:
@@ -247,13 +302,7 @@ class SpecIndex:
         if not found:
             return {}
         compiled = self._regexes(strict)[found[0]]
-        if strict:
-            match = compiled.capture().fullmatch(self._strip_server(url))
-        else:
-            match = compiled.capture().search(url)
-        if match is None:
-            return {}
-        return {compiled.groups[g]: value for g, value in match.groupdict().items()}
+        return compiled.values(self._strip_server(url), True) if strict else compiled.values(url, False)
 
     # ------------------------------------------------------------------ operations
 
