@@ -13,10 +13,10 @@ The time split by stage comes from timers the child installs around the pipeline
 before it calls the CLI (nothing in wapii itself is changed): ``start`` (interpreter start-up and
 importing the CLI), ``load`` (the dataset), ``generate`` (the replay backend reading the programs),
 ``execute`` (the adapter running the extracted calls), ``judge`` (extraction, normalising and
-comparing, execution excluded), each metric provider's ``aggregate`` (``metric <name>``; work a
-provider did earlier, in the background, is shown as ``metric <name> (background)`` and overlaps
-the other stages), ``write`` (run directory files, summary and report) and ``other`` (the rest of
-the process's life: CLI parsing, plugin loading, worker shutdown, interpreter exit).
+comparing, execution excluded), each metric provider's ``aggregate`` (``metric <name>``),
+``write`` (run directory files, summary and report) and ``other`` (the rest of the process's
+life until the CLI returns: CLI parsing, plugin loading, prompts, worker shutdown; starting the
+workers counts as ``execute``). Interpreter exit is in the wall time only.
 
 ``--cold-cache`` points ``WAPII_CACHE_DIR`` at an empty directory for every process (no spec
 cache); by default one fresh cache directory is warmed by an untimed run first, as a user's is.
@@ -80,17 +80,6 @@ class _Provider(_Proxy):
         finally:
             add(f"metric {self._name}", time.perf_counter() - t)
 
-    def __getattr__(self, attr):
-        inner = getattr(self._inner, attr)
-        if attr != "prepare":
-            return inner
-        def prepare(dataset):
-            t = time.perf_counter()
-            try:
-                return inner(dataset)
-            finally:
-                add(f"metric {self._name} (background)", time.perf_counter() - t)
-        return prepare
 
 class _Backend(_Proxy):
     def generate(self, chunk):
@@ -128,7 +117,7 @@ try:
 except SystemExit as exc:
     code = exc.code or 0
 stages["judge"] = stages.pop("judge+execute", 0.0) - stages.get("execute", 0.0)
-metrics = sum(v for k, v in stages.items() if k.startswith("metric ") and not k.endswith("(background)"))
+metrics = sum(v for k, v in stages.items() if k.startswith("metric "))
 stages["write"] = stages.get("write", 0.0) + stages.pop("finish", 0.0) - metrics
 stages["total in process"] = time.perf_counter() - start + float(os.environ["BENCH_STARTED"])
 with open(os.environ["BENCH_STAGES"], "w") as fh:
@@ -179,8 +168,7 @@ def report(title: str, runs: list[dict[str, float]]) -> dict[str, float]:
     for run in runs[1:]:
         keys += [k for k in run if k not in keys and k not in ("wall", "cpu")]
     median = {k: statistics.median(run.get(k, 0.0) for run in runs) for k in ["wall", "cpu", *keys]}
-    accounted = sum(v for k, v in median.items() if k not in ("wall", "cpu", "total in process")
-                    and not k.endswith("(background)"))
+    accounted = sum(v for k, v in median.items() if k not in ("wall", "cpu", "total in process"))
     median["other"] = max(0.0, median.get("total in process", 0.0) - accounted)
     walls = ", ".join(f"{run['wall']:.2f}" for run in runs)
     print(f"{title}: wall {median['wall']:.2f} s (runs: {walls}), CPU {median['cpu']:.2f} s")
