@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import re
 import textwrap
 import time
 from pathlib import Path
@@ -201,13 +203,109 @@ def test_constructed_spec_path_params_quirks(tmp_path: Path) -> None:
     assert index.path_params("https://toy.example/v1/v.3", strict=True) == {"n": "3"}
 
 
+REGEX_TEMPLATES = """\
+    openapi: 3.0.3
+    info: {title: regex, version: "1"}
+    servers: [{url: "https://rx.example"}]
+    paths:
+      /a+b/{x}: {get: {parameters: [{name: x, in: path}]}}
+      /c(d)/e: {get: {}}
+      /f[gh]/{y}.json: {get: {parameters: [{name: y, in: path}]}}
+      /i|j: {get: {}}
+      /k.l/{m}/n.o: {get: {parameters: [{name: m, in: path}]}}
+      /{p}: {get: {parameters: [{name: p, in: path}]}}
+      /q\\d: {get: {}}
+      /r{s: {get: {}}
+"""
+
+
+@functools.lru_cache(maxsize=None)
+def template_regex(template: str, strict: bool) -> re.Pattern[str]:
+    literal = re.escape if strict else (lambda s: s)
+    parts = re.split(r"{.*?}", template)
+    try:
+        return re.compile("[^/?&]+".join(literal(p) for p in parts))
+    except re.error:
+        return re.compile("[^/?&]+".join(re.escape(p) for p in parts))
+
+
+def regex_candidates(index: SpecIndex, url: str, strict: bool) -> list[str]:
+    """The module docstring's definition, by regular expressions alone (what the index's checks shortcut)."""
+    rest = url[len(index.server):] if url.startswith(index.server) else url
+    found = [t for t in index.templates if template_regex(t, strict).fullmatch(rest)]
+    order = index.templates
+    return sorted(found, key=lambda t: (len(re.findall(r"{.*?}", t)), -len(t), order.index(t)))
+
+
+def regex_path_params(index: SpecIndex, url: str, strict: bool) -> dict[str, str]:
+    """The module docstring's path_params, by regular expressions alone: the first candidate's template with
+    each declared parameter a greedy ``[^/]+`` group (its first occurrence), searched in the whole URL
+    (reference) or matched in full to the URL less the server (strict)."""
+    found = regex_candidates(index, url, strict)
+    if not found:
+        return {}
+    template = found[0]
+    declared = {name for op in index._by_template[template].operations.values()
+                for name, location in op.parameters if location == "path"}
+    literal = re.escape if strict else (lambda s: s)
+    parts, names = re.split(r"{.*?}", template), [m[1:-1] for m in re.findall(r"{.*?}", template)]
+    source, groups = literal(parts[0]), {}
+    for i, (name, rest) in enumerate(zip(names, parts[1:])):
+        if name in declared and name not in groups.values():
+            groups[f"g{i}"] = name
+            source += f"(?P<g{i}>[^/]+)"
+        else:
+            source += "[^/]+"
+        source += literal(rest)
+    try:
+        pattern = re.compile(source)
+    except re.error:
+        pattern, groups = re.compile("[^/]+".join(re.escape(p) for p in parts)), {}
+    rest = url[len(index.server):] if url.startswith(index.server) else url
+    match = pattern.fullmatch(rest) if strict else pattern.search(url)
+    return {} if match is None else {groups[g]: v for g, v in match.groupdict().items()}
+
+
+def perturbed(url: str) -> list[str]:
+    """The URL and near misses: characters a '.' or a placeholder may or may not match, extra or fewer segments."""
+    cut = url.rstrip("/").rsplit("/", 1)[0]
+    return [url, url + "/", url + "/x", cut, url.replace(".", "_"), url.replace("_", "."), url.replace("/", "//", 1),
+            url.upper(), url + "?a=1", url.replace("/", "\n", 1), url + "\n", url.replace("a", "&", 1), cut + "/a.b",
+            url + "/" + url.rsplit("/", 2)[-2] + "/x", url.replace("/", "/" + url.rsplit("/", 1)[-1] + "/", 1)]
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_matching_and_path_params_equal_the_regular_expression_definition(tmp_path: Path, strict: bool) -> None:
+    indexes = [SpecIndex.load(write_spec(tmp_path, REGEX_TEMPLATES, "rx.yaml")), SpecIndex.load(write_spec(tmp_path, TOY))]
+    urls = ["https://rx.example/aab/1", "https://rx.example/a+b/1", "https://rx.example/cd/e", "https://rx.example/c(d)/e",
+            "https://rx.example/fg/7.json", "https://rx.example/f[gh]/7.json", "https://rx.example/i",
+            "https://rx.example/kXl/2/nxo", "https://rx.example/q5", "https://rx.example/r{s",
+            "https://toy.example/v1/vX3", "https://toy.example/v1/v.3", "https://toy.example/v1/items/7/parts/w"]
+    if (SPECS / "slack.yaml").exists():
+        from wapii_core.datasets import load_dataset_dir
+
+        dataset = load_dataset_dir(WAPIIBENCH, "wapiibench")
+        indexes += [load(api) for api in APIS]
+        urls += [s.config["url"] for s in dataset.samples]
+    checked = captured = 0
+    for index in indexes:
+        for url in {u for base in urls for u in perturbed(base)}:
+            expected = regex_candidates(index, url, strict)
+            assert index.candidates(url, strict=strict) == expected, (index.path.name, url)
+            params = index.path_params(url, strict=strict)
+            assert params == regex_path_params(index, url, strict), (index.path.name, url)
+            checked += bool(expected)
+            captured += bool(params)
+    assert checked >= 20 and captured >= 10
+
+
 @pytest.mark.parametrize(
     ("body", "problem"),
     [
         ("swagger: '2.0'\npaths: {}\n", "not an OpenAPI 3 document"),
         ("openapi: 3.0.0\npaths: [1]\nservers: [{url: x}]\n", "has no 'paths' object"),
         ("openapi: 3.0.0\npaths: {}\n", "has no servers[].url"),
-        ("openapi: 3.0.0\npaths: {a: [\n", "not valid YAML or JSON"),
+        ("openapi: 3.0.0\npaths: {a: [\n", "malformed YAML at line 3, column 1"),
         ("- just\n- a list\n", "not an OpenAPI 3 document"),
         ("openapi: 3.0.0\nservers: [{url: x}]\npaths: {/a: {get: {parameters: [{$ref: '#/nowhere'}]}}}\n",
          "points nowhere"),
@@ -232,7 +330,7 @@ def test_missing_file_is_an_input_error(tmp_path: Path) -> None:
 def test_disk_cache_is_written_atomically_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = write_spec(tmp_path, TOY)
     first = SpecIndex.load(path)
-    cached = cache_dir() / "specs" / f"{first.sha256}.pickle"
+    cached = cache_dir() / "specs" / f"{first.sha256}.index.json"
     assert cached.is_file()
     assert not [p for p in cached.parent.iterdir() if p.name.endswith(".tmp")]
     assert SpecIndex.load(path) is first  # in-process memo
@@ -247,8 +345,8 @@ def test_disk_cache_is_written_atomically_and_reused(tmp_path: Path, monkeypatch
 def test_corrupt_or_stale_cache_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = write_spec(tmp_path, TOY)
     sha = SpecIndex.load(path).sha256
-    cached = cache_dir() / "specs" / f"{sha}.pickle"
-    for garbage in (b"not a pickle", b""):
+    cached = cache_dir() / "specs" / f"{sha}.index.json"
+    for garbage in (b"not JSON", b"", b'{"format": 3}\n[]'):
         cached.write_bytes(garbage)
         monkeypatch.setattr(spec_module, "_memo", {})
         assert SpecIndex.load(path).is_legal("size", "data", "post", "/items")

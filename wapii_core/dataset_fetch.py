@@ -8,12 +8,9 @@ dropped connection, a checksum mismatch or an interrupt leaves the target exactl
 from __future__ import annotations
 
 import hashlib
-import http.client
 import os
 import shutil
 import tempfile
-import urllib.error
-import urllib.request
 import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -141,6 +138,10 @@ def _fetch_one(remote: RemoteFile, url: str, staging: Path, bar: _Bar, timeout: 
 
 def _download(url: str, dest: Path, name: str, bar: _Bar, timeout: float) -> str:
     """Stream ``url`` into ``dest``; return the sha256 of what arrived, or fail naming ``name``."""
+    import http.client  # deferred: loading a dataset (every run) never downloads
+    import urllib.error
+    import urllib.request
+
     digest = hashlib.sha256()
     received = 0
     try:

@@ -17,14 +17,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .dataset_fetch import WAPIIBENCH_FILES, fetch_wapiibench, wapiibench_dir
+from .documents import parse_json as _parse_json
+from .documents import read_bytes as _read_bytes
+from .documents import read_document
 from .errors import InputError, WapiiError
 from .model import Sample
 from .paths import bundled_specs_dir
@@ -44,9 +45,6 @@ BUILTIN_DISPLAY_NAMES = {
     "slack": "Slack Web",
 }
 """The names the WAPIIBench prompts use for its four APIs (used when a dataset has no apis.json)."""
-
-_YamlLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-
 
 class ConfigRecord(BaseModel):
     """The expected request of a sample, as dataset.json writes it (unknown keys are refused)."""
@@ -164,52 +162,15 @@ def dataset_summary(ds: Dataset) -> dict[str, Any]:
 def read_spec(path: Path) -> dict[str, Any]:
     """Parse an OpenAPI 3 spec (YAML or JSON) and check its basic shape; raise InputError otherwise.
 
-    Parsed documents are cached per (path, modification time, size): treat the result as read-only.
+    The document is shared with every other reader of the same file content
+    (:func:`wapii_core.documents.read_document`): treat the result as read-only.
     """
     path = Path(path)
-    stat = path.stat() if path.is_file() else None
-    if stat is None:
+    if not path.is_file():
         raise InputError(path, "no such file")
-    return _read_spec_cached(str(path), stat.st_mtime_ns, stat.st_size)
-
-
-@lru_cache(maxsize=16)
-def _read_spec_cached(path: str, _mtime_ns: int, _size: int) -> dict[str, Any]:
-    raw = _read_bytes(Path(path))
-    document = _parse_json(Path(path), raw) if path.endswith(".json") else _parse_yaml(Path(path), raw)
-    _check_openapi(Path(path), document)
+    document = read_document(path).data
+    _check_openapi(path, document)
     return document
-
-
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, "no such file") from None
-    except OSError as exc:
-        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
-
-
-def _parse_json(path: Path, raw: bytes) -> Any:
-    try:
-        return json.loads(raw)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
-    except UnicodeDecodeError as exc:
-        raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-
-
-def _parse_yaml(path: Path, raw: bytes) -> Any:
-    try:
-        return yaml.load(raw.decode("utf-8"), Loader=_YamlLoader)
-    except UnicodeDecodeError as exc:
-        raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        raise InputError(path, f"malformed YAML{where}: {exc.problem or exc.context}") from None
-    except yaml.YAMLError as exc:
-        raise InputError(path, f"malformed YAML: {exc}") from None
 
 
 def _check_openapi(path: Path, document: Any) -> None:

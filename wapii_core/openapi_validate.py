@@ -1,23 +1,37 @@
-"""Schema validation of one request configuration against one operation of a spec, with openapi-core.
+"""Schema validation of one request configuration against one operation of a spec: openapi-core's answers.
 
 A configuration (expected or captured: ``url``, ``method``, ``headers``, ``params``, ``data``,
-``path_params``) is turned into the HTTP request a spec-abiding client would send — query, header
-and path values serialised as strings in the parameter's style, the body encoded in a media type
-the operation declares — and handed to openapi-core's parameter and body validators. Their errors
-become :class:`Violation` objects of four kinds: ``type`` (a value of the wrong type, or one that
-cannot be cast to it), ``enum`` (a value outside the enum), ``missing_required`` (a required
-parameter, body or body property is absent) and ``other`` (format, range, pattern, ...).
-Whether a *name* is declared at all is the comparison's job (metrics.md §5), not this module's.
+``path_params``) is turned into the HTTP request a spec-abiding client would send (:class:`Wire`):
+query, header and path values serialised as strings in the parameter's style, the body encoded in
+a media type the operation declares. That request is validated as openapi-core's
+``V30RequestParametersValidator`` and ``V30RequestBodyValidator`` validate it (the body only when
+the operation declares one), and their errors become :class:`Violation` objects of four kinds:
+``type`` (a value of the wrong type, or one that cannot be cast to it), ``enum`` (a value outside
+the enum), ``missing_required`` (a required parameter, body or body property is absent) and
+``other`` (format, range, pattern, ...). Whether a *name* is declared at all is the comparison's
+job (metrics.md §5), not this module's.
+
+Two engines give these answers. :mod:`~wapii_core.openapi_compiled` builds what an operation
+needs once (its parameters, casts, media types and jsonschema validators) and then validates a
+request in microseconds; :mod:`~wapii_core.openapi_reference` runs openapi-core itself (about
+10 ms a request) and serves every operation the compiled engine does not cover (content-typed
+parameters, styles other than form and simple, object-typed parameters and form fields,
+composed schemas where openapi-core casts, media types other than JSON and forms, remote
+``$ref``s, ...).
+``tests/test_openapi_engines.py`` holds the two to equal results, request by request.
+
+:meth:`OperationValidator.validate` never raises: a field of the wrong shape (``headers`` that
+are not an object, a header value holding a line break) is a violation of that request, and a
+value neither engine can handle is one ``other`` violation of the request.
 """
 
 from __future__ import annotations
 
 import json
-import warnings
-from dataclasses import dataclass
-from functools import lru_cache
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 from urllib.parse import urlencode
 
 KINDS = ("type", "enum", "missing_required", "other")
@@ -25,6 +39,11 @@ KINDS = ("type", "enum", "missing_required", "other")
 JSON_MEDIA = ("application/json", "text/json")
 FORM_MEDIA = "application/x-www-form-urlencoded"
 MULTIPART_MEDIA = "multipart/form-data"
+MULTIPART_BOUNDARY = "wapii-boundary-7d1f0c"
+MAX_MESSAGE = 300
+"""Characters kept of an exception's text in an ``other`` violation."""
+CACHED_SPECS = 16
+"""Specs whose validators (and compiled operations) a process keeps."""
 
 
 @dataclass(frozen=True)
@@ -38,23 +57,21 @@ class Violation:
 
 
 @dataclass
-class _Request:
-    """The openapi-core request protocol (host_url, path, path_pattern, method, parameters, body, content_type)."""
+class Wire:
+    """The request a spec-abiding client sends for a configuration: what both engines validate."""
 
-    host_url: str
-    path: str
-    path_pattern: str
-    method: str
-    parameters: Any
+    method: str  # lower case
+    query: list[tuple[str, str]]  # in order, a list value repeated or joined as its style says
+    headers: list[tuple[str, str]]  # in order; looked up case-insensitively, first match
+    path: dict[str, str]
     body: bytes | None
-    content_type: str
-
-    @property
-    def full_url_pattern(self) -> str:
-        return self.host_url + self.path_pattern
+    media: str  # the media type the body is validated as
+    data: Any = None  # the configuration's body values (to name the property a form value came from)
+    problems: list[Violation] = field(default_factory=list)  # fields of the wrong shape
 
 
-def _scalar(value: Any) -> str:
+def scalar(value: Any) -> str:
+    """A value as a query, header, path or form field carries it."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (dict, list)):
@@ -62,7 +79,8 @@ def _scalar(value: Any) -> str:
     return str(value)
 
 
-def _media_kind(media: str) -> str:
+def media_kind(media: str) -> str:
+    """``json``, ``form``, ``multipart`` or ``unsupported``."""
     base = media.split(";", 1)[0].strip().lower()
     if base in JSON_MEDIA or base.endswith("+json"):
         return "json"
@@ -73,35 +91,62 @@ def _media_kind(media: str) -> str:
     return "unsupported"
 
 
-def _multipart(data: dict[str, Any]) -> tuple[bytes, str]:
-    boundary = "wapii-boundary-7d1f0c"
-    parts = []
-    for name, value in data.items():
-        for item in value if isinstance(value, list) else [value]:
-            parts.append(f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{_scalar(item)}\r\n')
-    return ("".join(parts) + f"--{boundary}--\r\n").encode(), f"{MULTIPART_MEDIA}; boundary={boundary}"
+def resolve(document: dict[str, Any], node: Any) -> Any:
+    """Follow local ``$ref`` chains (at most 20 hops; a broken one resolves to ``{}``)."""
+    for _ in range(20):
+        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+            break
+        target: Any = document
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) else {}
+        node = target
+    return node
+
+
+def _type_name(value: Any) -> str:
+    names = {list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number",
+             type(None): "null"}
+    return names.get(type(value), f"a {type(value).__name__}")
+
+
+def _object_field(config: dict[str, Any], name: str, problems: list[Violation]) -> dict[str, Any]:
+    """``config[name]`` when it is an object; empty when it is absent or any other empty value (``0``,
+    ``""``, ``[]``, as ever); any other value is a violation of the request and counts as empty."""
+    value = config.get(name)
+    if not value or isinstance(value, dict):
+        return value or {}
+    problems.append(Violation("type", f"request {name}", f"expected an object, got {_type_name(value)}"))
+    return {}
 
 
 class OperationValidator:
-    """openapi-core validators for one spec document (build with :meth:`for_spec`, cached per file)."""
+    """Validates configurations against the operations of one spec document (:meth:`for_spec` caches one per file)."""
 
     def __init__(self, document: dict[str, Any]) -> None:
-        from jsonschema_path import SchemaPath
-        from openapi_core.validation.request.validators import (
-            V30RequestBodyValidator,
-            V30RequestParametersValidator,
-        )
-
         self.document = document
-        self.spec = SchemaPath.from_dict(_with_json_aliases(document))
         self.server = document["servers"][0]["url"].rstrip("/") + "/"
-        # spec_validator_cls=None: real-world specs are often not strictly valid; validate requests only
-        self._parameters = V30RequestParametersValidator(self.spec, spec_validator_cls=None)
-        self._body = V30RequestBodyValidator(self.spec, spec_validator_cls=None)
+        self._declared: dict[tuple[str, str], list[str]] = {}
+        self._engines: dict[str, Any] = {}
+        self._lock = threading.Lock()
 
     @classmethod
     def for_spec(cls, path: Path) -> "OperationValidator":
-        return _validator_for(str(Path(path).resolve()))
+        """The validator of the spec file at ``path`` (one per file content and process)."""
+        from .datasets import read_spec
+        from .documents import read_document
+
+        sha256 = read_document(path).sha256
+        with _cache_lock:
+            validator = _cache.get(sha256)
+        if validator is None:
+            validator = cls(read_spec(Path(path)))
+            with _cache_lock:
+                validator = _cache.setdefault(sha256, validator)
+                while len(_cache) > CACHED_SPECS:
+                    del _cache[next(iter(_cache))]
+        return validator
+
+    # ------------------------------------------------------------------ the operation
 
     def operation(self, template: str, method: str) -> dict[str, Any] | None:
         item = self.document.get("paths", {}).get(template)
@@ -110,18 +155,25 @@ class OperationValidator:
 
     def declared_media_types(self, template: str, method: str) -> list[str]:
         """The request-body media types of an operation, in spec order (``[]``: no body declared)."""
-        operation = self.operation(template, method) or {}
-        body = _resolve(self.document, operation.get("requestBody") or {})
-        return list((body.get("content") or {}).keys())
+        key = (template, method)
+        declared = self._declared.get(key)
+        if declared is None:
+            operation = self.operation(template, method) or {}
+            body = resolve(self.document, operation.get("requestBody") or {})
+            content = body.get("content") if isinstance(body, dict) else None
+            declared = self._declared[key] = list(content.keys()) if isinstance(content, dict) else []
+        return declared
 
     def _parameter(self, template: str, method: str, name: str, location: str) -> dict[str, Any]:
         item = self.document.get("paths", {}).get(template) or {}
         operation = self.operation(template, method) or {}
         for raw in [*(operation.get("parameters") or []), *(item.get("parameters") or [])]:
-            param = _resolve(self.document, raw)
+            param = resolve(self.document, raw)
             if isinstance(param, dict) and param.get("name") == name and param.get("in") == location:
                 return param
         return {}
+
+    # ------------------------------------------------------------------ the request
 
     def _query_items(self, template: str, method: str, params: dict[str, Any]) -> list[tuple[str, str]]:
         """Query values as the wire carries them: lists repeated (``explode``) or comma-joined."""
@@ -134,26 +186,37 @@ class OperationValidator:
                 style = param.get("style", "form")
                 explode = param.get("explode", style == "form")
                 if explode:
-                    items += [(name, _scalar(v)) for v in value]
+                    items += [(name, scalar(v)) for v in value]
                 else:
                     separator = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
-                    items.append((name, separator.join(_scalar(v) for v in value)))
+                    items.append((name, separator.join(scalar(v) for v in value)))
             else:
-                items.append((name, _scalar(value)))
+                items.append((name, scalar(value)))
         return items
 
-    def request(self, config: dict[str, Any], template: str, content_type: str | None = None) -> _Request:
+    def wire(self, config: dict[str, Any], template: str) -> Wire:
         """The HTTP request a spec-abiding client sends for ``config`` at ``template``."""
-        from werkzeug.datastructures import Headers, ImmutableMultiDict
-        from openapi_core.datatypes import RequestParameters
-
+        problems: list[Violation] = []
+        headers_in = _object_field(config, "headers", problems)
+        params = _object_field(config, "params", problems)
+        path_params = _object_field(config, "path_params", problems)
         method = str(config.get("method", "get")).lower()
-        headers = Headers([(k, _scalar(v)) for k, v in (config.get("headers") or {}).items() if v is not None])
-        query = ImmutableMultiDict(self._query_items(template, method, config.get("params") or {}))
-        path = {k: _scalar(v) for k, v in (config.get("path_params") or {}).items()}
-        body, media = self._encode_body(config.get("data"), template, method, content_type)
-        return _Request(self.server, template.lstrip("/"), template.lstrip("/"), method,
-                        RequestParameters(query=query, header=headers, path=path), body, media)
+        headers = []
+        for name, value in headers_in.items():
+            if value is None:
+                continue
+            text = scalar(value)
+            if "\r" in text or "\n" in text:
+                problems.append(Violation("other", f"header '{name}'", "a header value cannot hold a line break"))
+                continue
+            headers.append((name, text))
+        content_type = {k.lower(): v for k, v in headers_in.items()}.get("content-type")  # the last one given
+        if content_type is not None and not isinstance(content_type, str):
+            content_type = scalar(content_type)
+        data = config.get("data")
+        body, media = self._encode_body(data, template, method, content_type)
+        return Wire(method, self._query_items(template, method, params), headers,
+                    {k: scalar(v) for k, v in path_params.items()}, body, media, data, problems)
 
     def _encode_body(self, data: Any, template: str, method: str,
                      content_type: str | None) -> tuple[bytes | None, str]:
@@ -161,78 +224,78 @@ class OperationValidator:
 
         A form or multipart request is validated as that form (openapi-core casts its strings) when
         the operation declares that media type; anything else is validated as JSON against the
-        declared schema (see :func:`_with_json_aliases`), so a JSON body sent to an operation that
-        only declares a form is judged by the values it carries.
+        declared schema (a JSON alias of its first media type, see ``openapi_reference``), so a JSON
+        body sent to an operation that only declares a form is judged by the values it carries.
         """
         declared = [m.split(";", 1)[0].strip().lower() for m in self.declared_media_types(template, method)]
         if data in (None, {}, []) or not declared:
             return None, "application/json"
         wanted = (content_type or "application/json").split(";", 1)[0].strip().lower()
-        kind = _media_kind(wanted)
+        kind = media_kind(wanted)
         if kind == "form" and wanted in declared and isinstance(data, dict):
-            pairs = [(k, _scalar(i)) for k, v in data.items() for i in (v if isinstance(v, list) else [v])]
+            pairs = [(k, scalar(i)) for k, v in data.items() for i in (v if isinstance(v, list) else [v])]
             return urlencode(pairs).encode(), wanted
         if kind == "multipart" and wanted in declared and isinstance(data, dict):
-            return _multipart(data)
-        media = next((m for m in declared if _media_kind(m) == "json"), "application/json")
+            parts = [f'--{MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{scalar(item)}\r\n'
+                     for name, value in data.items() for item in (value if isinstance(value, list) else [value])]
+            return ("".join(parts) + f"--{MULTIPART_BOUNDARY}--\r\n").encode(), \
+                f"{MULTIPART_MEDIA}; boundary={MULTIPART_BOUNDARY}"
+        media = next((m for m in declared if media_kind(m) == "json"), "application/json")
         return json.dumps(data).encode(), media
 
-    def validate(self, config: dict[str, Any], template: str) -> list[Violation]:
-        """Every schema violation of ``config`` against the operation at ``template`` and its method."""
-        headers = {k.lower(): v for k, v in (config.get("headers") or {}).items()}
-        request = self.request(config, template, headers.get("content-type"))
-        violations: list[Violation] = []
-        validators = [self._parameters] + ([self._body] if self.declared_media_types(template, request.method) else [])
-        for validator in validators:
-            try:
-                with warnings.catch_warnings():  # openapi-core warns on every deprecated allowEmptyValue
-                    warnings.simplefilter("ignore", DeprecationWarning)
-                    for error in validator.iter_errors(request):
-                        violations += _classify(error, config.get("data"))
-            except Exception as exc:  # noqa: BLE001 - a value openapi-core cannot handle is reported, not fatal
-                violations.append(Violation("other", "request", f"openapi-core could not validate it: {exc}"))
-        return _deduplicated(violations)
+    # ------------------------------------------------------------------ validating
+
+    def validate(self, config: dict[str, Any], template: str, engine: str = "auto") -> list[Violation]:
+        """Every schema violation of ``config`` against the operation at ``template`` and its method.
+
+        ``engine``: ``auto`` (the compiled engine where it covers the operation, else openapi-core),
+        ``reference`` (openapi-core always) or ``compiled`` (raises :class:`NotCompiled` where it
+        does not cover the operation; for tests). Never raises otherwise (see the module docstring).
+        """
+        try:
+            wire = self.wire(config if isinstance(config, dict) else {}, template)
+            with_body = bool(self.declared_media_types(template, wire.method))
+            found = None
+            if engine != "reference":
+                found = self._engine("compiled").validate(wire, template, with_body)
+                if found is None and engine == "compiled":
+                    raise NotCompiled(template, wire.method)
+            if found is None:
+                found = self._engine("reference").validate(wire, template, with_body)
+            return _deduplicated(wire.problems + found)
+        except NotCompiled:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a request is judged, never the run aborted (see the docstring)
+            text = " ".join(f"{type(exc).__name__}: {exc}".split())[:MAX_MESSAGE]
+            return [Violation("other", "request", f"could not be validated: {text}")]
+
+    def _engine(self, name: str) -> Any:
+        engine = self._engines.get(name)
+        if engine is None:
+            with self._lock:
+                engine = self._engines.get(name)
+                if engine is None:
+                    if name == "compiled":
+                        from .openapi_compiled import CompiledSpec as Engine
+                    else:
+                        from .openapi_reference import ReferenceSpec as Engine
+                    engine = self._engines[name] = Engine(self)
+        return engine
 
     def content_type_declared(self, config: dict[str, Any], template: str) -> bool | None:
         """Whether the request's Content-Type is a declared body media type (None: no body to judge)."""
+        config = config if isinstance(config, dict) else {}
         declared = [m.split(";", 1)[0].strip().lower() for m in
-                    self.declared_media_types(template, str(config.get("method", "get")))]
+                    self.declared_media_types(template, str(config.get("method", "get")).lower())]
         if not declared or config.get("data") in (None, {}, []):
             return None
-        headers = {k.lower(): v for k, v in (config.get("headers") or {}).items()}
+        headers = {k.lower(): v for k, v in _object_field(config, "headers", []).items()}
         given = str(headers.get("content-type", "application/json")).split(";", 1)[0].strip().lower()
         return given in declared
 
 
-def _resolve(document: dict[str, Any], node: Any) -> Any:
-    """Follow local ``$ref`` chains (at most 20 hops; a broken one resolves to ``{}``)."""
-    for _ in range(20):
-        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
-            break
-        target: Any = document
-        for part in node["$ref"].removeprefix("#/").split("/"):
-            target = target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) else {}
-        node = target
-    return node
-
-
-def _with_json_aliases(document: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``document`` where every request body without a JSON media type also accepts
-    ``application/json`` with the schema of its first media type (what judging reads, metrics.md §5)."""
-    import copy
-
-    patched = copy.deepcopy(document)
-    def resolve(node: Any) -> Any:
-        return _resolve(patched, node)
-
-    for item in (patched.get("paths") or {}).values():
-        item = resolve(item)
-        for operation in (item.values() if isinstance(item, dict) else ()):
-            body = resolve(operation.get("requestBody")) if isinstance(operation, dict) else None
-            content = body.get("content") if isinstance(body, dict) else None
-            if isinstance(content, dict) and content and not any(_media_kind(m) == "json" for m in content):
-                content["application/json"] = next(iter(content.values()))
-    return patched
+class NotCompiled(Exception):
+    """The compiled engine does not cover this operation (only raised when it was asked for explicitly)."""
 
 
 def _deduplicated(violations: list[Violation]) -> list[Violation]:
@@ -241,27 +304,18 @@ def _deduplicated(violations: list[Violation]) -> list[Violation]:
     return list(dict.fromkeys(v for v in violations if not (v.kind == "enum" and v.where in typed)))
 
 
-@lru_cache(maxsize=16)
-def _validator_for(path: str) -> OperationValidator:
-    from .datasets import read_spec
+# ---------------------------------------------------------------------- shared by both engines
 
-    return OperationValidator(read_spec(Path(path)))
-
-
-def _where(error: Exception) -> str:
-    name = getattr(error, "name", None)
-    location = getattr(error, "location", None)
-    if name is not None:
-        return f"{location} parameter '{name}'" if location else f"parameter '{name}'"
-    return "request body"
+def parameter_where(name: str, location: str | None) -> str:
+    return f"{location} parameter '{name}'" if location else f"parameter '{name}'"
 
 
-def _schema_error_kind(error: Any) -> str:
+def schema_error_kind(error: Any) -> str:
     return {"type": "type", "enum": "enum", "required": "missing_required", "const": "enum"}.get(
         getattr(error, "validator", None), "other")
 
 
-def _schema_error_where(base: str, error: Any) -> str:
+def schema_error_where(base: str, error: Any) -> str:
     path = [str(p) for p in getattr(error, "absolute_path", [])]
     if getattr(error, "validator", None) == "required" and isinstance(error.instance, dict):
         missing = [r for r in error.validator_value if r not in error.instance]
@@ -271,34 +325,24 @@ def _schema_error_where(base: str, error: Any) -> str:
     return base + (f" item {'.'.join(path)}" if path else "")
 
 
-def _cast_where(where: str, value: Any, data: Any) -> str:
+def schema_violations(base: str, errors: Any) -> list[Violation]:
+    """jsonschema errors of a value at ``base`` as violations (one per error)."""
+    return [Violation(schema_error_kind(e), schema_error_where(base, e), e.message) for e in errors]
+
+
+def cast_where(where: str, value: Any, data: Any) -> str:
     """Name the body property a form value that failed to cast came from (openapi-core does not)."""
     if where != "request body" or not isinstance(data, dict):
         return where
-    names = [k for k, v in data.items() if _scalar(v) == str(value) or (isinstance(v, list) and
-                                                                          str(value) in map(_scalar, v))]
+    names = [k for k, v in data.items() if scalar(v) == str(value) or (isinstance(v, list) and
+                                                                         str(value) in map(scalar, v))]
     return f"request body property '{names[0]}'" if len(names) == 1 else where
 
 
-def _classify(error: Exception, data: Any = None) -> Iterator[Violation]:
-    """openapi-core's parameter / body errors as violations (one per schema error); ``data``: the
-    request's body values, to name the property of a form value that could not be cast."""
-    from openapi_core.casting.schemas.exceptions import CastError
-    from openapi_core.validation.schemas.exceptions import InvalidSchemaValue
+def cast_message(value: Any, schema_type: str | None) -> str:
+    """openapi-core's text for a value that cannot be cast."""
+    return f"Failed to cast value to {schema_type} type: {value}"
 
-    kind_name = type(error).__name__
-    where = _where(error)
-    if kind_name == "MissingRequestBody":  # an optional body left out
-        return
-    if kind_name.startswith("MissingRequired"):
-        yield Violation("missing_required", where, "required but absent")
-        return
-    cause = error.__cause__
-    if isinstance(cause, InvalidSchemaValue):
-        for schema_error in cause.schema_errors:
-            yield Violation(_schema_error_kind(schema_error), _schema_error_where(where, schema_error),
-                            schema_error.message)
-    elif isinstance(cause, CastError):
-        yield Violation("type", _cast_where(where, cause.value, data), str(cause))
-    else:
-        yield Violation("other", where, str(cause or error))
+
+_cache: dict[str, OperationValidator] = {}
+_cache_lock = threading.Lock()

@@ -24,28 +24,29 @@ expression in reference mode is matched literally; a parameter or apiKey scheme 
 never a legal argument; a request body whose first media type is not an object schema has no legal
 properties (an ``allOf`` schema contributes the union of its parts' and its own properties).
 
-An index is cached twice: in process (per file content and path) and on disk under
-``cache_dir()/specs/<sha256 of the file>.pickle`` (written atomically).
+An index is cached twice: in process (per file content and path) and on disk, as JSON, under
+``cache_dir()/specs/<sha256 of the file>.index.json`` (:mod:`wapii_core.spec_cache`). A spec
+that must be indexed is parsed by the shared reader (:mod:`wapii_core.documents`), so the other
+consumers of its document do not parse it again.
 """
 
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
 import re
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
 
-from . import spec_reader
+from . import spec_cache, spec_reader
 from .errors import InputError
-from .paths import cache_dir
-from .spec_reader import PathItem
+from .spec_reader import Operation, PathItem
 
-CACHE_FORMAT = 2
+CACHE_FORMAT = 3
 """Bumped whenever the cached data's shape or meaning changes (old cache files are then rebuilt)."""
+
+MATCHED_URLS = 4096
+"""URLs whose candidates an index remembers (then it starts afresh)."""
 
 _LOCATION_FIELDS = {"header": "headers", "query": "params", "path": "path_params"}
 """Parameter location → the request-config field it is passed in (``cookie`` has none)."""
@@ -55,33 +56,144 @@ _MATCH_VALUE = "[^/?&]+"  # what a placeholder matches when finding candidates
 _CAPTURE_VALUE = "[^/]+"  # what a placeholder captures when extracting path_params (reference)
 
 
-class _Compiled:
-    """The regular expressions of one path item in one mode."""
+_REGEX_SYNTAX = frozenset("^$*+?{}[]\\|()")
+"""Characters with a meaning in a regular expression (``.`` is handled on its own)."""
 
-    __slots__ = ("match", "capture", "groups")
+
+class _Compiled:
+    """How one path item is matched in one mode: its regular expressions, compiled when first needed,
+    and checks without them that answer for most paths and URLs (a large spec has hundreds of paths)."""
+
+    __slots__ = ("item", "strict", "parts", "placeholders", "plain", "segments", "_match", "_capture", "groups")
 
     def __init__(self, item: PathItem, strict: bool) -> None:
-        literal = re.escape if strict else (lambda s: s)
-        declared = set(item.path_param_names)
-        parts = _PLACEHOLDER.split(item.template)
-        names = [m[1:-1] for m in _PLACEHOLDER.findall(item.template)]
-        match_src = _MATCH_VALUE.join(literal(p) for p in parts)
-        capture_src = literal(parts[0])
+        self.item = item
+        self.strict = strict
+        self.parts = _PLACEHOLDER.split(item.template)
+        self.placeholders = len(self.parts) - 1
+        # the literal parts are plain when their only regular-expression character is "." (any character but
+        # a newline in reference mode, itself in strict mode): then a URL's ends can be compared directly
+        self.plain = strict or not any(c in _REGEX_SYNTAX for part in self.parts for c in part)
+        # when, besides, no "." is a wildcard and every placeholder is a whole segment, matching is comparing
+        # segments: None marks a placeholder (one or more characters, none of "/?&"), a string a literal
+        self.segments: list[str | None] | None = None
+        if self.plain and (strict or "." not in item.template):
+            segments = [None if _PLACEHOLDER.fullmatch(part) else part for part in item.template.split("/")]
+            if all(part is None or ("{" not in part and "}" not in part) for part in segments):
+                self.segments = segments
+        self._match: re.Pattern[str] | None = None
+        self._capture: re.Pattern[str] | None = None
         self.groups: dict[str, str] = {}
-        for i, (name, rest) in enumerate(zip(names, parts[1:])):
-            if name in declared and name not in self.groups.values():
-                group = f"g{i}"
-                self.groups[group] = name
-                capture_src += f"(?P<{group}>{_CAPTURE_VALUE})"
+
+    def bucket(self) -> tuple[str, Any]:
+        """Which URLs can match at all, cheaply: ``("length", n)`` only those of length n (no
+        placeholder), ``("segment", s)`` only those whose first segment is s, ``("any", None)`` any."""
+        if not self.plain:
+            return "any", None
+        if not self.placeholders:
+            return "length", len(self.item.template)
+        head = self.parts[0]
+        first, slash, _ = head[1:].partition("/")
+        if head.startswith("/") and slash and (self.strict or "." not in first):
+            return "segment", first
+        return "any", None
+
+    def matches(self, rest: str) -> bool:
+        """Whether the template's pattern fully matches ``rest`` (the URL less the server)."""
+        if self.segments is not None:
+            given = rest.split("/")
+            return len(given) == len(self.segments) and all(
+                text == part if part is not None else (text != "" and "?" not in text and "&" not in text)
+                for part, text in zip(self.segments, given))
+        if self.plain:
+            head, tail = self.parts[0], self.parts[-1]
+            if not self.placeholders:
+                return self._same(head, rest)
+            if len(rest) < len(head) + len(tail) + self.placeholders or not (
+                    self._same(head, rest[:len(head)]) and self._same(tail, rest[len(rest) - len(tail):])):
+                return False
+        if self._match is None:
+            self._match = self._compile(_MATCH_VALUE, {})
+        return self._match.fullmatch(rest) is not None
+
+    def values(self, text: str, full: bool) -> dict[str, str]:
+        """The declared path parameters' values where the capture pattern (each placeholder ``[^/]+``)
+        matches ``text``: all of it when ``full``, else its leftmost match anywhere; empty when none."""
+        if not any(self._declared_names()):  # nothing to capture, matched or not
+            return {}
+        if self.segments is not None:
+            return self._segment_values(text, full)
+        if self._capture is None:
+            groups: dict[str, str] = {}
+            self._capture = self._compile(_CAPTURE_VALUE, groups)
+            self.groups = groups
+        match = self._capture.fullmatch(text) if full else self._capture.search(text)
+        return {} if match is None else {self.groups[g]: value for g, value in match.groupdict().items()}
+
+    def _segment_values(self, text: str, full: bool) -> dict[str, str]:
+        """:meth:`values` without a regular expression, for a path whose placeholders are whole segments:
+        each placeholder then takes everything up to the next ``/`` (the literal after it starts with
+        one), so at each start the match is decided, and the leftmost start that matches wins."""
+        head, rest = self.parts[0], self.parts[1:]
+        names = self._declared_names()
+        start = 0
+        while start <= len(text):
+            at = text.find(head, start)
+            if at < 0 or (full and at > 0):
+                return {}
+            found: dict[str, str] = {}
+            position = at + len(head)
+            for name, literal in zip(names, rest):
+                end = text.find("/", position)
+                end = len(text) if end < 0 else end
+                if end == position or not text.startswith(literal, end):
+                    break
+                if name is not None:
+                    found[name] = text[position:end]
+                position = end + len(literal)
             else:
-                capture_src += _CAPTURE_VALUE
-            capture_src += literal(rest)
+                if not full or position == len(text):
+                    return found
+            start = at + 1
+        return {}
+
+    def _declared_names(self) -> list[str | None]:
+        """For each placeholder, the path parameter it captures (None: undeclared, or declared before)."""
+        declared = set(self.item.path_param_names)
+        names: list[str | None] = []
+        for match in _PLACEHOLDER.findall(self.item.template):
+            name = match[1:-1]
+            names.append(name if name in declared and name not in names else None)
+        return names
+
+    def _same(self, literal: str, text: str) -> bool:
+        """``literal`` as the regular expression matches ``text`` exactly (same length)."""
+        if self.strict or "." not in literal:
+            return literal == text
+        return len(literal) == len(text) and all(
+            a == b or (a == "." and b != "\n") for a, b in zip(literal, text))
+
+    def _compile(self, value: str, groups: dict[str, str]) -> re.Pattern[str]:
+        """The template with each placeholder as ``value``; with ``groups`` given (the capture), each
+        declared path parameter as a named group, recorded there."""
+        literal = re.escape if self.strict else (lambda s: s)
+        declared = set(self.item.path_param_names) if value == _CAPTURE_VALUE else set()
+        parts = self.parts
+        names = [m[1:-1] for m in _PLACEHOLDER.findall(self.item.template)]
+        source = literal(parts[0])
+        for i, (name, rest) in enumerate(zip(names, parts[1:])):
+            if name in declared and name not in groups.values():
+                group = f"g{i}"
+                groups[group] = name
+                source += f"(?P<{group}>{value})"
+            else:
+                source += value
+            source += literal(rest)
         try:
-            self.match = re.compile(match_src)
-            self.capture = re.compile(capture_src)
+            return re.compile(source)
         except re.error:  # only reachable in reference mode: treat the template's characters literally
-            self.match = re.compile(_MATCH_VALUE.join(re.escape(p) for p in parts))
-            self.capture = re.compile(_CAPTURE_VALUE.join(re.escape(p) for p in parts))
+            groups.clear()
+            return re.compile(value.join(re.escape(p) for p in parts))
 
 
 class SpecIndex:
@@ -103,6 +215,9 @@ class SpecIndex:
             key=lambda i: (len(_PLACEHOLDER.findall(self._items[i].template)), -len(self._items[i].template)),
         )
         self._compiled: dict[bool, list[_Compiled]] = {}
+        self._rank = {i: rank for rank, i in enumerate(self._order)}
+        self._buckets: dict[bool, dict[tuple[str, Any], list[int]]] = {}
+        self._matched: dict[tuple[str, bool], list[int]] = {}  # the same URLs are matched several times a sample
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ loading
@@ -121,10 +236,12 @@ class SpecIndex:
             cached = _memo.get(key)
         if cached is not None:
             return cached
-        data = _read_disk_cache(sha)
+        data = _decode(spec_cache.read(sha, "index", CACHE_FORMAT))
         if data is None:
-            data = spec_reader.read(path, raw)
-            _write_disk_cache(sha, data)
+            from .documents import document_of
+
+            data = spec_reader.read(path, document_of(path, raw).data)
+            spec_cache.write(sha, "index", CACHE_FORMAT, _encode(data))
         index = cls(data, path, sha)
         with _memo_lock:
             _memo[key] = index
@@ -139,8 +256,20 @@ class SpecIndex:
                 compiled = self._compiled.get(strict)
                 if compiled is None:
                     compiled = [_Compiled(item, strict) for item in self._items]
+                    buckets: dict[tuple[str, Any], list[int]] = {}
+                    for i in self._order:
+                        buckets.setdefault(compiled[i].bucket(), []).append(i)
+                    self._buckets[strict] = buckets
                     self._compiled[strict] = compiled
         return compiled
+
+    def _possible(self, rest: str, strict: bool) -> list[int]:
+        """The paths (positions, in candidate order) whose bucket admits ``rest``."""
+        buckets = self._buckets[strict]
+        first, slash, _ = rest[1:].partition("/") if rest.startswith("/") else ("", "", "")
+        found = [*buckets.get(("any", None), ()), *buckets.get(("length", len(rest)), ()),
+                 *(buckets.get(("segment", first), ()) if slash else ())]
+        return sorted(found, key=self._rank.__getitem__)
 
     def _strip_server(self, url: str) -> str:
         return url[len(self.server):] if self.server and url.startswith(self.server) else url
@@ -148,9 +277,16 @@ class SpecIndex:
     def _matching(self, url: Any, strict: bool) -> list[int]:
         if not isinstance(url, str):
             return []
-        rest = self._strip_server(url)
-        compiled = self._regexes(strict)
-        return [i for i in self._order if compiled[i].match.fullmatch(rest)]
+        key = (url, strict)
+        found = self._matched.get(key)
+        if found is None:
+            rest = self._strip_server(url)
+            compiled = self._regexes(strict)
+            found = [i for i in self._possible(rest, strict) if compiled[i].matches(rest)]
+            if len(self._matched) >= MATCHED_URLS:
+                self._matched.clear()
+            self._matched[key] = found
+        return list(found)
 
     def candidates(self, url: str, strict: bool = False) -> list[str]:
         """Templates whose pattern fully matches ``url`` less the server, best candidate first."""
@@ -166,13 +302,7 @@ class SpecIndex:
         if not found:
             return {}
         compiled = self._regexes(strict)[found[0]]
-        if strict:
-            match = compiled.capture.fullmatch(self._strip_server(url))
-        else:
-            match = compiled.capture.search(url)
-        if match is None:
-            return {}
-        return {compiled.groups[g]: value for g, value in match.groupdict().items()}
+        return compiled.values(self._strip_server(url), True) if strict else compiled.values(url, False)
 
     # ------------------------------------------------------------------ operations
 
@@ -237,36 +367,35 @@ _memo: dict[tuple[str, str], SpecIndex] = {}
 _memo_lock = threading.Lock()
 
 
-def _cache_file(sha: str) -> Path:
-    return cache_dir() / "specs" / f"{sha}.pickle"
+def _encode(data: dict[str, Any]) -> dict[str, Any]:
+    """The index data as JSON values (for the disk cache)."""
+    return {
+        "server": data["server"],
+        "security": [list(scheme) for scheme in data["security"]],
+        "paths": [[item.template, [list(p) for p in item.parameters],
+                   [[method, [list(p) for p in op.parameters],
+                     None if op.body_properties is None else sorted(op.body_properties)]
+                    for method, op in item.operations.items()]]
+                  for item in data["paths"]],
+    }
 
 
-def _read_disk_cache(sha: str) -> dict[str, Any] | None:
-    try:
-        with open(_cache_file(sha), "rb") as fh:
-            payload = pickle.load(fh)
-    except Exception:  # absent, truncated, or written by an incompatible version: rebuild
+def _decode(cached: Any) -> dict[str, Any] | None:
+    """The index data :func:`_encode` stored (None when ``cached`` is not such data)."""
+    if cached is None:
         return None
-    if not isinstance(payload, dict) or payload.get("format") != CACHE_FORMAT or payload.get("sha256") != sha:
-        return None
-    return payload["data"]
-
-
-def _write_disk_cache(sha: str, data: dict[str, Any]) -> None:
-    """Best effort: an unwritable cache directory only costs the next process a rebuild."""
-    target = _cache_file(sha)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{sha[:12]}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as fh:
-                pickle.dump({"format": CACHE_FORMAT, "sha256": sha, "data": data}, fh, pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, target)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
-    except OSError:
-        pass
+        def params(pairs: list[list[str]]) -> tuple[tuple[str, str], ...]:
+            return tuple((name, location) for name, location in pairs)
+
+        return {
+            "server": str(cached["server"]),
+            "security": [(kind, name, location) for kind, name, location in cached["security"]],
+            "paths": [PathItem(template=template, parameters=params(path_params),
+                               operations={method: Operation(params(op_params),
+                                                             None if body is None else frozenset(body))
+                                           for method, op_params, body in operations})
+                      for template, path_params, operations in cached["paths"]],
+        }
+    except (KeyError, TypeError, ValueError):
+        return None

@@ -13,9 +13,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from . import yamlload
 from .errors import InputError
 
 OPERATION_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -49,15 +46,11 @@ class PathItem:
         return names
 
 
-def read(path: Path, raw: bytes) -> dict[str, Any]:
-    """The index data of the spec text ``raw`` read from ``path``: ``server``, ``security`` and ``paths``.
+def read(path: Path, doc: Any) -> dict[str, Any]:
+    """The index data of ``doc``, the parsed document of ``path``: ``server``, ``security`` and ``paths``.
 
-    Raises :class:`InputError` (naming ``path``) for text that is not an OpenAPI 3 document.
+    Raises :class:`InputError` (naming ``path``) for a document that is not an OpenAPI 3 document.
     """
-    try:
-        doc = yamlload.load(raw)
-    except yaml.YAMLError as exc:
-        raise InputError(path, f"not valid YAML or JSON: {exc}") from exc
     version = doc.get("openapi") if isinstance(doc, dict) else None
     if not isinstance(version, str) or not version.startswith("3."):
         raise InputError(path, "not an OpenAPI 3 document (no 'openapi: 3.x' field)")

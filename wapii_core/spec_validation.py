@@ -2,12 +2,14 @@
 
 The paper's verdicts judge argument *names* (declared or not) and compare values with the expected
 ones; they never ask whether a value is valid for its schema. This provider validates every
-executed sample's captured request (``SampleResult.request``) with openapi-core against the
-operation it addresses — its first candidate path that defines its method (a request with none is
-already an illegal URL or method by name and is not validated) — and reports how many validated
-requests carry each kind of violation: a wrong type, a bad enum value, a missing required
-parameter / body / body property, or another schema rule (format, range, read-only, ...); and how
-many sent a body with a Content-Type the operation does not declare.
+executed sample's captured request (``SampleResult.request``) as openapi-core validates it
+(:mod:`wapii_core.openapi_validate`) against the operation it addresses — its first candidate path
+that defines its method (a request with none is already an illegal URL or method by name and is
+not validated) — and reports how many validated requests carry each kind of violation: a wrong
+type, a bad enum value, a missing required parameter / body / body property, or another schema
+rule (format, range, read-only, ...); and how many sent a body with a Content-Type the operation
+does not declare. No request stops a run: one whose fields have the wrong shape or hold values
+that cannot be validated counts as validated, with a violation that says so.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections import Counter, defaultdict
 from typing import Any, Iterable
 
 from .model import SampleResult
-from .openapi_validate import KINDS
+from .openapi_validate import KINDS, Violation
 from .protocols import Dataset
 
 KIND_ROWS = {"type": "Wrong types (v)", "enum": "Bad enum values (v)",
@@ -99,10 +101,13 @@ class SpecValidation:
             if result.api not in specs:
                 specs[result.api] = SpecIndex.load(dataset.specs[result.api])
                 validators[result.api] = OperationValidator.for_spec(dataset.specs[result.api])
-            key = json.dumps([result.api, result.mode, result.request], sort_keys=True, default=str)
-            if key not in memo:
-                memo[key] = validate_result(result, specs[result.api], validators[result.api])
-            found = memo[key]
+            key = _memo_key(result)
+            if key is None or key not in memo:
+                found = validate_result(result, specs[result.api], validators[result.api])
+                if key is not None:
+                    memo[key] = found
+            else:
+                found = memo[key]
             for tally in (overall, per_api[result.api]):
                 _count(tally, result, found)
             if found and found["violations"]:
@@ -113,15 +118,33 @@ class SpecValidation:
         return summary
 
 
-def validate_result(result: SampleResult, spec: Any, validator: Any) -> dict[str, Any] | None:
-    """``{"violations": [...], "content_type_declared": bool | None}``, or None when not validated."""
-    request = dict(result.request or {})
-    template = _operation_template(spec, request, strict=result.mode == "strict")
-    if template is None:
+def _memo_key(result: SampleResult) -> str | None:
+    """What makes two draws' validations equal (None: a request too odd to serialise, validated each time)."""
+    try:
+        return json.dumps([result.api, result.mode, result.request], sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
         return None
-    request.setdefault("path_params", spec.path_params(request.get("url"), strict=result.mode == "strict"))
-    return {"violations": validator.validate(request, template),
-            "content_type_declared": validator.content_type_declared(request, template)}
+
+
+def validate_result(result: SampleResult, spec: Any, validator: Any) -> dict[str, Any] | None:
+    """``{"violations": [...], "content_type_declared": bool | None}``, or None when not validated.
+
+    Never raises: a request that cannot be validated at all counts as validated with one ``other``
+    violation saying why (whatever JSON values its fields hold).
+    """
+    request = dict(result.request or {})
+    strict = result.mode == "strict"
+    try:
+        template = _operation_template(spec, request, strict=strict)
+        if template is None:
+            return None
+        request.setdefault("path_params", spec.path_params(request.get("url"), strict=strict))
+        return {"violations": validator.validate(request, template),
+                "content_type_declared": validator.content_type_declared(request, template)}
+    except Exception as exc:  # noqa: BLE001 - one odd request must not make a run unscorable
+        text = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+        return {"violations": [Violation("other", "request", f"could not be validated: {text}")],
+                "content_type_declared": None}
 
 
 def _count(tally: _Tally, result: SampleResult, found: dict[str, Any] | None) -> None:

@@ -1,0 +1,110 @@
+"""Spec documents, each parsed once: one reader for JSON and YAML that every consumer shares.
+
+:func:`read_document` is how the dataset loader, the spec index, schema validation, retrieval
+documentation and grammar building get a spec's parsed document. A file ending in ``.json`` is
+parsed as JSON, any other as YAML (with :mod:`wapii_core.yamlload`, equal to ``yaml.safe_load``).
+A document is parsed at most once per process (memoised by the file's sha256) and at most once
+per user (stored in :mod:`wapii_core.spec_cache`, keyed by the same sha256); every reader gets
+the same object, to be treated as read-only.
+
+Every problem is a one-line :class:`~wapii_core.errors.InputError` naming the file: unreadable,
+not UTF-8, or malformed (with line and column).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from . import spec_cache
+from .errors import InputError
+
+FORMAT = 1
+"""Version of the cached documents' layout (bumped when the parser's results change)."""
+
+MEMO_SIZE = 16
+"""Documents kept in memory per process (the most recently read)."""
+
+
+@dataclass(frozen=True, eq=False)
+class SpecDocument:
+    """A parsed spec file: ``data`` is shared by every reader of the same content; do not mutate it."""
+
+    path: Path
+    sha256: str
+    data: Any
+
+
+def read_document(path: Path | str) -> SpecDocument:
+    """The parsed document of the spec file at ``path`` (see the module docstring)."""
+    path = Path(path)
+    return document_of(path, read_bytes(path))
+
+
+def document_of(path: Path, raw: bytes) -> SpecDocument:
+    """The parsed document of ``raw``, the content of ``path`` (its suffix chooses the syntax)."""
+    sha = hashlib.sha256(raw).hexdigest()
+    syntax = "json" if path.suffix.lower() == ".json" else "yaml"
+    key = (sha, syntax)
+    with _lock:
+        data = _memo.get(key, _MISSING)
+        if data is not _MISSING:
+            _memo.move_to_end(key)
+    if data is _MISSING:
+        data = spec_cache.read(sha, f"document-{syntax}", FORMAT)
+        if data is None:
+            data = parse_json(path, raw) if syntax == "json" else parse_yaml(path, raw)
+            spec_cache.write(sha, f"document-{syntax}", FORMAT, data)
+        with _lock:
+            _memo[key] = data
+            while len(_memo) > MEMO_SIZE:
+                _memo.popitem(last=False)
+    return SpecDocument(path, sha, data)
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's content; a missing or unreadable file is an :class:`InputError`."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+
+
+def parse_json(path: Path, raw: bytes) -> Any:
+    """``raw`` as JSON; malformed text or text that is not UTF-8 is an :class:`InputError` naming ``path``."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def parse_yaml(path: Path, raw: bytes) -> Any:
+    """``raw`` (UTF-8) as one YAML document; a problem is an :class:`InputError` naming ``path``."""
+    import yaml
+
+    from . import yamlload
+
+    try:
+        return yamlload.load(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise InputError(path, f"malformed YAML{where}: {exc.problem or exc.context}") from None
+    except yaml.YAMLError as exc:
+        raise InputError(path, f"malformed YAML: {exc}") from None
+
+
+_MISSING = object()
+_memo: OrderedDict[tuple[str, str], Any] = OrderedDict()
+_lock = threading.Lock()
