@@ -169,7 +169,8 @@ def test_a_malformed_capture_is_that_samples_runtime_error_and_the_run_finishes(
     ordinary = results["larchwood/5#0"]
     assert ordinary["error"] is None and ordinary["method"] == "wrong" and ordinary["request"]["params"] == {"q": "ok"}
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["complete"] and summary["overall"]["counts"]["runtime_error"] == 2
+    assert summary["complete"] and summary["overall"]["counts"]["runtime_error"] == \
+        sum(r["error"] == "runtime_error" for r in results.values()) >= len(BAD_CAPTURE)
     assert "error" not in summary["metrics"]["spec_validation"]
     assert (out / "report.md").exists()
     assert run_cli(*args).returncode == 0  # and the rerun finds nothing left to do
