@@ -36,7 +36,7 @@ from typing import Any
 
 from ..errors import WapiiError
 from .launch import Plan
-from .limits import apply_limits
+from .rlimit_exec import limits_prefix
 
 MAX_LINE = 8 << 20
 """The longest answer line a worker may write (bytes); a longer one ends the worker."""
@@ -68,13 +68,13 @@ class WorkerProcess:
     def __init__(self, plan: Plan, scratch: Path, name: str, ready_timeout: float,
                  init: dict[str, Any] | None = None, spawner: ThreadPoolExecutor | None = None) -> None:
         self.log_path = scratch / f"{name}.log"
-        limits = plan.limits
+        argv = limits_prefix(plan.limits) + plan.argv  # no preexec_fn: this process has threads
 
         def spawn() -> subprocess.Popen[bytes]:
             with open(self.log_path, "wb") as log:
                 return subprocess.Popen(
-                    plan.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=plan.env, cwd=scratch,
-                    start_new_session=True, preexec_fn=lambda: apply_limits(limits),
+                    argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=plan.env, cwd=scratch,
+                    start_new_session=True,
                 )
 
         self.process = spawner.submit(spawn).result() if spawner is not None else spawn()
