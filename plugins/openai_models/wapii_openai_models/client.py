@@ -1,7 +1,9 @@
 """One POST to an OpenAI-compatible server, retried until it yields an answer or gives up.
 
 Requests rotate over the configured base URLs (a retry goes to the next server), so a fleet of
-identical servers shares the load and a failing one is routed around.
+identical servers shares the load and a failing one is routed around. A server that cannot be
+connected to at all (an unknown host, a refused connection) is not waited for like a rate limit:
+the call moves on at once to a server it has not tried, and gives up when none is left.
 """
 
 from __future__ import annotations
@@ -27,6 +29,10 @@ class Answer:
 
 class CallFailed(Exception):
     """The call could not be completed (after every retry, or a non-retryable error)."""
+
+
+class _Unreachable(Exception):
+    """No connection could be opened (DNS failure, connection refused): backing off will not heal it."""
 
 
 class _Transient(Exception):
@@ -83,12 +89,22 @@ class ApiClient:
         """
         attempts = self.policy.retries + 1
         last = "no attempt"
+        unreachable: set[str] = set()  # servers this call could not connect to
         for attempt in range(attempts):
             if self._closed.is_set():
                 raise CallFailed(f"client closed; last error: {last}")
-            url = self._next_url() + self.PATHS[endpoint]
+            base = self._next_url()
+            if base in unreachable:
+                base = next(u for u in self.base_urls if u not in unreachable)
+            url = base + self.PATHS[endpoint]
             try:
                 return self._attempt(url, endpoint, body)
+            except _Unreachable as exc:
+                last = f"{url}: {exc}"
+                unreachable.add(base)
+                if len(unreachable) == len(self.base_urls):
+                    raise CallFailed(self._redact(f"{last}; not retried (an unknown host or a refused connection "
+                                                  "does not heal by waiting)")) from None
             except _Transient as exc:
                 last = f"{url}: {exc}"
                 if attempt + 1 < attempts:
@@ -100,6 +116,8 @@ class ApiClient:
             response = self._http.post(url, json=body)
         except httpx.TimeoutException as exc:
             raise _Transient(f"timed out ({type(exc).__name__})") from None
+        except httpx.ConnectError as exc:  # the host is unknown or nothing listens: no connection was made
+            raise _Unreachable(f"cannot connect ({_snippet(str(exc))})") from None
         except httpx.RequestError as exc:  # connection refused or dropped, protocol errors, bad encodings
             raise _Transient(f"connection failed ({type(exc).__name__}: {_snippet(str(exc))})") from None
         if response.status_code != 200:
