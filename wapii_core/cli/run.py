@@ -36,17 +36,17 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 
 def generation_failures(runs: list[tuple[str, dict]]) -> GenerationsFailed | None:
     """The error that ends a command whose runs (``(run directory, summary)``) had generations
-    fail, naming the most frequent cause and how many samples each run lost; None when none did."""
+    fail, naming how many samples each run lost and the two most frequent causes; None when none did."""
     parts = []
     for target, summary in runs:
         failed = summary.get("failed_generations") or []
         if not failed:
             continue
-        causes = Counter(str(f.get("error")) for f in failed)
-        cause, count = causes.most_common(1)[0]
-        more = f"; and {len(causes) - 1} other causes" if len(causes) > 1 else ""
+        causes = Counter(str(f.get("error")) for f in failed).most_common()
+        shown = "; ".join(f"{count}x {cause}" for cause, count in causes[:2])
+        more = f"; {sum(c for _, c in causes[2:])}x other causes" if len(causes) > 2 else ""
         parts.append(f"{target}: {len(failed)} of {summary.get('samples', len(failed))} generations failed "
-                     f"({count}x {cause}{more})")
+                     f"({shown}{more})")
     if not parts:
         return None
     return GenerationsFailed("; ".join(parts) + "; those samples are not scored: run the same command again to "
