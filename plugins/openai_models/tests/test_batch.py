@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-import httpx
+import urllib3
 
 from support import run_cli
 from wapii_openai_models.testing_server import OpenAIServer, run_batch
@@ -146,7 +146,7 @@ def test_a_cancelled_or_failed_batch_fails_its_samples_and_a_resume_sends_them_a
         out = tmp_path / "run"
         assert run_cli(*batch_args(server, model_name, out)).returncode == 0
         batch_id = json.loads((out / "batches.json").read_text())["batches"][0]["id"]
-        assert httpx.post(f"{server.base_url}/batches/{batch_id}/cancel").status_code == 200
+        assert urllib3.request("POST", f"{server.base_url}/batches/{batch_id}/cancel").status == 200
         cancelled = run_cli(*batch_args(server, model_name, out))
         assert cancelled.returncode == 3 and f"batch {batch_id} ended cancelled" in cancelled.stderr
 

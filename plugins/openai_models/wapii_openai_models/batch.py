@@ -31,8 +31,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal
 
-import httpx
 from pydantic import BaseModel, Field, ValidationError
+from urllib3.exceptions import HTTPError
 
 from wapii_core.errors import GenerationPending, InputError, WapiiError
 from wapii_core.gencache import CachedAnswer
@@ -42,6 +42,7 @@ from wapii_core.store import write_atomic
 from .client import Answer, parse_answer
 from .options import OpenAIOptions
 from .retry import RetryPolicy, is_retryable_status, parse_retry_after
+from .transport import classify, detail, pool
 
 if TYPE_CHECKING:
     from .backend import OpenAIBackend, _Call
@@ -354,14 +355,12 @@ class _Api:
     def __init__(self, base_url: str, api_key: str | None, *, timeout: float, policy: RetryPolicy) -> None:
         self.base_url = base_url
         self.api_key = api_key
-        self.timeout = timeout
         self.policy = policy
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.Client(headers=headers, timeout=httpx.Timeout(timeout, write=max(timeout, 600.0)))
+        self._pool = pool(base_url, connections=2, timeout=timeout, headers=headers, write_timeout=600.0)
 
     def upload(self, name: str, content: bytes) -> str:
-        reply = self._call("POST", "/files", files={"file": (name, content, "application/jsonl")},
-                           data={"purpose": "batch"})
+        reply = self._call("POST", "/files", fields={"purpose": "batch", "file": (name, content, "application/jsonl")})
         return str(reply.json()["id"])
 
     def create(self, file_id: str, endpoint: str, metadata: dict[str, str]) -> dict[str, Any]:
@@ -376,13 +375,13 @@ class _Api:
     def recent(self) -> list[dict[str, Any]]:
         """The provider's latest batches (none when it cannot list them)."""
         try:
-            data = self._call("GET", "/batches", params={"limit": 100}).json().get("data")
+            data = self._call("GET", "/batches", fields={"limit": "100"}).json().get("data")
         except (WapiiError, ValueError, AttributeError):
             return []
         return [b for b in data if isinstance(b, dict)] if isinstance(data, list) else []
 
     def content(self, file_id: str) -> bytes:
-        return self._call("GET", f"/files/{file_id}/content").content
+        return bytes(self._call("GET", f"/files/{file_id}/content").data)
 
     def _call(self, method: str, path: str, *, missing_ok: bool = False, **kwargs: Any) -> Any:
         """The response (a 2xx); None for a 404 when ``missing_ok``; else a one-line :class:`WapiiError`."""
@@ -391,20 +390,21 @@ class _Api:
         for attempt in range(self.policy.retries + 1):
             retry_after = None
             try:
-                response = self._http.request(method, url, **kwargs)
-            except httpx.ConnectError as exc:
-                raise WapiiError(self._redact(f"backend openai: cannot reach {url} ({_one_line(str(exc))}); the "
-                                              "batches are kept in the run directory: run the same command again "
-                                              "once it is reachable")) from None
-            except (httpx.TimeoutException, httpx.RemoteProtocolError, httpx.ReadError) as exc:
-                last = f"{type(exc).__name__}: {_one_line(str(exc))}"
+                response = self._pool.request(method, url, **kwargs)
+            except HTTPError as exc:
+                kind, reason = classify(exc)
+                if kind == "unreachable":
+                    raise WapiiError(self._redact(f"backend openai: cannot reach {url} ({detail(exc)}); the "
+                                                  "batches are kept in the run directory: run the same command "
+                                                  "again once it is reachable")) from None
+                last = reason
             else:
-                if response.status_code < 300:
+                if response.status < 300:
                     return response
-                if response.status_code == 404 and missing_ok:
+                if response.status == 404 and missing_ok:
                     return None
-                last = f"HTTP {response.status_code}: {_one_line(response.text)}"
-                if not is_retryable_status(response.status_code):
+                last = f"HTTP {response.status}: {_one_line(response.data.decode('utf-8', 'replace'))}"
+                if not is_retryable_status(response.status):
                     break
                 retry_after = parse_retry_after(response.headers.get("retry-after"))
             if attempt < self.policy.retries:
@@ -415,7 +415,7 @@ class _Api:
         return text.replace(self.api_key, "***") if self.api_key else text
 
     def close(self) -> None:
-        self._http.close()
+        self._pool.clear()
 
 
 def _digest(ids: list[str]) -> str:

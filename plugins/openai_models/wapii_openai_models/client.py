@@ -14,9 +14,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
+from urllib3.exceptions import HTTPError
 
 from .retry import RetryPolicy, is_retryable_status, parse_retry_after
+from .transport import classify, pool
 
 
 @dataclass(frozen=True)
@@ -70,10 +71,10 @@ class ApiClient:
         self._api_key = api_key
         self._turn = itertools.count()
         self._closed = threading.Event()
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.Client(
-            headers=headers, timeout=httpx.Timeout(timeout),
-            limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections))
+        headers = {"Content-Type": "application/json"}
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
+        self._pools = {url: pool(url, connections=connections, timeout=timeout, headers=headers) for url in base_urls}
 
     def _next_url(self) -> str:
         return self.base_urls[next(self._turn) % len(self.base_urls)]
@@ -98,7 +99,7 @@ class ApiClient:
                 base = next(u for u in self.base_urls if u not in unreachable)
             url = base + self.PATHS[endpoint]
             try:
-                return self._attempt(url, endpoint, body)
+                return self._attempt(base, url, endpoint, body)
             except _Unreachable as exc:
                 last = f"{url}: {exc}"
                 unreachable.add(base)
@@ -111,27 +112,26 @@ class ApiClient:
                     self._closed.wait(self.policy.delay(attempt, exc.retry_after))
         raise CallFailed(self._redact(f"gave up after {attempts} attempts; last error: {last}"))
 
-    def _attempt(self, url: str, endpoint: str, body: dict[str, Any]) -> Answer:
+    def _attempt(self, base: str, url: str, endpoint: str, body: dict[str, Any]) -> Answer:
         try:
-            response = self._http.post(url, json=body)
-        except httpx.TimeoutException as exc:
-            raise _Transient(f"timed out ({type(exc).__name__})") from None
-        except httpx.ConnectError as exc:  # the host is unknown or nothing listens: no connection was made
-            raise _Unreachable(f"cannot connect ({_snippet(str(exc))})") from None
-        except httpx.RequestError as exc:  # connection refused or dropped, protocol errors, bad encodings
-            raise _Transient(f"connection failed ({type(exc).__name__}: {_snippet(str(exc))})") from None
-        if response.status_code != 200:
-            message = f"HTTP {response.status_code}: {_snippet(response.text)}"
-            if is_retryable_status(response.status_code):
+            response = self._pools[base].request("POST", url, body=json.dumps(body).encode("utf-8"))
+        except HTTPError as exc:
+            kind, reason = classify(exc)
+            raise (_Unreachable if kind == "unreachable" else _Transient)(reason) from None
+        text = response.data.decode("utf-8", "replace")
+        if response.status != 200:
+            message = f"HTTP {response.status}: {_snippet(text)}"
+            if is_retryable_status(response.status):
                 raise _Transient(message, parse_retry_after(response.headers.get("retry-after")))
             raise CallFailed(self._redact(f"{url}: {message}"))
         try:
-            payload = response.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise _Transient(f"malformed JSON in the response: {_snippet(response.text)}") from None
+            payload = json.loads(text)
+        except json.JSONDecodeError:
+            raise _Transient(f"malformed JSON in the response: {_snippet(text)}") from None
         return parse_answer(endpoint, payload)
 
     def close(self) -> None:
         """Stop waiting between retries and close the connections."""
         self._closed.set()
-        self._http.close()
+        for manager in self._pools.values():
+            manager.clear()

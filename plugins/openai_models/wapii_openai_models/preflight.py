@@ -18,10 +18,12 @@ import os
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-import httpx
+from urllib3.exceptions import HTTPError, TimeoutError
 
 from wapii_core.errors import WapiiError
 from wapii_core.model import GenerationRequest
+
+from .transport import classify, detail, pool
 
 if TYPE_CHECKING:
     from .backend import OpenAIBackend
@@ -72,24 +74,26 @@ def check_server(base_url: str, model: str, api_key: str | None, api_key_env: st
                  timeout: float = PREFLIGHT_TIMEOUT_S) -> None:
     """``GET {base_url}/models``: the server answers, accepts the key and lists ``model`` (if it lists any)."""
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-    url = f"{base_url}/models"
+    manager = pool(base_url, connections=1, timeout=timeout, headers=headers)
     try:
-        response = httpx.get(url, headers=headers, timeout=timeout, follow_redirects=True)
-    except httpx.ConnectError as exc:
-        raise WapiiError(f"backend openai: cannot reach {base_url}: {_reason(exc, api_key)} "
-                         "(is the server running? check -O base_url)") from None
-    except httpx.TimeoutException:
-        raise WapiiError(f"backend openai: {base_url} did not answer within {timeout:g} s ({SKIP})") from None
-    except httpx.HTTPError as exc:
-        raise WapiiError(f"backend openai: cannot reach {base_url}: {_reason(exc, api_key)}") from None
-    if response.status_code in (401, 403):
+        response = manager.request("GET", f"{base_url}/models")
+    except HTTPError as exc:
+        if classify(exc)[0] == "unreachable":
+            raise WapiiError(f"backend openai: cannot reach {base_url}: {_hide(detail(exc), api_key)} "
+                             "(is the server running? check -O base_url)") from None
+        if isinstance(exc, TimeoutError):
+            raise WapiiError(f"backend openai: {base_url} did not answer within {timeout:g} s ({SKIP})") from None
+        raise WapiiError(f"backend openai: cannot reach {base_url}: {_hide(detail(exc), api_key)}") from None
+    finally:
+        manager.clear()
+    if response.status in (401, 403):
         if not api_key:
-            raise WapiiError(f"backend openai: {base_url} needs an API key (HTTP {response.status_code}) and "
+            raise WapiiError(f"backend openai: {base_url} needs an API key (HTTP {response.status}) and "
                              f"${api_key_env} is not set (export it, or name another variable with "
                              "-O api_key_env=NAME)")
         raise WapiiError(f"backend openai: {base_url} refused the API key in ${api_key_env} "
-                         f"(HTTP {response.status_code}: {_message(response)})")
-    if response.status_code != 200:
+                         f"(HTTP {response.status}: {_message(response)})")
+    if response.status != 200:
         return  # no model list (404), or a passing failure the requests will retry
     served = _model_ids(response)
     if served is not None and model not in served:
@@ -98,7 +102,7 @@ def check_server(base_url: str, model: str, api_key: str | None, api_key_env: st
                          f"{SKIP})")
 
 
-def _model_ids(response: httpx.Response) -> set[str] | None:
+def _model_ids(response: Any) -> set[str] | None:
     try:
         data: Any = response.json().get("data")
         return {str(m["id"]) for m in data}
@@ -106,14 +110,13 @@ def _model_ids(response: httpx.Response) -> set[str] | None:
         return None  # not an OpenAI model list: nothing to check against
 
 
-def _message(response: httpx.Response) -> str:
+def _message(response: Any) -> str:
     try:
         text = str(response.json()["error"]["message"])
     except (ValueError, KeyError, TypeError):
-        text = response.text
+        text = response.data.decode("utf-8", "replace")
     return " ".join(text.split())[:200]
 
 
-def _reason(exc: Exception, api_key: str | None) -> str:
-    text = " ".join(str(exc).split())[:200] or type(exc).__name__
+def _hide(text: str, api_key: str | None) -> str:
     return text.replace(api_key, "***") if api_key else text
