@@ -1,4 +1,8 @@
-"""The pipeline: generate → extract → execute → compare → score, chunk by chunk, resumably."""
+"""The pipeline: generate → extract → execute → compare → score, resumably.
+
+Generation hands the backend every pending request in one call (it keeps as many in flight as it
+is configured for and yields each answer as it comes); judging goes in chunks of :data:`CHUNK`.
+"""
 
 from __future__ import annotations
 

@@ -103,7 +103,8 @@ class BatchRun:
     always waits; ``files`` needs a run directory.
     """
 
-    def __init__(self, options: OpenAIOptions, model: str, endpoint: str, run_dir: Path | None, progress: Callable[[str, int], Callable[[int], None]] | None = None) -> None:
+    def __init__(self, options: OpenAIOptions, model: str, endpoint: str, run_dir: Path | None,
+                 progress: Callable[[str, int], Callable[[int], None]] | None = None) -> None:
         if options.batch == "files" and run_dir is None:
             raise WapiiError("backend openai: -O batch=files needs a run directory (use it through `wapii run`)")
         self.options = options
@@ -148,8 +149,8 @@ class BatchRun:
         body) as its batch ends; raises :class:`GenerationPending` when batches are still running
         and the run does not wait."""
         wanted = set(bodies)
-        active = [r for r in self.state.batches if not r.collected and r.endpoint == self.endpoint
-                  and wanted.intersection(r.custom_ids)]
+        active = [r for r in self.state.batches if not r.collected and r.kind == self.kind
+                  and r.endpoint == self.endpoint and wanted.intersection(r.custom_ids)]
         covered = {cid for r in active for cid in r.custom_ids}
         for part in self._parts([cid for cid in bodies if cid not in covered], bodies):
             active.append(self._submit(part, bodies))
@@ -277,7 +278,8 @@ class BatchRun:
             blobs = [(view or {}).get("output", b"")]
         elif record.status == "failed":
             errors = ((view or {}).get("errors") or {}).get("data") or [{}]
-            reason = f"{where} failed: {_one_line(str(errors[0].get('message') or errors[0].get('code') or 'no reason'))}"
+            first = errors[0] if isinstance(errors[0], dict) else {}
+            reason = f"{where} failed: {_one_line(str(first.get('message') or first.get('code') or 'no reason'))}"
             for cid in record.custom_ids:
                 yield cid, reason
             return
@@ -290,10 +292,11 @@ class BatchRun:
                     continue
                 seen.add(cid)
                 yield cid, outcome
-        ended = "has no output yet" if record.kind == "files" else f"ended {record.status}"
+        missing = (f"{where}: no answer in {record.output_path}" if record.kind == "files"
+                   else f"{where} ended {record.status} without an answer for this request")
         for cid in record.custom_ids:
             if cid not in seen:
-                yield cid, f"{where} {ended} without an answer for this request"
+                yield cid, missing
 
     def _status(self, running: list[BatchRecord]) -> str:
         """What ``wapii run`` prints for batches that have not ended."""
