@@ -1,7 +1,7 @@
 """Batched vs one-prompt-at-a-time generation with the ``hf`` backend on ``wapii-tiny``.
 
 Both variants generate greedily for the same WAPIIBench prompts (395 by default, built by the
-``axios_js`` adapter for the ``full`` setup), fed to the backend in the runner's chunks, each in its
+``axios_js`` adapter for the ``full`` setup), given to the backend in one call as the runner does, each in its
 own fresh process (so each one's peak memory is its own), with the response cache off. Prints a
 table: samples/s, the speed-up of batching, peak RSS, and whether the outputs are identical.
 
@@ -46,13 +46,9 @@ def wapiibench_requests(data_dir: Path, limit: int | None = None) -> list[Any]:
 
 
 def timed_generation(backend: Any, requests: list[Any]) -> dict[str, Any]:
-    """Generate everything through ``backend`` in the runner's chunks; time, outputs digest, peak RSS."""
-    from wapii_core.runner import CHUNK
-
+    """Generate everything through ``backend`` in one call, as the runner does; time, outputs, peak RSS."""
     started = time.perf_counter()
-    generations = []
-    for start in range(0, len(requests), CHUNK):
-        generations.extend(backend.generate(requests[start:start + CHUNK]))
+    generations = list(backend.generate(requests))
     seconds = time.perf_counter() - started
     return {"samples": len(generations), "seconds": seconds, "samples_per_s": len(generations) / seconds,
             "failed": sum(1 for g in generations if g.error), "peak_rss_mib": peak_rss_mib(),

@@ -20,9 +20,7 @@ from wapii_core.sandbox.limits import ESSENTIAL_ENV, GiB, MiB, apply_limits, cle
 
 def run_planned(program: Program, stdin: str = "") -> subprocess.CompletedProcess:
     started = plan(program)
-    with started.confining() as confine:
-        return subprocess.run(started.argv, input=stdin, capture_output=True, text=True, env=started.env, timeout=60,
-                              preexec_fn=confine)
+    return subprocess.run(started.command(), input=stdin, capture_output=True, text=True, env=started.env, timeout=60)
 
 
 def python_program(code: str, limits: Limits | None = None) -> Program:

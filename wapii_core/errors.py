@@ -31,6 +31,24 @@ class UnknownNameError(WapiiError):
     """A backend, adapter, metric or dataset name that no plugin registers."""
 
 
+class GenerationsFailed(WapiiError):
+    """A run finished, but some of its generations failed (their samples are not scored).
+
+    Exit code 3, distinct from bad input (2): the message names the cause and how many samples it
+    hit; running the same command again retries them.
+    """
+
+    exit_code = 3
+
+
+class GenerationPending(Exception):
+    """A backend's answers are not ready yet (e.g. a provider-side batch still running).
+
+    Not an error: the CLI prints the message (the status, and how to continue) and exits 0; what
+    was generated so far is stored, and running the same command again picks up the same work.
+    """
+
+
 def one_line(exc: BaseException, limit: int = 200) -> str:
     """``TypeError: message`` on one line, cut to ``limit`` characters (for error details in run files)."""
     text = " ".join(f"{type(exc).__name__}: {exc}".split())

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Protocol, runtime_checkable
+from typing import Any, Callable, Iterable, Iterator, Protocol, runtime_checkable
 
 from .model import Capture, Extraction, Generation, GenerationRequest, Prompt, Sample, SampleResult, Setup
 
@@ -41,25 +41,46 @@ class BackendOptions:
     extra: dict[str, str] = field(default_factory=dict)  # ``-O key=value`` options for third-party backends
 
 
+ProgressFactory = Callable[[str, int], Callable[[int], None]]
+"""``progress(stage, total) -> advance(n)``: one progress bar per stage (the CLI's rich bars, or nothing)."""
+
+
 @dataclass
 class RunContext:
-    """What a backend may need to know about the run it serves."""
+    """What a backend may need to know about the run it serves.
+
+    ``run_dir``: the run directory, where a backend may keep the state that lets a resumed run
+    pick up work it paid for (the ``openai`` backend's Batch API ids); ``None`` outside a run.
+    ``progress``: a factory for the backend's own progress bars (finer than the runner's one
+    step per generation, e.g. tokens, or requests of a pending batch).
+    """
 
     dataset: Dataset
     adapter: "Adapter"
     setup: Setup
     mode: str = "reference"  # the comparison mode the run is judged in
     setting: str = "unconstrained"  # unconstrained | constrained | rag | constrained-rag
+    run_dir: Path | None = None
+    progress: ProgressFactory | None = None
 
 
 @runtime_checkable
 class Backend(Protocol):
     """Where completions come from.
 
-    ``generate`` receives a batch of requests and yields one :class:`Generation` per request
-    (in any order), each holding the *full program* (the prompt's starter code + completion).
-    A backend that fails on one request yields a Generation with ``error`` set; the run records it
-    and retries it when resumed.
+    ``generate`` receives every request the run still needs (one call per run, so a backend can
+    keep as many requests in flight as it is configured for) and yields one :class:`Generation`
+    per request (in any order) as soon as it has it, each holding the *full program* (the
+    prompt's starter code + completion): the run stores each at once, so an interrupted run loses
+    only what was not yielded yet. A backend that fails on one request yields a Generation with
+    ``error`` set; the run records it and retries it when resumed. A backend whose answers will
+    come later (a batch still running at the provider) yields what it has and then raises
+    :class:`~wapii_core.errors.GenerationPending`.
+
+    Optional: ``preflight(requests)``, called once with the same requests before ``generate`` and
+    before anything is written, checks what it can cheaply (credentials, the server, the model;
+    nothing when every answer is cached) and raises a one-line
+    :class:`~wapii_core.errors.WapiiError`; ``close()`` frees what the backend holds.
     """
 
     name: str

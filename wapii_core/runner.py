@@ -1,4 +1,8 @@
-"""The pipeline: generate → extract → execute → compare → score, chunk by chunk, resumably."""
+"""The pipeline: generate → extract → execute → compare → score, resumably.
+
+Generation hands the backend every pending request in one call (it keeps as many in flight as it
+is configured for and yields each answer as it comes); judging goes in chunks of :data:`CHUNK`.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from typing import Any, Callable, Iterator
 from pydantic import BaseModel, Field
 
 from . import plugins
-from .errors import WapiiError, one_line
+from .errors import GenerationPending, WapiiError, one_line
 from .jsonwalk import unstorable
 from .model import ERROR_KINDS, Generation, GenerationRequest, Sample, SampleResult, Setup
 from .protocols import Adapter, BackendOptions, Dataset, RunContext
@@ -18,7 +22,8 @@ from .run_lock import RunLock
 from .store import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
 
 CHUNK = 64
-"""Samples generated and judged per step: small enough that an interrupted run loses little."""
+"""Samples judged per step: small enough that an interrupted run loses little. (Generation is not
+chunked: the backend gets every pending request at once and yields each as it is ready.)"""
 MAX_REQUEST_DEPTH = 100
 """Lists and objects a normalised request may nest (the result store writes at most ~250)."""
 MAX_DETAIL = 500
@@ -251,7 +256,8 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
                                  extra=dict(config.backend_options))
-        context = RunContext(dataset, adapter, config.setup, config.mode, setting=config.setting)
+        context = RunContext(dataset, adapter, config.setup, config.mode, setting=config.setting, run_dir=out_dir,
+                             progress=progress)
         backend = _start_backend(config.backend, options, context)
         if hasattr(backend, "close"):
             stack.callback(backend.close)
@@ -264,17 +270,48 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
         stack.callback(store.close)
 
         keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
-        done = store.finished_generations()
-        todo = [GenerationRequest(sample=s, draw=d, prompt=setting_prompt(adapter.prompt(s, config.setup, dataset), s,
-                                                                          dataset, config.setting))
-                for s in samples for d in range(config.draws) if f"{s.id}#{d}" not in done]
-        advance_gen = progress("generating", len(todo))
-        for chunk in _chunks(todo, CHUNK):
-            for gen in _generate(backend, config.backend, chunk):
-                store.add_generation(gen)
-                advance_gen(1)
+        todo = pending_requests(samples, config.draws, set(store.finished_generations()),
+                                lambda s: setting_prompt(adapter.prompt(s, config.setup, dataset), s, dataset,
+                                                         config.setting))
+        if todo:
+            _preflight(backend, config.backend, todo)
+            advance_gen = progress("generating", len(todo))
+            try:
+                for gen in _generate(backend, config.backend, todo):
+                    store.add_generation(gen)
+                    advance_gen(1)
+            except GenerationPending:
+                store.write_run()  # the directory holds work paid for: say which run it belongs to
+                raise
         _judge_pending(store, judge, keys, progress)
         return finish(store, dataset, samples, keys, config.metrics)
+
+
+def pending_requests(samples: list[Sample], draws: int, finished: set[str],
+                     prompt: Callable[[Sample], Any]) -> list[GenerationRequest]:
+    """The requests a run still needs, in dataset order; ``prompt(sample)`` is built once per sample
+    that has any draw left, and shared by its draws."""
+    todo = []
+    for sample in samples:
+        missing = [d for d in range(draws) if f"{sample.id}#{d}" not in finished]
+        if missing:
+            text = prompt(sample)
+            todo.extend(GenerationRequest(sample=sample, draw=d, prompt=text) for d in missing)
+    return todo
+
+
+def _preflight(backend: Any, name: str, requests: list[GenerationRequest]) -> None:
+    """The backend's own cheap checks before it generates ``requests`` (``preflight(requests)``, when it
+    has one): a missing key, an unreachable server, an unknown model end the run in one line."""
+    check = getattr(backend, "preflight", None)
+    if check is None:
+        return
+    try:
+        check(requests)
+    except WapiiError:
+        raise
+    except Exception as exc:
+        raise WapiiError(f"backend {name!r}: preflight failed: {one_line(exc)}") from exc
 
 
 def _check_metric_names(names: list[str] | None) -> None:
@@ -294,11 +331,12 @@ def _start_backend(name: str, options: BackendOptions, context: RunContext) -> A
         raise WapiiError(f"backend {name!r}: failed to start: {one_line(exc)}") from exc
 
 
-def _generate(backend: Any, name: str, chunk: list[GenerationRequest]) -> Iterator[Generation]:
-    """``backend.generate(chunk)``; whatever else than a :class:`WapiiError` it raises becomes one."""
+def _generate(backend: Any, name: str, requests: list[GenerationRequest]) -> Iterator[Generation]:
+    """``backend.generate(requests)``; whatever it raises other than a :class:`WapiiError` (or
+    :class:`GenerationPending`) becomes a :class:`WapiiError`."""
     try:
-        yield from backend.generate(chunk)
-    except WapiiError:
+        yield from backend.generate(requests)
+    except (WapiiError, GenerationPending):
         raise
     except Exception as exc:
         raise WapiiError(f"backend {name!r}: failed: {one_line(exc)} (what it generated so far is kept; "

@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from ..errors import WapiiError
+from ..errors import GenerationPending, WapiiError
 
 app = typer.Typer(
     name="wapii",
@@ -33,8 +33,10 @@ def main() -> None:
     """Entry point of the ``wapii`` console script.
 
     A :class:`WapiiError` (bad input, missing tool, unknown name) becomes one line on stderr and
-    exit code 2, without a traceback. Temporary files live in the process's own scratch directory,
-    and those that killed wapii processes left behind are removed first (:mod:`wapii_core.scratch`).
+    its exit code (2; 3 when generations failed), without a traceback; work still pending at a
+    provider (:class:`GenerationPending`) prints its status and exits 0. Temporary files live in
+    the process's own scratch directory, and those that killed wapii processes left behind are
+    removed first (:mod:`wapii_core.scratch`).
     """
     from ..scratch import process_scratch
 
@@ -48,6 +50,9 @@ def main() -> None:
     except WapiiError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
+    except GenerationPending as pending:  # e.g. a provider-side batch still running: a status, not an error
+        print(pending)
+        sys.exit(0)
     except KeyboardInterrupt:
         print("interrupted: finished samples are kept; run the same command again to resume", file=sys.stderr)
         sys.exit(130)

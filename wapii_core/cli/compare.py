@@ -129,12 +129,13 @@ def add_to(app: typer.Typer) -> None:
         from ..report_formats import print_report
         from ..runner import RunConfig, run
         from .progress import progress_bars
-        from .run import parse_options
+        from .run import generation_failures, parse_options
 
         adapters = list(dict.fromkeys(adapter))
         replay = parse_generations(generations, adapters)
         target = out or default_out(dataset, backend, model)
         run_dirs = []
+        summaries = []
         for name in adapters:
             for one_setup in dict.fromkeys(setup):
                 config = RunConfig(dataset=dataset, data_dir=data_dir, adapter=name, backend=backend, model=model,
@@ -144,7 +145,7 @@ def add_to(app: typer.Typer) -> None:
                 if not quiet:
                     typer.echo(f"{name}, {one_setup.value} completion: {directory}", err=True)
                 with progress_bars(not quiet) as progress:
-                    run(config, directory, progress)
+                    summaries.append((str(directory), run(config, directory, progress)))
                 run_dirs.append(directory)
         report, differences = side_by_side(run_dirs, resamples=resamples)
         write_outputs(target, report, differences)
@@ -152,3 +153,6 @@ def add_to(app: typer.Typer) -> None:
             print_report(replace(report, tables=[t for t in report.tables if not any(t.scopes)]))
             typer.echo(differences_markdown(differences))
             typer.echo(f"wrote {target / 'compare.md'} and {target / 'compare.json'}")
+        failure = generation_failures(summaries)
+        if failure is not None:
+            raise failure

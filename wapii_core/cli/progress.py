@@ -1,26 +1,43 @@
-"""Rich progress bars for the runner's long steps."""
+"""Rich progress bars for the runner's long steps: count, rate and time left for each stage.
+
+Imported only by the commands that show progress (rich comes with typer anyway).
+"""
 
 from __future__ import annotations
 
 from contextlib import contextmanager
 from typing import Callable, Iterator
 
+from rich.console import Console
+from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn,
+                           TimeElapsedColumn, TimeRemainingColumn)
+from rich.text import Text
+
+
+class RateColumn(ProgressColumn):
+    """Items per second (rich's estimate over the last minute), nothing before there is one."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        if not speed:
+            return Text("", style="progress.data.speed")
+        return Text(f"{speed:.1f}/s" if speed < 100 else f"{speed:.0f}/s", style="progress.data.speed")
+
 
 @contextmanager
 def progress_bars(enabled: bool = True) -> Iterator[Callable[[str, int], Callable[[int], None]]]:
     """Yield a ``progress(stage, total) -> advance(n)`` factory backed by one rich Progress display.
 
+    Each stage shows done/total, items per second, elapsed time and an estimate of the time left.
     The display starts with the first stage and is cleared when the block raises, so a command
     that fails prints nothing but its one-line error.
     """
     if not enabled:
         yield lambda stage, total: (lambda n=1: None)
         return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    bars = Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=Console(stderr=True), transient=False)
+    bars = Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
+                    TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                    console=Console(stderr=True), transient=False, speed_estimate_period=60)
 
     def factory(stage: str, total: int) -> Callable[[int], None]:
         if not bars.live.is_started:

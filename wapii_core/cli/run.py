@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from ..errors import WapiiError
+from ..errors import GenerationsFailed, WapiiError
 from ..model import Setup
 
 
@@ -31,6 +32,25 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
         key = key.strip()
         out[key] = f"{out[key]},{value}" if key in out else value  # a repeated option adds to a list
     return out
+
+
+def generation_failures(runs: list[tuple[str, dict]]) -> GenerationsFailed | None:
+    """The error that ends a command whose runs (``(run directory, summary)``) had generations
+    fail, naming how many samples each run lost and the two most frequent causes; None when none did."""
+    parts = []
+    for target, summary in runs:
+        failed = summary.get("failed_generations") or []
+        if not failed:
+            continue
+        causes = Counter(str(f.get("error")) for f in failed).most_common()
+        shown = "; ".join(f"{count}x {cause}" for cause, count in causes[:2])
+        more = f"; {sum(c for _, c in causes[2:])}x other causes" if len(causes) > 2 else ""
+        parts.append(f"{target}: {len(failed)} of {summary.get('samples', len(failed))} generations failed "
+                     f"({shown}{more})")
+    if not parts:
+        return None
+    return GenerationsFailed("; ".join(parts) + "; those samples are not scored: run the same command again to "
+                             "retry them")
 
 
 def _require_isolation(required: bool) -> None:
@@ -77,8 +97,12 @@ def add_to(app: typer.Typer) -> None:
                                                help="Refuse to execute generated code unless every sandbox layer "
                                                     "is active (see `wapii doctor`)."),
     ) -> None:
-        """Generate, execute and judge programs for every task; resumes an interrupted run directory."""
+        """Generate, execute and judge programs for every task; resumes an interrupted run directory.
+
+        Exit codes: 0 done (or a provider-side batch still running: its status is printed), 2 bad
+        input or a failed preflight check, 3 generations failed (cause and count printed)."""
         _require_isolation(require_isolation)
+        from ..errors import GenerationPending
         from ..report import print_table
         from ..runner import RunConfig, run
         from .progress import progress_bars
@@ -95,19 +119,24 @@ def add_to(app: typer.Typer) -> None:
                 target = default_out(dataset, adapter, backend, model, one_setup, setting)
             else:
                 target = out / one_setup.value if len(set(setup)) > 1 else out
-            with progress_bars(not quiet) as progress:
-                summary = run(config, target, progress)
+            try:
+                with progress_bars(not quiet) as progress:
+                    summary = run(config, target, progress)
+            except GenerationPending as pending:  # not an error: the status, and how to go on
+                typer.echo(f"{target}: {pending}")
+                continue
             columns.append((str(target), {"adapter": adapter, "backend": backend, "model": model,
                                           "setup": one_setup.value}, summary))
             if not quiet:
-                typer.echo(f"run directory: {target}" + ("" if summary["complete"] else
-                           f"  (incomplete: {len(summary['failed_generations'])} generations failed; "
-                           "run the same command again to retry them)"))
-        if not quiet:
+                typer.echo(f"run directory: {target}")
+        if not quiet and columns:
             print_table(columns)
             if by_api:
                 for api_name in sorted({a for _, _, s in columns for a in s.get("per_api", {})}):
                     print_table(columns, api_name)
+        failure = generation_failures([(target, summary) for target, _, summary in columns])
+        if failure is not None:
+            raise failure
 
     @app.command("evaluate")
     def evaluate_command(

@@ -226,3 +226,31 @@ def _allow(ruleset_fd: int, path: str, access: int) -> None:
               ctypes.c_uint32(0))
     finally:
         os.close(target)
+
+
+def exec_prefix(policy: Policy) -> list[str]:
+    """The argv prefix that starts the rest of a command line confined by ``policy``: this module run
+    as a script (standard library only, no ``site``) restricts itself, then execs the command (a
+    Landlock domain survives ``exec``). No ``preexec_fn``: the supervisor that starts workers has
+    threads."""
+    import json
+    import sys
+
+    spec = json.dumps({"read": list(policy.read), "write": list(policy.write), "execute": policy.execute})
+    return [sys.executable, "-I", "-S", os.path.abspath(__file__), spec, "--"]
+
+
+def _exec_confined(argv: list[str]) -> None:  # pragma: no cover - replaces the process
+    import json
+
+    spec, separator, *command = argv
+    if separator != "--" or not command:
+        raise SystemExit("usage: landlock.py POLICY_JSON -- COMMAND...")
+    prepare(Policy.of(**json.loads(spec))).restrict()
+    os.execv(command[0], command)
+
+
+if __name__ == "__main__":  # pragma: no cover - see exec_prefix
+    import sys
+
+    _exec_confined(sys.argv[1:])

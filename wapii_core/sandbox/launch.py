@@ -4,7 +4,7 @@ A pool describes its worker as a :class:`Program` (command line, the files it re
 environment, its limits); :func:`plan` wraps it in bubblewrap and the privilege drop when they work
 here and reports every layer (:class:`~.layers.Layer`): bubblewrap, the privilege drop, rlimits, the
 clean environment and the process-group kill. Where bubblewrap is missing, the worker is confined
-by Landlock instead (:mod:`.landlock`, applied between ``fork`` and ``exec`` like the rlimits): it
+by Landlock instead (:mod:`.landlock`, applied by an exec prefix before the worker runs, like the rlimits): it
 reads and runs only its own files and the system's (what bubblewrap would have shown it), writes
 no file but ``/dev/null``, opens no TCP connection and signals no process outside its sandbox.
 The pool adds the layers of its own worker (Node's permission model, the Python worker's seccomp
@@ -13,15 +13,13 @@ filter and its snippet processes' own Landlock domain) to the same report.
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import bwrap, landlock
 from .layers import Layer
-from .limits import Limits, apply_limits, clean_env
+from .limits import Limits, clean_env
 from .users import (SandboxUser, drop_prefix, no_capabilities_prefix, readable_by, running_as_root, sandbox_user,
                     setpriv_binary)
 
@@ -47,23 +45,14 @@ class Plan:
     layers: list[Layer]
     landlock: landlock.Policy | None = None
 
-    @contextlib.contextmanager
-    def confining(self) -> Iterator[Callable[[], None]]:
-        """The ``preexec_fn`` that confines the started process before its program runs: the rlimits,
-        then Landlock (its ruleset is prepared here, in the calling process, and closed on exit)."""
-        ruleset = landlock.prepare(self.landlock) if self.landlock is not None else None
-        limits = self.limits
+    def command(self) -> list[str]:
+        """The argv that starts the program confined: Landlock (when the plan has a policy), then the
+        rlimits, each applied by an exec prefix in the new process before the program runs (no
+        ``preexec_fn``: the process that starts workers has threads)."""
+        from .rlimit_exec import limits_prefix
 
-        def confine() -> None:  # in the forked process
-            apply_limits(limits)
-            if ruleset is not None:
-                ruleset.restrict()
-
-        try:
-            yield confine
-        finally:
-            if ruleset is not None:
-                ruleset.close()
+        confine = landlock.exec_prefix(self.landlock) if self.landlock is not None else []
+        return confine + limits_prefix(self.limits) + self.argv
 
 
 def _drop_layer(user: SandboxUser | None, drop: list[str] | None, why_not: str, uncapable: bool = False) -> Layer:

@@ -1,7 +1,8 @@
 """Resource limits (rlimits) and the clean environment of sandboxed workers.
 
-Limits are applied between ``fork`` and ``exec`` of a worker (``Limits.apply`` as ``preexec_fn``, so
-they hold from the worker's first instruction and pass through bubblewrap to the sandboxed program),
+Limits are applied in a worker's own process before it execs its command (the prefix of
+:mod:`.rlimit_exec`: no ``preexec_fn`` in a threaded parent), so they hold from the worker's first
+instruction and pass through bubblewrap to the sandboxed program,
 and again, tighter, inside the Python worker's forked children. A limit is never raised above the
 current hard limit.
 

@@ -68,12 +68,13 @@ class WorkerProcess:
     def __init__(self, plan: Plan, scratch: Path, name: str, ready_timeout: float,
                  init: dict[str, Any] | None = None, spawner: ThreadPoolExecutor | None = None) -> None:
         self.log_path = scratch / f"{name}.log"
+        argv = plan.command()  # Landlock and rlimits by exec prefixes: no preexec_fn, this process has threads
 
         def spawn() -> subprocess.Popen[bytes]:
-            with plan.confining() as confine, open(self.log_path, "wb") as log:
+            with open(self.log_path, "wb") as log:
                 return subprocess.Popen(
-                    plan.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=plan.env, cwd=scratch,
-                    start_new_session=True, preexec_fn=confine,
+                    argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=plan.env, cwd=scratch,
+                    start_new_session=True,
                 )
 
         self.process = spawner.submit(spawn).result() if spawner is not None else spawn()

@@ -1,6 +1,6 @@
 """wapii plugin: the ``openai`` backend for any OpenAI-compatible server.
 
-Registered through the ``wapii`` entry-point group; httpx and the backend are imported only when
+Registered through the ``wapii`` entry-point group; urllib3 and the backend are imported only when
 a run asks for the backend, so ``wapii plugins`` and ``wapii --help`` stay fast.
 """
 

@@ -60,6 +60,7 @@ class OpenAIBackend:
         self._count_lock = threading.Lock()
         self._client: ApiClient | None = None
         self._pool: ThreadPoolExecutor | None = None
+        self._context = context
 
     # -- what determines the answers ---------------------------------------------------------
 
@@ -158,6 +159,11 @@ class OpenAIBackend:
         misses = [c for c in calls if c.key not in cached]
         if not misses:
             return
+        if self.options.batch != "false":  # provider-side batches or vLLM's batch runner
+            from .batch import batch_generations
+
+            yield from batch_generations(self, misses)
+            return
         client, pool = self._ensure_started()
         pending: dict[Future[Answer], _Call] = {pool.submit(self._ask, client, c): c for c in misses}
         try:
@@ -175,6 +181,12 @@ class OpenAIBackend:
         finally:
             for future in pending:  # the consumer stopped early (interrupt): drop what has not started
                 future.cancel()
+
+    def preflight(self, requests: list[GenerationRequest]) -> None:
+        """Before a run generates ``requests``: the key, the servers, the model (:mod:`.preflight`)."""
+        from .preflight import preflight
+
+        preflight(self, requests)
 
     def close(self) -> None:
         if self._client is not None:

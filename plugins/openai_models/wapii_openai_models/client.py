@@ -1,7 +1,9 @@
 """One POST to an OpenAI-compatible server, retried until it yields an answer or gives up.
 
 Requests rotate over the configured base URLs (a retry goes to the next server), so a fleet of
-identical servers shares the load and a failing one is routed around.
+identical servers shares the load and a failing one is routed around. A server that cannot be
+connected to at all (an unknown host, a refused connection) is not waited for like a rate limit:
+the call moves on at once to a server it has not tried, and gives up when none is left.
 """
 
 from __future__ import annotations
@@ -12,9 +14,10 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-import httpx
+from urllib3.exceptions import HTTPError
 
 from .retry import RetryPolicy, is_retryable_status, parse_retry_after
+from .transport import classify, pool
 
 
 @dataclass(frozen=True)
@@ -27,6 +30,10 @@ class Answer:
 
 class CallFailed(Exception):
     """The call could not be completed (after every retry, or a non-retryable error)."""
+
+
+class _Unreachable(Exception):
+    """No connection could be opened (DNS failure, connection refused): backing off will not heal it."""
 
 
 class _Transient(Exception):
@@ -64,10 +71,10 @@ class ApiClient:
         self._api_key = api_key
         self._turn = itertools.count()
         self._closed = threading.Event()
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.Client(
-            headers=headers, timeout=httpx.Timeout(timeout),
-            limits=httpx.Limits(max_connections=connections, max_keepalive_connections=connections))
+        headers = {"Content-Type": "application/json"}
+        if api_key:
+            headers["Authorization"] = f"Bearer {api_key}"
+        self._pools = {url: pool(url, connections=connections, timeout=timeout, headers=headers) for url in base_urls}
 
     def _next_url(self) -> str:
         return self.base_urls[next(self._turn) % len(self.base_urls)]
@@ -83,37 +90,48 @@ class ApiClient:
         """
         attempts = self.policy.retries + 1
         last = "no attempt"
+        unreachable: set[str] = set()  # servers this call could not connect to
         for attempt in range(attempts):
             if self._closed.is_set():
                 raise CallFailed(f"client closed; last error: {last}")
-            url = self._next_url() + self.PATHS[endpoint]
+            base = self._next_url()
+            if base in unreachable:
+                base = next(u for u in self.base_urls if u not in unreachable)
+            url = base + self.PATHS[endpoint]
             try:
-                return self._attempt(url, endpoint, body)
+                return self._attempt(base, url, endpoint, body)
+            except _Unreachable as exc:
+                last = f"{url}: {exc}"
+                unreachable.add(base)
+                if len(unreachable) == len(self.base_urls):
+                    raise CallFailed(self._redact(f"{last}; not retried (an unknown host or a refused connection "
+                                                  "does not heal by waiting)")) from None
             except _Transient as exc:
                 last = f"{url}: {exc}"
                 if attempt + 1 < attempts:
                     self._closed.wait(self.policy.delay(attempt, exc.retry_after))
         raise CallFailed(self._redact(f"gave up after {attempts} attempts; last error: {last}"))
 
-    def _attempt(self, url: str, endpoint: str, body: dict[str, Any]) -> Answer:
+    def _attempt(self, base: str, url: str, endpoint: str, body: dict[str, Any]) -> Answer:
         try:
-            response = self._http.post(url, json=body)
-        except httpx.TimeoutException as exc:
-            raise _Transient(f"timed out ({type(exc).__name__})") from None
-        except httpx.RequestError as exc:  # connection refused or dropped, protocol errors, bad encodings
-            raise _Transient(f"connection failed ({type(exc).__name__}: {_snippet(str(exc))})") from None
-        if response.status_code != 200:
-            message = f"HTTP {response.status_code}: {_snippet(response.text)}"
-            if is_retryable_status(response.status_code):
+            response = self._pools[base].request("POST", url, body=json.dumps(body).encode("utf-8"))
+        except HTTPError as exc:
+            kind, reason = classify(exc)
+            raise (_Unreachable if kind == "unreachable" else _Transient)(reason) from None
+        text = response.data.decode("utf-8", "replace")
+        if response.status != 200:
+            message = f"HTTP {response.status}: {_snippet(text)}"
+            if is_retryable_status(response.status):
                 raise _Transient(message, parse_retry_after(response.headers.get("retry-after")))
             raise CallFailed(self._redact(f"{url}: {message}"))
         try:
-            payload = response.json()
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise _Transient(f"malformed JSON in the response: {_snippet(response.text)}") from None
+            payload = json.loads(text)
+        except json.JSONDecodeError:
+            raise _Transient(f"malformed JSON in the response: {_snippet(text)}") from None
         return parse_answer(endpoint, payload)
 
     def close(self) -> None:
         """Stop waiting between retries and close the connections."""
         self._closed.set()
-        self._http.close()
+        for manager in self._pools.values():
+            manager.clear()

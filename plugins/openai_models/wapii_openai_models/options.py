@@ -81,6 +81,20 @@ class OpenAIOptions(DecodingOptions):
     max_tokens_param: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
     cache_tag: str = ""  # set to tell apart two servers that serve different models under one name
     guided: Literal["none", "vllm", "vllm-legacy"] = "none"  # constrained settings: how the server gets the grammar
+    preflight: bool = True  # check the key, the servers and the model before generating
+    # the Batch API (batch.py): "true" sends the requests as provider-side batches, "files" writes
+    # them for vLLM's batch-file runner; the remaining options size and poll those batches
+    batch: Literal["false", "true", "files"] = "false"
+    batch_wait: bool = False  # poll until every batch has ended, rather than exit with its status
+    batch_poll: float = Field(10.0, gt=0)  # seconds before the second poll; grows 1.5x per poll
+    batch_max_poll: float = Field(60.0, gt=0)  # at most this many seconds between polls
+    batch_max_requests: int = Field(50_000, ge=1)  # requests per batch (OpenAI: 50,000)
+    batch_max_bytes: int = Field(200_000_000, ge=1)  # bytes of one batch's input file (OpenAI: 200 MB)
+
+    @field_validator("batch", mode="before")
+    @classmethod
+    def _batch_words(cls, value: Any) -> Any:
+        return DecodingOptions._chat_words(value)
 
     @field_validator("base_url", mode="before")
     @classmethod

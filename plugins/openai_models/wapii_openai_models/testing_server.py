@@ -1,9 +1,11 @@
 """An OpenAI-compatible HTTP server of the project's own, for tests and benchmarks (127.0.0.1 only).
 
 It serves ``POST /v1/completions``, ``POST /v1/chat/completions`` and ``GET /v1/models`` like
-vLLM or OpenAI would, with answers scripted per test (a *responder*), counts every request, and
-injects faults on demand: 429 with ``Retry-After``, 5xx, slow answers, malformed JSON and dropped
-connections. It applies ``stop`` strings the way real servers do (the answer ends before the
+vLLM or OpenAI would, with answers scripted per test (a *responder*), counts every request (and
+the most it had in flight at once), and injects faults on demand: 429 with ``Retry-After``, 5xx,
+slow answers, malformed JSON and dropped connections. It also serves OpenAI's Batch API
+(``/v1/files`` and ``/v1/batches``, :mod:`.testing_batches`) with slow completion, expiry,
+cancellation and per-line errors. It applies ``stop`` strings the way real servers do (the answer ends before the
 stop string, which is not returned), and guided decoding the way vLLM's ``guidance`` backend does:
 a request with a grammar (``structured_outputs.grammar`` or the older ``guided_grammar``) gets a 400
 when the grammar does not compile, and an answer cut to what the grammar allows (finish reason
@@ -28,7 +30,11 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Literal
+
+if TYPE_CHECKING:
+    from .testing_batches import BatchService
 
 FaultKind = Literal["rate_limit", "server_error", "slow", "malformed", "drop"]
 
@@ -95,6 +101,10 @@ class _State:
     answered: int = 0
     by_endpoint: Counter = field(default_factory=Counter)
     calls: list[ApiCall] = field(default_factory=list)
+    models: list[str] | None = None  # None: any model name is served, and none is listed
+    in_flight: int = 0
+    peak_in_flight: int = 0
+    batches: Any = None  # the Batch API (testing_batches.BatchService)
 
 
 def _grammar(body: dict[str, Any]) -> str | None:
@@ -110,6 +120,37 @@ def _apply_stop(text: str, stop: Any) -> tuple[str, bool]:
     stops = [stop] if isinstance(stop, str) else list(stop or [])
     cuts = [text.find(s) for s in stops if s and s in text]
     return (text[:min(cuts)], True) if cuts else (text, False)
+
+
+def answer(state: _State, endpoint: str, body: dict[str, Any], authorization: str | None) -> tuple[int, dict[str, Any]]:
+    """``(status, payload)`` of one completions or chat request: the responder's answer, cut by the
+    request's grammar and stop strings (also how the Batch API answers each line)."""
+    call = ApiCall(endpoint, body, authorization)  # type: ignore[arg-type]
+    reply = state.responder(call)
+    reply = Reply(reply) if isinstance(reply, str) else reply
+    grammar = _grammar(body)
+    if grammar is not None:
+        from wapii_core.grammar import allowed_prefix
+
+        try:
+            allowed, complete = allowed_prefix(grammar, reply.text)
+        except ValueError as exc:
+            return 400, {"error": {"message": f"grammar: {exc}", "type": "BadRequestError"}}
+        reply = Reply(allowed, reply.finish_reason if complete else "length")
+    text, stopped = _apply_stop(reply.text, body.get("stop"))
+    reason = "stop" if stopped else reply.finish_reason
+    choice: dict[str, Any] = {"index": 0, "finish_reason": reason}
+    if endpoint == "chat":
+        choice["message"] = {"role": "assistant", "content": text}
+    else:
+        choice["text"] = text
+    with state.lock:
+        state.answered += 1
+        state.by_endpoint[endpoint] += 1
+        state.calls.append(call)
+        number = state.answered
+    return 200, {"id": f"cmpl-{number}", "object": "text_completion" if endpoint == "completions"
+                 else "chat.completion", "model": body.get("model"), "choices": [choice]}
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -132,25 +173,63 @@ class _Handler(BaseHTTPRequestHandler):
     def _json(self, status: int, data: Any, headers: dict[str, str] | None = None) -> None:
         self._send(status, json.dumps(data).encode("utf-8"), headers)
 
+    def _authorised(self) -> bool:
+        """Whether the request carries the server's key (when it has one); answers 401 when not."""
+        state = self.server.state
+        if state.api_key and self.headers.get("Authorization") != f"Bearer {state.api_key}":
+            self._json(401, {"error": {"message": "invalid api key", "type": "invalid_request_error"}})
+            return False
+        return True
+
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-        if self.path.rstrip("/") in ("/v1/models", "/models"):
-            self._json(200, {"object": "list", "data": [{"id": "scripted", "object": "model"}]})
+        state = self.server.state
+        path = self.path.split("?", 1)[0].rstrip("/").removeprefix("/v1")
+        if not self._authorised():
+            return
+        if path == "/models":
+            if state.models is None:
+                self._json(404, {"error": {"message": "this server lists no models (it serves any name)"}})
+            else:
+                self._json(200, {"object": "list", "data": [{"id": m, "object": "model"} for m in state.models]})
+        elif path.startswith(("/files", "/batches")):
+            self._reply(state.batches.get(self.path.removeprefix("/v1")))
         else:
             self._json(404, {"error": {"message": f"no route {self.path}"}})
+
+    def _reply(self, outcome: tuple[int, Any]) -> None:
+        status, payload = outcome
+        if isinstance(payload, bytes):
+            self._send(status, payload, {"Content-Type": "application/jsonl"})
+        else:
+            self._json(status, payload)
 
     def do_POST(self) -> None:  # noqa: N802
         state = self.server.state
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         path = self.path.rstrip("/").removeprefix("/v1")
+        if path.startswith(("/files", "/batches")):
+            if self._authorised():
+                self._reply(state.batches.post(path, raw, self.headers.get("Content-Type", ""),
+                                               self.headers.get("Authorization")))
+            return
         endpoint = {"/completions": "completions", "/chat/completions": "chat"}.get(path)
         with state.lock:
             state.requests += 1
             fault = state.faults.pop(0) if state.faults else state.always
+            state.in_flight += 1
+            state.peak_in_flight = max(state.peak_in_flight, state.in_flight)
+        try:
+            self._complete(endpoint, raw, fault)
+        finally:
+            with state.lock:
+                state.in_flight -= 1
+
+    def _complete(self, endpoint: str | None, raw: bytes, fault: Fault | None) -> None:
+        state = self.server.state
         if endpoint is None:
             self._json(404, {"error": {"message": f"no route {self.path}"}})
             return
-        if state.api_key and self.headers.get("Authorization") != f"Bearer {state.api_key}":
-            self._json(401, {"error": {"message": "invalid api key"}})
+        if not self._authorised():
             return
         if state.latency:
             time.sleep(state.latency)
@@ -161,32 +240,11 @@ class _Handler(BaseHTTPRequestHandler):
         except json.JSONDecodeError:
             self._json(400, {"error": {"message": "request body is not JSON"}})
             return
-        call = ApiCall(endpoint, body, self.headers.get("Authorization"))
-        reply = state.responder(call)
-        reply = Reply(reply) if isinstance(reply, str) else reply
-        grammar = _grammar(body)
-        if grammar is not None:
-            from wapii_core.grammar import allowed_prefix
-
-            try:
-                allowed, complete = allowed_prefix(grammar, reply.text)
-            except ValueError as exc:
-                self._json(400, {"error": {"message": f"grammar: {exc}", "type": "BadRequestError"}})
-                return
-            reply = Reply(allowed, reply.finish_reason if complete else "length")
-        text, stopped = _apply_stop(reply.text, body.get("stop"))
-        reason = "stop" if stopped else reply.finish_reason
-        choice: dict[str, Any] = {"index": 0, "finish_reason": reason}
-        if endpoint == "chat":
-            choice["message"] = {"role": "assistant", "content": text}
-        else:
-            choice["text"] = text
-        with state.lock:
-            state.answered += 1
-            state.by_endpoint[endpoint] += 1
-            state.calls.append(call)
-        self._json(200, {"id": f"cmpl-{state.answered}", "object": "text_completion" if endpoint == "completions"
-                         else "chat.completion", "model": body.get("model"), "choices": [choice]})
+        if state.models is not None and body.get("model") not in state.models:
+            self._json(404, {"error": {"message": f"The model `{body.get('model')}` does not exist.",
+                                       "type": "NotFoundError"}})
+            return
+        self._json(*answer(state, endpoint, body, self.headers.get("Authorization")))
 
     def _inject(self, fault: Fault) -> bool:
         """Play ``fault``; True when the request is finished with it."""
@@ -222,8 +280,14 @@ class OpenAIServer:
     """The server, running on a background thread from :meth:`start` (or ``with``) to :meth:`stop`."""
 
     def __init__(self, responder: Responder | None = None, *, latency: float = 0.0, api_key: str | None = None,
-                 host: str = "127.0.0.1", port: int = 0) -> None:
-        self._state = _State(responder or default_responder, latency, api_key)
+                 host: str = "127.0.0.1", port: int = 0, models: list[str] | None = None) -> None:
+        """``models``: the model names served and listed at ``GET /v1/models`` (another name gets a
+        404); None serves any name and answers that listing with 404, as some servers do."""
+        from .testing_batches import BatchService
+
+        self._state = _State(responder or default_responder, latency, api_key, models=models)
+        self._state.batches = BatchService(lambda endpoint, body, auth: answer(self._state, endpoint, body, auth),
+                                           models)
         self._httpd = _Server((host, port), _Handler)
         self._httpd.state = self._state
         self._thread: threading.Thread | None = None
@@ -238,8 +302,18 @@ class OpenAIServer:
 
     @property
     def requests(self) -> int:
-        """POST requests received, faulty ones included."""
+        """POST requests received outside the Batch API, faulty ones included."""
         return self._state.requests
+
+    @property
+    def peak_in_flight(self) -> int:
+        """The most completions / chat requests the server was handling at once (latency included)."""
+        return self._state.peak_in_flight
+
+    @property
+    def batches(self) -> "BatchService":
+        """The Batch API's state: ``created``, ``uploads``, ``behave(...)`` (see :mod:`.testing_batches`)."""
+        return self._state.batches
 
     @property
     def answered(self) -> int:
@@ -274,7 +348,7 @@ class OpenAIServer:
 
     def reset_counts(self) -> None:
         with self._state.lock:
-            self._state.requests = self._state.answered = 0
+            self._state.requests = self._state.answered = self._state.peak_in_flight = 0
             self._state.by_endpoint.clear()
             self._state.calls.clear()
 
@@ -299,14 +373,45 @@ class OpenAIServer:
         self.stop()
 
 
+def run_batch(input_path: str | Path, output_path: str | Path, responder: Responder | None = None) -> int:
+    """Do what ``vllm run-batch -i INPUT -o OUTPUT`` does, answering each line as this server would
+    (``responder``, stop strings, grammars): one ``{"id", "custom_id", "response": {"status_code",
+    "request_id", "body"}, "error"}`` line per request. Returns the number of requests."""
+    from .testing_batches import ENDPOINTS
+
+    state = _State(responder or default_responder, 0.0, None)
+    records = []
+    for number, raw in enumerate(Path(input_path).read_text(encoding="utf-8").splitlines()):
+        if not raw.strip():
+            continue
+        request = json.loads(raw)
+        kind = ENDPOINTS.get(request.get("url"))
+        if kind is None or not isinstance(request.get("body"), dict):
+            status, body = 400, {"error": {"message": f"unsupported url {request.get('url')!r}"}}
+        else:
+            status, body = answer(state, kind, request["body"], None)
+        records.append({"id": f"vllm-{number}", "custom_id": request.get("custom_id"),
+                        "response": {"status_code": status, "request_id": f"vllm-batch-{number}", "body": body},
+                        "error": None})
+    Path(output_path).write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return len(records)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Serve :func:`default_responder` answers until interrupted."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--latency", type=float, default=0.0, help="seconds before each answer")
     parser.add_argument("--api-key", default=None, help="require this bearer token")
+    parser.add_argument("--model", action="append", default=None,
+                        help="a model name to serve and list (repeat for several; default: any name)")
+    parser.add_argument("--run-batch", nargs=2, metavar=("INPUT", "OUTPUT"),
+                        help="answer a batch file the way `vllm run-batch -i INPUT -o OUTPUT` does, and exit")
     args = parser.parse_args(argv)
-    server = OpenAIServer(latency=args.latency, api_key=args.api_key, port=args.port).start()
+    if args.run_batch:
+        print(f"{run_batch(*args.run_batch)} requests answered into {args.run_batch[1]}")
+        return
+    server = OpenAIServer(latency=args.latency, api_key=args.api_key, port=args.port, models=args.model).start()
     print(f"serving on {server.base_url}", flush=True)
     try:
         threading.Event().wait()

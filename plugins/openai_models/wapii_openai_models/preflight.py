@@ -1,0 +1,122 @@
+"""What the ``openai`` backend checks before it sends anything: the key, the servers, the model.
+
+Each failure is one :class:`~wapii_core.errors.WapiiError` line (exit 2, no run directory):
+
+- a hosted API that always needs a key (OpenAI, OpenRouter, ...) and no key in ``$api_key_env``:
+  refused without any network access;
+- every base URL answers ``GET {base_url}/models`` within a few seconds: an unknown host, a refused
+  connection or a timeout names the URL; a 401 or 403 says the key is missing or refused;
+- the model is among the ones listed. A server that lists no models (404) is not asked further;
+  one that serves names it does not list (llama.cpp aliases) needs ``-O preflight=false``.
+
+Other answers (429, 5xx) are left to the requests' own retries.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from urllib3.exceptions import HTTPError, TimeoutError
+
+from wapii_core.errors import WapiiError
+from wapii_core.model import GenerationRequest
+
+from .transport import classify, detail, pool
+
+if TYPE_CHECKING:
+    from .backend import OpenAIBackend
+
+KEYED_HOSTS = frozenset({
+    "api.openai.com", "openrouter.ai", "api.together.xyz", "api.groq.com", "api.deepseek.com",
+    "api.mistral.ai", "api.fireworks.ai", "api.anthropic.com", "generativelanguage.googleapis.com",
+})
+"""Hosted APIs that answer nothing without a key."""
+
+PREFLIGHT_TIMEOUT_S = 10.0
+SKIP = "-O preflight=false skips these checks"
+
+
+def preflight(backend: "OpenAIBackend", requests: list[GenerationRequest]) -> None:
+    """The checks above for a run of ``backend`` that will generate ``requests``; none when every
+    answer is cached, with ``-O preflight=false``, or when the requests go to batch files."""
+    o = backend.options
+    if not o.preflight or o.batch == "files":
+        return
+    calls = [c for c in map(backend._call, requests) if not c.unsatisfiable]
+    keys = {c.key for c in calls}
+    if not keys or len(backend.cache.get_many(keys)) == len(keys):
+        return
+    api_key = os.environ.get(o.api_key_env) or None
+    check_key(o.base_url, api_key, o.api_key_env)
+    for url in o.base_url:
+        check_server(url, backend.model, api_key, o.api_key_env, timeout=min(o.timeout, PREFLIGHT_TIMEOUT_S))
+
+
+def needs_key(base_url: str) -> bool:
+    """Whether ``base_url`` is a hosted API known to require a key."""
+    host = (urlsplit(base_url).hostname or "").lower()
+    return host in KEYED_HOSTS or host.endswith(".openai.azure.com")
+
+
+def check_key(base_urls: list[str], api_key: str | None, api_key_env: str) -> None:
+    """Refuse, without network access, a hosted API that needs a key when none is set."""
+    if api_key:
+        return
+    for url in base_urls:
+        if needs_key(url):
+            raise WapiiError(f"backend openai: {url} needs an API key and ${api_key_env} is not set "
+                             "(export it, or name another variable with -O api_key_env=NAME)")
+
+
+def check_server(base_url: str, model: str, api_key: str | None, api_key_env: str, *,
+                 timeout: float = PREFLIGHT_TIMEOUT_S) -> None:
+    """``GET {base_url}/models``: the server answers, accepts the key and lists ``model`` (if it lists any)."""
+    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+    manager = pool(base_url, connections=1, timeout=timeout, headers=headers)
+    try:
+        response = manager.request("GET", f"{base_url}/models")
+    except HTTPError as exc:
+        if classify(exc)[0] == "unreachable":
+            raise WapiiError(f"backend openai: cannot reach {base_url}: {_hide(detail(exc), api_key)} "
+                             "(is the server running? check -O base_url)") from None
+        if isinstance(exc, TimeoutError):
+            raise WapiiError(f"backend openai: {base_url} did not answer within {timeout:g} s ({SKIP})") from None
+        raise WapiiError(f"backend openai: cannot reach {base_url}: {_hide(detail(exc), api_key)}") from None
+    finally:
+        manager.clear()
+    if response.status in (401, 403):
+        if not api_key:
+            raise WapiiError(f"backend openai: {base_url} needs an API key (HTTP {response.status}) and "
+                             f"${api_key_env} is not set (export it, or name another variable with "
+                             "-O api_key_env=NAME)")
+        raise WapiiError(f"backend openai: {base_url} refused the API key in ${api_key_env} "
+                         f"(HTTP {response.status}: {_message(response)})")
+    if response.status != 200:
+        return  # no model list (404), or a passing failure the requests will retry
+    served = _model_ids(response)
+    if served is not None and model not in served:
+        listed = ", ".join(sorted(served)[:10]) + (", ..." if len(served) > 10 else "") or "none"
+        raise WapiiError(f"backend openai: {base_url} does not serve model {model!r} (it lists: {listed}; "
+                         f"{SKIP})")
+
+
+def _model_ids(response: Any) -> set[str] | None:
+    try:
+        data: Any = response.json().get("data")
+        return {str(m["id"]) for m in data}
+    except (ValueError, AttributeError, KeyError, TypeError):
+        return None  # not an OpenAI model list: nothing to check against
+
+
+def _message(response: Any) -> str:
+    try:
+        text = str(response.json()["error"]["message"])
+    except (ValueError, KeyError, TypeError):
+        text = response.data.decode("utf-8", "replace")
+    return " ".join(text.split())[:200]
+
+
+def _hide(text: str, api_key: str | None) -> str:
+    return text.replace(api_key, "***") if api_key else text
