@@ -126,33 +126,43 @@ def _build(pid: int):  # -> pyseccomp.SyscallFilter
 
 def compile_filter() -> bytes:
     """The filter as classic BPF, with :data:`PID_PLACEHOLDER` where the process's own pid goes;
-    compiled once per process (libseccomp takes milliseconds, loading the result microseconds)."""
+    compiled once per process (libseccomp takes milliseconds), together with everything
+    :func:`install` needs, so that a forked child only writes its pid and loads it."""
     global _compiled
     if _compiled is None:
         with os.fdopen(os.memfd_create("wapii-seccomp"), "w+b") as out:  # no file system: workers may write none
             _build(PID_PLACEHOLDER).export_bpf(out)
             out.seek(0)
             _compiled = out.read()
-        _libc()
+        _prepared.extend(_prepare(_compiled))
     return _compiled
 
 
-def _for_pid(program: bytes, pid: int) -> bytes:
-    """``program`` with every comparison against :data:`PID_PLACEHOLDER` made against ``pid``."""
-    patched = bytearray(program)
-    for offset in range(0, len(patched), 8):
-        code, jt, jf, k = struct.unpack_from("=HBBI", patched, offset)
+def _pid_offsets(program: bytes) -> list[int]:
+    """Where, in ``program``, the ``k`` of a jump comparing with :data:`PID_PLACEHOLDER` is."""
+    offsets = []
+    for offset in range(0, len(program), 8):
+        code, _jt, _jf, k = struct.unpack_from("=HBBI", program, offset)
         if k == PID_PLACEHOLDER and code & 0x07 == 0x05:  # a jump (BPF_JMP) comparing with the placeholder
-            struct.pack_into("=HBBI", patched, offset, code, jt, jf, pid)
-    return bytes(patched)
+            offsets.append(offset + 4)
+    return offsets
+
+
+def _prepare(program: bytes) -> tuple[ctypes.Array, _SockFprog, list[int], ctypes.CDLL]:
+    buffer = ctypes.create_string_buffer(program, len(program))
+    return buffer, _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p)), _pid_offsets(program), _libc()
+
+
+_prepared: list = []
 
 
 def install() -> None:
     """Installs the filter on this process (and its future threads); irreversible."""
-    program = _for_pid(compile_filter(), os.getpid())
-    buffer = ctypes.create_string_buffer(program, len(program))
-    fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    libc = _libc()
+    compile_filter()
+    buffer, fprog, offsets, libc = _prepared
+    pid = os.getpid()
+    for offset in offsets:  # the buffer is this process's copy: a forked child writes its own
+        struct.pack_into("=I", buffer, offset, pid)
     if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
     if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
