@@ -15,15 +15,29 @@ nothing leaves the sandbox, every hostile program gets its own error, and the ru
   are active, a warning for those that are not, or a refusal under ``--require-isolation``.
 """
 
-from .launch import Plan, Program, plan
-from .layers import Isolation, IsolationError, Layer, enforce, isolation_required, set_require_isolation
-from .limits import GiB, MiB, Limits, clean_env
-from .pychild import NoRequest
-from .python_pool import PythonPool, SnippetResult
-from .supervisor import Supervisor, WorkerStartError, default_worker_count
+from __future__ import annotations
 
-__all__ = [
-    "GiB", "Isolation", "IsolationError", "Layer", "Limits", "MiB", "NoRequest", "Plan", "Program", "PythonPool",
-    "SnippetResult", "Supervisor", "WorkerStartError", "clean_env", "default_worker_count", "enforce",
-    "isolation_required", "plan", "set_require_isolation",
-]
+import importlib
+from typing import Any
+
+_WHERE = {
+    "Plan": "launch", "Program": "launch", "plan": "launch",
+    "Isolation": "layers", "IsolationError": "layers", "Layer": "layers", "enforce": "layers",
+    "isolation_required": "layers", "set_require_isolation": "layers",
+    "GiB": "limits", "MiB": "limits", "Limits": "limits", "clean_env": "limits",
+    "NoRequest": "pychild",
+    "PythonPool": "python_pool", "SnippetResult": "python_pool",
+    "Supervisor": "supervisor", "WorkerStartError": "supervisor", "default_worker_count": "supervisor",
+}
+"""Where each public name lives: imported on first use, so that a sandboxed worker, which imports
+only the modules it runs, stays small (its every snippet process is a fork of it)."""
+
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
+    globals()[name] = value
+    return value
