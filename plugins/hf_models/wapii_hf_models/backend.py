@@ -76,7 +76,8 @@ class HFBackend:
             cache_impl = "static" if self.device == "cpu" else "dynamic"
         self.params = DecodingParams(max_new_tokens=o.max_new_tokens, temperature=o.sampled_temperature(options.draws),
                                      top_k=o.top_k_value, top_p=o.top_p, stop=o.stop or None,
-                                     cache_implementation=None if cache_impl == "dynamic" else cache_impl)
+                                     cache_implementation=None if cache_impl == "dynamic" else cache_impl,
+                                     prefix_cache=o.prefix_cache)
         self.decoder_prompt = (o.decoder_prompt == "true" or
                                (o.decoder_prompt == "auto" and "codet5p" in options.model.lower()))
         self.constraints = None  # constrained settings: the grammar of each request (constrained.py)

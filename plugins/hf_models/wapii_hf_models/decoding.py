@@ -12,6 +12,7 @@ not depend on the batch it ran in.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
@@ -30,6 +31,7 @@ class DecodingParams:
     top_p: float = 1.0
     stop: str | None = "\n```\n"
     cache_implementation: str | None = None  # "static" preallocates the KV cache (fast on CPU)
+    prefix_cache: bool = True  # decoder-only batches: the prompt prefix all rows share is computed once
 
     @property
     def do_sample(self) -> bool:
@@ -88,9 +90,15 @@ class BatchDecoder:
         from .stopping import GeneratedTextStop
 
         tokenizer = self.loaded.tokenizer
-        encoded = tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=add_special_tokens)
-        encoded = encoded.to(self.loaded.device)
         extra: dict[str, Any] = {}
+        config = self.config
+        encoded = self._shared_prefix_batch(texts, add_special_tokens, extra)
+        if encoded is None:
+            encoded = tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=add_special_tokens)
+        else:  # the shared prefix's cache is already in extra: a dynamic cache continues it
+            config = copy.copy(self.config)
+            config.cache_implementation = None
+        encoded = encoded.to(self.loaded.device)
         if self.decoder_prompt:
             extra["decoder_input_ids"] = encoded["input_ids"].clone()
         prompt_ids = encoded["input_ids"] if (self.decoder_prompt or not self.loaded.encoder_decoder) else None
@@ -104,7 +112,7 @@ class BatchDecoder:
         if seed is not None:
             torch.manual_seed(seed)
         with torch.inference_mode():
-            output = self.loaded.model.generate(**encoded, generation_config=self.config, **extra)
+            output = self.loaded.model.generate(**encoded, generation_config=config, **extra)
         mask = encoded["attention_mask"]
         completions = []
         for row in range(len(texts)):
@@ -112,6 +120,27 @@ class BatchDecoder:
             prompt = [] if prompt_ids is None else prompt_ids[row][mask[row].bool()].tolist()
             completions.append(self._completion(prompt, new, stopper.reasons.get(row)))
         return completions
+
+    def _shared_prefix_batch(self, texts: list[str], add_special_tokens: bool, extra: dict[str, Any]) -> Any:
+        """Decoder-only batches whose rows share at least :data:`~.prefix.MIN_SHARED_TOKENS` leading
+        tokens: the inputs laid out around that prefix, whose cache goes into ``extra`` (:mod:`.prefix`);
+        None otherwise."""
+        if not self.params.prefix_cache or len(texts) < 2 or self.loaded.encoder_decoder:
+            return None
+        import torch
+        from transformers import BatchEncoding
+
+        from .prefix import MIN_SHARED_TOKENS, cache_argument, layout, prefix_cache, shared_length
+
+        tokenizer = self.loaded.tokenizer
+        rows = tokenizer(texts, add_special_tokens=add_special_tokens)["input_ids"]
+        shared = shared_length(rows)
+        if shared < MIN_SHARED_TOKENS:
+            return None
+        ids, mask = layout(rows, shared, tokenizer.pad_token_id)
+        model = self.loaded.model
+        extra[cache_argument(model)] = prefix_cache(model, rows[0][:shared], len(rows))
+        return BatchEncoding({"input_ids": torch.tensor(ids), "attention_mask": torch.tensor(mask)})
 
     def _completion(self, prompt: list[int], new: list[int], reason: str | None = None) -> Completion:
         ended = next((i for i, token in enumerate(new) if token in self.eos_ids), None)
