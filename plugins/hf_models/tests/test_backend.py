@@ -136,6 +136,17 @@ def test_bad_model_names_are_one_line_errors(tmp_path):
         HFBackend(BackendOptions(model=None))
     with pytest.raises(WapiiError, match="not a model directory"):
         backend(model=str(tmp_path / "missing"))
+    with pytest.raises(WapiiError, match="no such GGUF file"):
+        backend(model=str(tmp_path / "missing.gguf"))
+    from wapii_hf_models.gguf import converted_root, file_sha256
+
+    for name, content in (("short.gguf", b"GGUF\x03\x00\x00\x00garbage"), ("text.gguf", b"not a model\n")):
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(WapiiError, match=f"{name}: cannot convert this GGUF file"):
+            backend(model=str(tmp_path / name))
+        sha = file_sha256(tmp_path / name)[:16]
+        left = [p.name for p in converted_root().iterdir() if sha in p.name]
+        assert left == []  # nothing half-written
     empty = tmp_path / "empty"
     empty.mkdir()
     b = backend(model=str(empty), no_cache="true")

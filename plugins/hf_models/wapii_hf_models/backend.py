@@ -56,8 +56,8 @@ class HFBackend:
 
     def __init__(self, options: BackendOptions, context: RunContext | None = None) -> None:
         if not options.model:
-            raise WapiiError("the hf backend needs --model (wapii-tiny, a hub id such as "
-                             "Qwen/Qwen2.5-Coder-1.5B, or a local model directory)")
+            raise WapiiError("the hf backend needs --model (smollm2-135m, wapii-tiny, a hub id such as "
+                             "Qwen/Qwen2.5-Coder-1.5B, a local model directory or a GGUF file)")
         self.options = parse_options(HFOptions, options, self.name)
         self.source = resolve_source(options.model)
         self.device = resolve_device(self.options.device)
