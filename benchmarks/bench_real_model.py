@@ -20,12 +20,17 @@ cache (every row generating ``--speed-tokens`` tokens, stop strings off), the pr
 with and without prefix caching, and float32 against torch's dynamic int8 quantisation of the
 linear layers (whose output differs: reported, not used). Variants alternate in one process.
 
-``--verify-stop-at-call`` also reruns the unconstrained runs with ``-O stop_at_call=false`` (each
-completion runs to the stop string or the token limit) and compares every sample's verdict and
-extracted call with the run that stopped at the complete call.
+``--no-stop-at-call`` runs with ``-O stop_at_call=false`` (every completion goes on to the stop
+string or the token limit) and then checks, for every unconstrained generation, each point at
+which the complete-call rule would have stopped it (each prefix of its raw output ending in ``;``
+or a newline where the rule holds): the adapter must cut the same call there as from the whole
+program, so stopping there changes no verdict. Greedy decoding makes a stopped completion a
+prefix of the full one.
 
     python benchmarks/bench_real_model.py --data-dir ../shared/wapiibench [--tasks 100] \\
-        [--max-new-tokens 128] [--out runs/bench-real-model] [--verify-stop-at-call]
+        [--max-new-tokens 96] [--settings unconstrained,constrained] [--out runs/bench-real-model]
+    python benchmarks/bench_real_model.py --tasks 40 --settings unconstrained --no-stop-at-call
+    python benchmarks/bench_real_model.py --speed
 """
 
 from __future__ import annotations
@@ -106,15 +111,37 @@ def one_run(dataset_dir: Path, out: Path, mode: str, setup: str, setting: str, o
     return counts(run_dir, time.perf_counter() - began)
 
 
-def compare_stop_at_call(early: Path, full: Path) -> tuple[int, list[str]]:
-    """(samples compared, samples whose verdict or extracted call differ) between two runs."""
-    def by_key(directory: Path) -> dict[str, dict[str, Any]]:
-        rows = (json.loads(line) for line in (directory / "results.jsonl").read_text().splitlines())
-        return {r["sample"]: r for r in rows}
+def check_stop_at_call(run_dir: Path, dataset_dir: Path, setup: str) -> tuple[int, int, list[str], float]:
+    """(generations, stop points checked, samples where a stop point cuts another call, share of raw
+    characters after the first stop point) for a run made with ``stop_at_call=false``."""
+    from wapii_axios_js.adapter import AxiosAdapter
+    from wapii_axios_js.prompt import starter_code
+    from wapii_core.datasets import load_dataset_dir
+    from wapii_core.model import Setup
+    from wapii_hf_models.call_stop import call_complete_predicate
 
-    a, b = by_key(early), by_key(full)
-    differ = [k for k in a if (a[k]["verdict"], a[k]["error"], a[k]["call"]) != (b[k]["verdict"], b[k]["error"], b[k]["call"])]
-    return len(a), differ
+    starters = {s.id: starter_code(s, Setup(setup)) for s in load_dataset_dir(dataset_dir, "subset").samples}
+    adapter = AxiosAdapter()
+    generations = [json.loads(line) for line in (run_dir / "generations.jsonl").read_text().splitlines()]
+    points, differ, saved, total = 0, [], 0, 0
+    for gen in generations:
+        raw, code, starter = gen["raw"] or "", gen["code"] or "", starters[gen["sample"]]
+        complete = call_complete_predicate(adapter, starter)
+        expected = adapter.extract(code)
+        first = None
+        for end in range(1, len(raw) + 1):
+            if raw[end - 1] not in ";\n" or not complete(raw[:end]):
+                continue
+            points += 1
+            first = end if first is None else first
+            cut = adapter.extract(starter + raw[:end])
+            if (cut.call, cut.error) != (expected.call, expected.error):
+                differ.append(gen["sample"])
+                break
+        total += len(raw)
+        saved += len(raw) - first if first is not None else 0
+    adapter.close()
+    return len(generations), points, differ, saved / max(1, total)
 
 
 def speed(threads: int, tokens: int, batches: list[int], rounds: int) -> None:
@@ -190,7 +217,7 @@ def main() -> None:
     parser.add_argument("--setups", default=",".join(SETUPS))
     parser.add_argument("--settings", default=",".join(SETTINGS))
     parser.add_argument("--out", type=Path, default=REPO / "runs" / "bench-real-model")
-    parser.add_argument("--verify-stop-at-call", action="store_true")
+    parser.add_argument("--no-stop-at-call", action="store_true")
     parser.add_argument("--speed", action="store_true")
     parser.add_argument("--speed-tokens", type=int, default=33)
     parser.add_argument("--speed-batches", default="1,8,16,26")
@@ -204,6 +231,8 @@ def main() -> None:
     options = {"max_new_tokens": str(args.max_new_tokens), "batch_size": str(args.batch_size),
                "threads": str(args.threads), "no_cache": "true",
                "constraint_references": "false"}  # literal values: a constrained call that finishes runs
+    if args.no_stop_at_call:
+        options["stop_at_call"] = "false"
     results: dict[tuple[str, str, str], dict[str, Any]] = {}
     began = time.perf_counter()
     for mode in args.modes.split(","):
@@ -216,18 +245,14 @@ def main() -> None:
           f"{args.threads} thread(s); {time.perf_counter() - began:.0f} s in all\n")
     for setup in args.setups.split(","):
         print(table(results, setup) + "\n")
-    if args.verify_stop_at_call:
-        for mode in args.modes.split(","):
-            for setup in args.setups.split(","):
-                full = args.out / "no-stop-at-call"
-                row = one_run(dataset_dir, full, mode, setup, "unconstrained", {**options, "stop_at_call": "false"})
-                compared, differ = compare_stop_at_call(args.out / f"{mode}-{setup}-unconstrained",
-                                                        full / f"{mode}-{setup}-unconstrained")
-                early = results.get((mode, setup, "unconstrained"), {}).get("s / sample")
-                print(f"stop at the complete call, {mode} {setup}: {compared - len(differ)}/{compared} same verdict "
-                      f"and call{' (differ: ' + ', '.join(differ) + ')' if differ else ''}; "
-                      f"{early} vs {row['s / sample']} s / sample", flush=True)
-
+    if args.no_stop_at_call:
+        for (mode, setup, setting) in results:
+            if setting in ("unconstrained", "rag"):
+                count, points, differ, saved = check_stop_at_call(args.out / f"{mode}-{setup}-{setting}",
+                                                                  dataset_dir, setup)
+                print(f"stop at the complete call, {mode} {setup} {setting}: {count} generations, {points} stop "
+                      f"points, {len(differ)} cutting another call{' (' + ', '.join(differ) + ')' if differ else ''}; "
+                      f"{saved:.0%} of the raw characters come after the first one", flush=True)
 
 if __name__ == "__main__":
     main()
