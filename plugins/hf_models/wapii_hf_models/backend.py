@@ -32,6 +32,7 @@ from .chatmode import is_chat_directory
 
 from .constrained import ConstrainedDecoder
 from .decoding import BatchDecoder, Completion, DecodingParams
+from .hub_check import check_hub_model
 from .loading import LoadedModel, fingerprint_dir, hub_commit, load_model, resolve_device, resolve_dtype, resolve_source
 from .options import HFOptions
 
@@ -91,6 +92,12 @@ class HFBackend:
         self._loaded: LoadedModel | None = None
         self._decoder: BatchDecoder | None = None
         self._identity: str | None = self.fingerprint
+
+    def preflight(self, requests: list[GenerationRequest]) -> None:
+        """Before anything is generated or written: a hub model must be in the local Hugging Face cache
+        or the hub reachable (:mod:`.hub_check`), else one line naming the model; local models pass."""
+        if not self.source.local:
+            check_hub_model(self.source.location, self.options.revision)
 
     def _is_chat(self, model: str) -> bool:
         """The ``chat`` option; for ``auto``, the model's name, else (a local model other than
