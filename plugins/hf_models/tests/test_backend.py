@@ -55,8 +55,23 @@ def test_the_chat_path_renders_the_template_and_returns_a_program(make_reqs):
     b2 = backend(chat="true", no_cache="true")
     b2._load()
     rendered = b2._render(b2._item(reqs[0]))
-    assert rendered.startswith("<|user|>\n" + reqs[0].prompt.text) and rendered.endswith("<|assistant|>\n")
+    asked = "<|user|>\nYou are an AI programming assistant. Complete the following code snippet without any explanations:"
+    assert rendered == f"{asked}<|endoftext|>\n<|assistant|>\n```javascript\n{reqs[0].prompt.starter}"
     b2.close()
+
+
+def test_without_prefill_the_chat_answer_is_asked_for_and_parsed(make_reqs):
+    b = backend(chat="true", prefill="false", no_cache="true")
+    reqs = make_reqs(2)
+    gens = generate(b, reqs)
+    assert "prefill" not in b.describe()
+    for gen, req in zip(gens, reqs):
+        assert gen.code.startswith(req.prompt.starter) and gen.raw is not None
+    b._load()
+    rendered = b._render(b._item(reqs[0]))
+    expected = reqs[0].prompt.text.replace("snippet:", "snippet without any explanations:")
+    assert rendered == f"<|user|>\n{expected}<|endoftext|>\n<|assistant|>\n"
+    b.close()
 
 
 def test_sampled_draws_use_the_papers_settings_and_are_reproducible(make_reqs):
@@ -121,6 +136,17 @@ def test_bad_model_names_are_one_line_errors(tmp_path):
         HFBackend(BackendOptions(model=None))
     with pytest.raises(WapiiError, match="not a model directory"):
         backend(model=str(tmp_path / "missing"))
+    with pytest.raises(WapiiError, match="no such GGUF file"):
+        backend(model=str(tmp_path / "missing.gguf"))
+    from wapii_hf_models.gguf import converted_root, file_sha256
+
+    for name, content in (("short.gguf", b"GGUF\x03\x00\x00\x00garbage"), ("text.gguf", b"not a model\n")):
+        (tmp_path / name).write_bytes(content)
+        with pytest.raises(WapiiError, match=f"{name}: cannot convert this GGUF file"):
+            backend(model=str(tmp_path / name))
+        sha = file_sha256(tmp_path / name)[:16]
+        left = [p.name for p in converted_root().iterdir() if sha in p.name]
+        assert left == []  # nothing half-written
     empty = tmp_path / "empty"
     empty.mkdir()
     b = backend(model=str(empty), no_cache="true")

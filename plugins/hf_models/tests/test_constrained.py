@@ -142,7 +142,7 @@ def test_constrained_programs_keep_to_the_grammar(petstore_dataset, axios, tiny_
             assert all(matcher.consume(b) for b in text.encode()), text
 
 
-def test_the_constrained_setting_changes_the_cache_key_and_needs_a_base_model(petstore_dataset, axios, tiny_dir):
+def test_the_constrained_setting_changes_the_cache_key_and_needs_a_base_model_or_prefill(petstore_dataset, axios, tiny_dir):
     from wapii_hf_models.backend import HFBackend
 
     reqs = requests(petstore_dataset, axios, Setup.full)[:2]
@@ -159,7 +159,7 @@ def test_the_constrained_setting_changes_the_cache_key_and_needs_a_base_model(pe
         plain.close()
         constrained.close()
     with pytest.raises(WapiiError, match="base model"):
-        HFBackend(BackendOptions(model="wapii-tiny", extra={"chat": "true"}),
+        HFBackend(BackendOptions(model="wapii-tiny", extra={"chat": "true", "prefill": "false"}),
                   SettingContext(petstore_dataset, axios, Setup.full, setting="constrained"))
 
 

@@ -30,6 +30,31 @@ def test_greedy_batched_output_equals_one_prompt_at_a_time(loaded, make_reqs, ca
     assert len({c.text for c in batched}) > 1  # the prompts matter
 
 
+def test_the_shared_prompt_prefix_is_computed_once_and_changes_no_output(loaded, make_reqs, monkeypatch):
+    import wapii_hf_models.prefix as prefix
+
+    texts = prompts(make_reqs)
+    shared = []
+    real = prefix.prefix_cache
+    monkeypatch.setattr(prefix, "prefix_cache", lambda model, ids, batch: shared.append(len(ids)) or real(model, ids, batch))
+    cached = BatchDecoder(loaded, DecodingParams(max_new_tokens=12)).complete(texts)
+    plain = BatchDecoder(loaded, DecodingParams(max_new_tokens=12, prefix_cache=False)).complete(texts)
+    assert cached == plain
+    rows = loaded.tokenizer(texts)["input_ids"]
+    assert shared == [prefix.shared_length(rows)] and shared[0] >= prefix.MIN_SHARED_TOKENS
+
+
+def test_a_prefix_batch_keeps_a_token_of_each_row_and_pads_between():
+    from wapii_hf_models.prefix import layout, shared_length
+
+    rows = [[1, 2, 3, 4], [1, 2, 3], [1, 2, 5, 6, 7]]
+    assert shared_length(rows) == 2
+    assert shared_length([[1, 2, 3], [1, 2, 3]]) == 2  # each row keeps its last token
+    ids, mask = layout(rows, 2, 0)
+    assert ids == [[1, 2, 0, 3, 4], [1, 2, 0, 0, 3], [1, 2, 5, 6, 7]]
+    assert mask == [[1, 1, 0, 1, 1], [1, 1, 0, 0, 1], [1, 1, 1, 1, 1]]
+
+
 def test_sampling_is_reproducible_with_a_seed_and_varies_without(loaded, make_reqs):
     decoder = BatchDecoder(loaded, DecodingParams(max_new_tokens=12, temperature=1.0, top_k=50))
     texts = prompts(make_reqs)[:3]

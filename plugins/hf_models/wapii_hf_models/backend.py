@@ -1,7 +1,11 @@
 """The ``hf`` backend: local Hugging Face transformers models, batched.
 
-Base models continue the prompt; instruction models (``chat``) get it through their chat template
-and their answer is turned back into a program (:mod:`wapii_openai_models.programs`). Every answer
+Base models continue the prompt. Instruction models (``chat``) get it through their chat template,
+with the assistant's turn already begun with the starter code (``prefill``, the default), so that
+they continue the program as a base model would; without prefill their answer is turned back into a
+program (:mod:`wapii_openai_models.programs`). Each generation keeps the model's own text
+(``raw``) beside the program. With an adapter whose call ends at a cut-off marker, a completion
+stops once its call is complete (:mod:`.call_stop`, ``stop_at_call``). Every answer
 is cached (:mod:`wapii_core.gencache`); the model is loaded only when some request is not cached,
 so a rerun of a finished run neither loads the model nor generates anything.
 """
@@ -19,10 +23,16 @@ from wapii_core.grammar.per_request import RunConstraints, is_constrained
 from wapii_core.model import Generation, GenerationRequest
 from wapii_core.protocols import BackendOptions, RunContext
 from wapii_openai_models.options import parse_options
-from wapii_openai_models.programs import chat_messages, chat_program, continuation_program
+from wapii_openai_models.programs import (chat_messages, chat_program, continuation_program, is_chat_model,
+                                          prefill_messages, with_extra_instructions)
+
+from . import tiny
+from .call_stop import call_complete_predicate
+from .chatmode import is_chat_directory
 
 from .constrained import ConstrainedDecoder
 from .decoding import BatchDecoder, Completion, DecodingParams
+from .hub_check import check_hub_model
 from .loading import LoadedModel, fingerprint_dir, hub_commit, load_model, resolve_device, resolve_dtype, resolve_source
 from .options import HFOptions
 
@@ -33,6 +43,11 @@ class _Item:
     prompt: str | list[dict[str, str]]  # text for a base model, messages for a chat model
     key: str = ""
 
+    @property
+    def prefilled(self) -> bool:
+        """Whether the messages end with the assistant's turn begun (the model continues it)."""
+        return isinstance(self.prompt, list) and bool(self.prompt) and self.prompt[-1]["role"] == "assistant"
+
 
 class HFBackend:
     """Generates with a transformers model in this process (see the plugin's README for every option)."""
@@ -42,14 +57,19 @@ class HFBackend:
 
     def __init__(self, options: BackendOptions, context: RunContext | None = None) -> None:
         if not options.model:
-            raise WapiiError("the hf backend needs --model (wapii-tiny, a hub id such as "
-                             "Qwen/Qwen2.5-Coder-1.5B, or a local model directory)")
+            raise WapiiError("the hf backend needs --model (smollm2-135m, wapii-tiny, a hub id such as "
+                             "Qwen/Qwen2.5-Coder-1.5B, a local model directory or a GGUF file)")
         self.options = parse_options(HFOptions, options, self.name)
         self.source = resolve_source(options.model)
         self.device = resolve_device(self.options.device)
         self.dtype = resolve_dtype(self.options.dtype, self.device)
-        self.chat = self.options.is_chat(options.model)
+        self.chat = self._is_chat(options.model)
         self.system = self.options.system or "none"
+        self.prefill = self.chat and self.options.prefill
+        self.adapter = getattr(context, "adapter", None)
+        # constrained decoding ends each call where its grammar does; the rule would only cut it short
+        self.stop_at_call = (self.options.stop_at_call and not is_constrained(context)
+                             and call_complete_predicate(self.adapter, "") is not None)
         self.fingerprint = fingerprint_dir(Path(self.source.location)) if self.source.local else None
         o = self.options
         cache_impl = o.cache_implementation
@@ -57,19 +77,36 @@ class HFBackend:
             cache_impl = "static" if self.device == "cpu" else "dynamic"
         self.params = DecodingParams(max_new_tokens=o.max_new_tokens, temperature=o.sampled_temperature(options.draws),
                                      top_k=o.top_k_value, top_p=o.top_p, stop=o.stop or None,
-                                     cache_implementation=None if cache_impl == "dynamic" else cache_impl)
+                                     cache_implementation=None if cache_impl == "dynamic" else cache_impl,
+                                     prefix_cache=o.prefix_cache)
         self.decoder_prompt = (o.decoder_prompt == "true" or
                                (o.decoder_prompt == "auto" and "codet5p" in options.model.lower()))
         self.constraints = None  # constrained settings: the grammar of each request (constrained.py)
         if is_constrained(context):
-            if self.chat:
-                raise WapiiError("constrained decoding continues the starter code: run a base model (-O chat=false)")
+            if self.chat and not self.prefill:
+                raise WapiiError("constrained decoding continues the starter code: run a base model "
+                                 "(-O chat=false) or prefill the answer with it (-O prefill=true)")
             self.constraints = RunConstraints(context, references=o.constraint_references, compact=o.constraint_compact)
         self.cache = GenerationCache(enabled=not o.no_cache)
         self.model_calls = 0  # prompts the model generated for (cache hits excluded)
         self._loaded: LoadedModel | None = None
         self._decoder: BatchDecoder | None = None
         self._identity: str | None = self.fingerprint
+
+    def preflight(self, requests: list[GenerationRequest]) -> None:
+        """Before anything is generated or written: a hub model must be in the local Hugging Face cache
+        or the hub reachable (:mod:`.hub_check`), else one line naming the model; local models pass."""
+        if not self.source.local:
+            check_hub_model(self.source.location, self.options.revision)
+
+    def _is_chat(self, model: str) -> bool:
+        """The ``chat`` option; for ``auto``, the model's name, else (a local model other than
+        wapii-tiny, a base model with a chat template for tests) its tokenizer (:mod:`.chatmode`)."""
+        if self.options.chat != "auto":
+            return self.options.chat == "true"
+        if is_chat_model(model):
+            return True
+        return self.source.local and model != tiny.NAME and is_chat_directory(Path(self.source.location))
 
     # -- what determines the answers ---------------------------------------------------------
 
@@ -87,6 +124,10 @@ class HFBackend:
                                **self._decoding()}
         if self.chat:
             out["system"] = self.system
+        if self.prefill:
+            out["prefill"] = True
+        if self.stop_at_call:
+            out["stop_at_call"] = True
         if self.decoder_prompt:
             out["decoder_prompt"] = True
         if self.constraints is not None:
@@ -105,13 +146,22 @@ class HFBackend:
         return self._identity
 
     def _item(self, req: GenerationRequest) -> _Item:
-        prompt: str | list[dict[str, str]] = (chat_messages(req.prompt.text, self.system) if self.chat
-                                              else req.prompt.text)
-        return _Item(req, prompt)
+        """The model's input: the text (base model); the messages with the assistant's turn begun
+        with the starter (chat, prefill); the messages asking for an answer (chat without prefill,
+        or a request with no starter code, such as ``datasets generate``)."""
+        text, starter = req.prompt.text, req.prompt.starter
+        if not self.chat:
+            return _Item(req, text)
+        if self.prefill and starter:
+            return _Item(req, prefill_messages(text, starter, self.system))
+        if starter and text.endswith(starter):
+            text = with_extra_instructions(text[:len(text) - len(starter)]) + starter
+        return _Item(req, chat_messages(text, self.system))
 
     def _key(self, item: _Item) -> str:
+        stop_at_call = {"stop_at_call": True} if self.stop_at_call else {}
         return cache_key(backend=self.name, model=self._model_identity(), dtype=self.dtype, chat=self.chat,
-                         input=item.prompt, params=self._decoding(), draw=item.request.draw,
+                         input=item.prompt, params={**self._decoding(), **stop_at_call}, draw=item.request.draw,
                          decoder_prompt=self.decoder_prompt, **self._constraint_key(item))
 
     def _constraint_key(self, item: _Item) -> dict[str, str]:
@@ -144,7 +194,18 @@ class HFBackend:
         if isinstance(item.prompt, str):
             return item.prompt
         assert self._loaded is not None
-        return self._loaded.tokenizer.apply_chat_template(item.prompt, tokenize=False, add_generation_prompt=True)
+        template = self._loaded.tokenizer.apply_chat_template
+        if not item.prefilled:
+            return template(item.prompt, tokenize=False, add_generation_prompt=True)
+        text = template(item.prompt, tokenize=False, continue_final_message=True)
+        begun = item.prompt[-1]["content"]
+        if not text.endswith(begun):  # a template that strips the message's trailing whitespace
+            kept = begun.rstrip()
+            if not text.endswith(kept):
+                raise WapiiError(f"the chat template of {self.source.name!r} does not end with the assistant's "
+                                 "begun answer; run without prefill (-O prefill=false)")
+            text += begun[len(kept):]
+        return text
 
     def _batch_seed(self, batch: list[_Item]) -> int | None:
         if not self.params.do_sample:
@@ -159,10 +220,14 @@ class HFBackend:
 
         try:
             texts = [self._render(item) for item in batch]
+            complete = ([call_complete_predicate(self.adapter, item.request.prompt.starter) for item in batch]
+                        if self.stop_at_call else None)
             if self.constraints is not None:
                 rows = [self.constraints.row(item.request) for item in batch]
-                return list(decoder.complete(texts, rows, add_special_tokens=not self.chat, seed=self._batch_seed(batch)))
-            return list(decoder.complete(texts, add_special_tokens=not self.chat, seed=self._batch_seed(batch)))
+                return list(decoder.complete(texts, rows, add_special_tokens=not self.chat,
+                                             seed=self._batch_seed(batch), complete=complete))
+            return list(decoder.complete(texts, add_special_tokens=not self.chat, seed=self._batch_seed(batch),
+                                         complete=complete))
         except torch.cuda.OutOfMemoryError as exc:  # torch.OutOfMemoryError since torch 2.5
             if self.device.startswith("cuda"):
                 torch.cuda.empty_cache()
@@ -171,13 +236,14 @@ class HFBackend:
             half = len(batch) // 2
             return self._complete(decoder, batch[:half]) + self._complete(decoder, batch[half:])
 
-    def _program(self, req: GenerationRequest, answer: Completion | CachedAnswer) -> Generation:
-        if self.chat:
+    def _program(self, item: _Item, answer: Completion | CachedAnswer) -> Generation:
+        req = item.request
+        if self.chat and not item.prefilled:
             code = chat_program(req.prompt.starter, answer.text)
         else:
             code = continuation_program(req.prompt.starter, answer.text, self.params.stop)
         reason = answer.finish_reason if answer.finish_reason in ("length", "timeout", "unsatisfiable") else "stop"
-        return Generation(sample=req.sample.id, draw=req.draw, code=code, finish_reason=reason)
+        return Generation(sample=req.sample.id, draw=req.draw, code=code, finish_reason=reason, raw=answer.text)
 
     def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
         """Cached answers first; the rest in batches of ``batch_size`` prompts of similar length."""
@@ -187,7 +253,7 @@ class HFBackend:
         cached = self.cache.get_many(item.key for item in items)
         for item in items:
             if item.key in cached:
-                yield self._program(item.request, cached[item.key])
+                yield self._program(item, cached[item.key])
         misses = sorted((i for i in items if i.key not in cached), key=lambda i: len(str(i.prompt)))
         if not misses:
             return
@@ -205,7 +271,7 @@ class HFBackend:
                 if isinstance(result, str):
                     yield Generation(sample=req.sample.id, draw=req.draw, finish_reason="error", error=result)
                 else:
-                    yield self._program(req, result)
+                    yield self._program(item, result)
 
     def close(self) -> None:
         """Free the model (and GPU memory) and close the cache."""

@@ -10,7 +10,7 @@ that part first), the grammar mask applied at every step by
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from wapii_core.errors import WapiiError
 from wapii_core.grammar import Engine, get_engine
@@ -43,19 +43,22 @@ class ConstrainedDecoder:
         return matcher, not matcher.feed(row.prefix)
 
     def complete(self, texts: list[str], rows: list[Row], *, add_special_tokens: bool = True,
-                 seed: int | None = None) -> list[Completion]:
-        """One completion per text, generated as one batch under its row's grammar."""
+                 seed: int | None = None,
+                 complete: Sequence[Callable[[str], bool] | None] | None = None) -> list[Completion]:
+        """One completion per text, generated as one batch under its row's grammar (``complete``:
+        as for :meth:`BatchDecoder.complete`)."""
         from .logits import GrammarLogitsProcessor
 
         if self.decoder.decoder_prompt and len(texts) > 1:  # such rows are generated one at a time
-            return [c for text, row in zip(texts, rows)
-                    for c in self.complete([text], [row], add_special_tokens=add_special_tokens, seed=seed)]
+            return [c for i, (text, row) in enumerate(zip(texts, rows))
+                    for c in self.complete([text], [row], add_special_tokens=add_special_tokens, seed=seed,
+                                           complete=None if complete is None else [complete[i]])]
         fed = [self._matcher(row) for row in rows]
         processor = GrammarLogitsProcessor([m for m, _ in fed], self.tokenizer.vocab_size, self.eos_id,
                                            time_limit=self.time_limit, failed=[bad for _, bad in fed])
         self.last_processor = processor
         completions = self.decoder.complete(texts, add_special_tokens=add_special_tokens, seed=seed,
-                                            logits_processor=[processor])
+                                            logits_processor=[processor], complete=complete)
         # a row whose end token came with the last allowed step never reached the processor again
-        return [Completion(c.text, c.finish_reason if outcome == "length" else outcome)
+        return [Completion(c.text, c.finish_reason if outcome == "length" else outcome, c.stopped_by)
                 for c, outcome in zip(completions, processor.outcomes())]

@@ -1,5 +1,9 @@
 """Batched generation with a loaded model: left padding, stop string, greedy or sampled.
 
+Stop strings (and the optional complete-call rule) are matched on each row's generated text only
+(:mod:`.stopping`), and a completion's finish reason says what ended it: ``stop`` for the stop
+string, an end-of-sequence token or a complete call, ``length`` only for the token limit.
+
 Prompts of one batch are left-padded so that every row's last prompt token sits at the same
 position and generation continues from there; with the attention mask (and the position ids
 transformers derives from it) a padded row computes what it would alone, so greedy output does
@@ -8,8 +12,9 @@ not depend on the batch it ran in.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, Sequence
 
 from wapii_openai_models.programs import cut_at_stop
 
@@ -26,6 +31,7 @@ class DecodingParams:
     top_p: float = 1.0
     stop: str | None = "\n```\n"
     cache_implementation: str | None = None  # "static" preallocates the KV cache (fast on CPU)
+    prefix_cache: bool = True  # decoder-only batches: the prompt prefix all rows share is computed once
 
     @property
     def do_sample(self) -> bool:
@@ -37,7 +43,8 @@ class Completion:
     """The text a model added to one prompt, cut after the stop string, and why it ended."""
 
     text: str
-    finish_reason: str  # "stop" (stop string or end-of-sequence token) or "length"
+    finish_reason: str  # "stop" (stop string, end-of-sequence token or complete call) or "length"
+    stopped_by: str = ""  # "stop", "eos", "call_complete" or "" (the token limit)
 
 
 class BatchDecoder:
@@ -63,25 +70,41 @@ class BatchDecoder:
             self.eos_ids.add(tokenizer.eos_token_id)
         self.config = GenerationConfig(
             max_new_tokens=params.max_new_tokens, num_beams=1, pad_token_id=tokenizer.pad_token_id,
-            eos_token_id=sorted(self.eos_ids) or None, stop_strings=params.stop or None,
+            eos_token_id=sorted(self.eos_ids) or None,
             cache_implementation=params.cache_implementation, disable_compile=True, **sampling)
 
     def complete(self, texts: list[str], *, add_special_tokens: bool = True, seed: int | None = None,
-                 logits_processor: list[Any] | None = None) -> list[Completion]:
+                 logits_processor: list[Any] | None = None,
+                 complete: Sequence[Callable[[str], bool] | None] | None = None) -> list[Completion]:
         """One :class:`Completion` per text, in order, generated as one batch (see the class docstring);
-        ``logits_processor``: extra transformers logits processors (constrained decoding)."""
+        ``logits_processor``: extra transformers logits processors (constrained decoding);
+        ``complete``: per text, a predicate on the generated text that ends the row once it holds
+        (:mod:`.call_stop`)."""
         if self.decoder_prompt and len(texts) > 1:
-            return [c for text in texts for c in self.complete([text], add_special_tokens=add_special_tokens, seed=seed)]
+            return [c for i, text in enumerate(texts)
+                    for c in self.complete([text], add_special_tokens=add_special_tokens, seed=seed,
+                                           complete=None if complete is None else [complete[i]])]
         import torch
+        from transformers import StoppingCriteriaList
+
+        from .stopping import GeneratedTextStop
 
         tokenizer = self.loaded.tokenizer
-        encoded = tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=add_special_tokens)
-        encoded = encoded.to(self.loaded.device)
         extra: dict[str, Any] = {}
+        config = self.config
+        encoded = self._shared_prefix_batch(texts, add_special_tokens, extra)
+        if encoded is None:
+            encoded = tokenizer(texts, return_tensors="pt", padding=True, add_special_tokens=add_special_tokens)
+        else:  # the shared prefix's cache is already in extra: a dynamic cache continues it
+            config = copy.copy(self.config)
+            config.cache_implementation = None
+        encoded = encoded.to(self.loaded.device)
         if self.decoder_prompt:
             extra["decoder_input_ids"] = encoded["input_ids"].clone()
-        if self.params.stop:
-            extra["tokenizer"] = tokenizer
+        prompt_ids = encoded["input_ids"] if (self.decoder_prompt or not self.loaded.encoder_decoder) else None
+        start = 0 if prompt_ids is None else prompt_ids.shape[1]
+        stopper = GeneratedTextStop(tokenizer, max(start, 1), self.params.stop, complete)
+        extra["stopping_criteria"] = StoppingCriteriaList([stopper])
         if logits_processor:
             from transformers import LogitsProcessorList
 
@@ -89,24 +112,44 @@ class BatchDecoder:
         if seed is not None:
             torch.manual_seed(seed)
         with torch.inference_mode():
-            output = self.loaded.model.generate(**encoded, generation_config=self.config, **extra)
-        prompt_ids = encoded["input_ids"] if (self.decoder_prompt or not self.loaded.encoder_decoder) else None
-        start = 0 if prompt_ids is None else prompt_ids.shape[1]
+            output = self.loaded.model.generate(**encoded, generation_config=config, **extra)
         mask = encoded["attention_mask"]
         completions = []
         for row in range(len(texts)):
             new = output[row, start:].tolist()
             prompt = [] if prompt_ids is None else prompt_ids[row][mask[row].bool()].tolist()
-            completions.append(self._completion(prompt, new))
+            completions.append(self._completion(prompt, new, stopper.reasons.get(row)))
         return completions
 
-    def _completion(self, prompt: list[int], new: list[int]) -> Completion:
+    def _shared_prefix_batch(self, texts: list[str], add_special_tokens: bool, extra: dict[str, Any]) -> Any:
+        """Decoder-only batches whose rows share at least :data:`~.prefix.MIN_SHARED_TOKENS` leading
+        tokens: the inputs laid out around that prefix, whose cache goes into ``extra`` (:mod:`.prefix`);
+        None otherwise."""
+        if not self.params.prefix_cache or len(texts) < 2 or self.loaded.encoder_decoder:
+            return None
+        import torch
+        from transformers import BatchEncoding
+
+        from .prefix import MIN_SHARED_TOKENS, cache_argument, layout, prefix_cache, shared_length
+
+        tokenizer = self.loaded.tokenizer
+        rows = tokenizer(texts, add_special_tokens=add_special_tokens)["input_ids"]
+        shared = shared_length(rows)
+        if shared < MIN_SHARED_TOKENS:
+            return None
+        ids, mask = layout(rows, shared, tokenizer.pad_token_id)
+        model = self.loaded.model
+        extra[cache_argument(model)] = prefix_cache(model, rows[0][:shared], len(rows))
+        return BatchEncoding({"input_ids": torch.tensor(ids), "attention_mask": torch.tensor(mask)})
+
+    def _completion(self, prompt: list[int], new: list[int], reason: str | None = None) -> Completion:
         ended = next((i for i, token in enumerate(new) if token in self.eos_ids), None)
         if ended is not None:
             new = new[:ended]
         text = self._continuation(prompt, new)
         text, stopped = cut_at_stop(text, self.params.stop)
-        return Completion(text, "stop" if stopped or ended is not None else "length")
+        by = "stop" if stopped else "eos" if ended is not None else reason or ""
+        return Completion(text, "stop" if by else "length", by)
 
     def _continuation(self, prompt: list[int], new: list[int]) -> str:
         """The text ``new`` adds after ``prompt``: decoded together, so that tokenizers that drop a

@@ -1,4 +1,4 @@
-"""Finding, identifying and loading a model: ``wapii-tiny``, a local directory or a hub id.
+"""Finding, identifying and loading a model: ``wapii-tiny``, a GGUF file, a local directory or a hub id.
 
 torch and transformers are imported inside the functions that need them.
 """
@@ -12,7 +12,7 @@ from typing import Any
 
 from wapii_core.errors import WapiiError
 
-from . import tiny
+from . import gguf, tiny
 
 DTYPE_ALIASES = {"fp32": "float32", "float": "float32", "fp16": "float16", "half": "float16",
                  "bf16": "bfloat16", "fp64": "float64", "double": "float64", "float32": "float32",
@@ -31,9 +31,13 @@ class ModelSource:
 
 
 def resolve_source(name: str) -> ModelSource:
-    """``wapii-tiny`` (built on first use), an existing directory, or else a hub id."""
+    """``wapii-tiny`` (built on first use), a GGUF file or a shipped GGUF model such as ``smollm2-135m``
+    (converted once, :mod:`.gguf`), an existing directory, or else a hub id."""
     if name == tiny.NAME:
         return ModelSource(name, str(tiny.ensure_built()), True)
+    if gguf.is_gguf_name(name):
+        file = gguf.shipped_file(name) if name in gguf.SHIPPED else Path(name)
+        return ModelSource(name, str(gguf.converted_dir(file)), True)
     path = Path(name).expanduser()
     if path.is_dir():
         return ModelSource(name, str(path.resolve()), True)

@@ -24,6 +24,9 @@ class HFOptions(DecodingOptions):
     cache_implementation: Literal["auto", "static", "dynamic"] = "auto"  # auto: static on the CPU
     decoder_prompt: Literal["auto", "true", "false"] = "auto"  # encoder-decoder: feed the prompt to the decoder too
     constraint_timeout: float = Field(900.0, gt=0)  # constrained settings: wall-clock seconds per batch of samples
+    prefill: bool = True  # chat: the assistant's turn begins with the starter code, which the model continues
+    prefix_cache: bool = True  # compute the prompt prefix a batch shares once
+    stop_at_call: bool = True  # stop a completion once the adapter cuts a complete call out of it
 
     @property
     def top_k_value(self) -> int:

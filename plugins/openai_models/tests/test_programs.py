@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_openai_models.programs import (chat_messages, chat_program, code_of, continuation_program, cut_at_stop,
-                                          is_chat_model, strip_role_marker)
+from wapii_openai_models.programs import (INSTRUCT_EXTRA, chat_messages, chat_program, code_of, continuation_program,
+                                          cut_at_stop, is_chat_model, prefill_messages, strip_role_marker,
+                                          with_extra_instructions)
 
 HEAD = "// Get the user with ID 42 and only their name\nconst axios = require('axios');\n"
 FULL = HEAD + "\naxios."
@@ -106,3 +107,29 @@ def test_chat_messages_split_off_the_first_sentence():
         {"role": "user", "content": "Do this. Then that.\n\n```javascript\n" + FULL}]
     assert chat_messages(text, "none") == [{"role": "user", "content": text}]
     assert chat_messages("No sentence end", "split") == [{"role": "user", "content": "No sentence end"}]
+
+
+# Answers SmolLM2-135M-Instruct gave to WAPIIBench prompts through its chat template (no prefill):
+# 165 of 184 were a bare fence and 19 a fence and a newline. Both are an empty code block.
+@pytest.mark.parametrize("answer", ["```", "```\n", "```javascript", "```javascript\n", "  ```\n```"])
+def test_a_bare_fence_is_an_empty_block_whatever_follows_it(answer):
+    assert code_of(answer) == ""
+    assert chat_program(FULL, answer) == FULL
+
+
+def test_the_instruct_instruction_goes_where_the_template_puts_extra_instructions():
+    benchmark = "Your next task is about the Slack Web API. Complete the following code snippet:\n\n```javascript\n"
+    assert with_extra_instructions(benchmark) == benchmark.replace("snippet:", "snippet without any explanations:")
+    demo = "Write one call.\n\nComplete the program:\n\n```python\n"
+    assert with_extra_instructions(demo) == demo.replace("program:", f"program{INSTRUCT_EXTRA}:")
+    assert with_extra_instructions("no colon here\n") == "no colon here\n"
+
+
+def test_prefilled_messages_begin_the_answer_with_the_code_block_and_the_starter():
+    instructions = "You write API calls. Complete the following code snippet:\n\n```javascript\n"
+    messages = prefill_messages(instructions + FULL, FULL)
+    assert messages == [
+        {"role": "user", "content": "You write API calls. Complete the following code snippet without any explanations:"},
+        {"role": "assistant", "content": "```javascript\n" + FULL}]
+    split = prefill_messages(instructions + FULL, FULL, system="split")
+    assert [m["role"] for m in split] == ["system", "user", "assistant"]

@@ -123,7 +123,7 @@ class OpenAIBackend:
         else:
             code = continuation_program(req.prompt.starter, answer.text, self.options.stop or None)
         reason = "length" if answer.finish_reason == "length" else "stop"
-        return Generation(sample=req.sample.id, draw=req.draw, code=code, finish_reason=reason)
+        return Generation(sample=req.sample.id, draw=req.draw, code=code, finish_reason=reason, raw=answer.text)
 
     def _ensure_started(self) -> tuple[ApiClient, ThreadPoolExecutor]:
         if self._client is None or self._pool is None:
@@ -149,7 +149,7 @@ class OpenAIBackend:
             call = self._call(req)
             if call.unsatisfiable:
                 yield Generation(sample=req.sample.id, draw=req.draw, code=req.prompt.starter,
-                                 finish_reason="unsatisfiable")
+                                 finish_reason="unsatisfiable", raw="")
             else:
                 calls.append(call)
         cached = self.cache.get_many(c.key for c in calls)

@@ -21,7 +21,13 @@ _ROLE_MARKER = re.compile(
     r"|(?:#+[ \t]*)?(?:assistant|response|answer)[ \t]*:"  # Assistant:, ### Response:
     r"|#+[ \t]*(?:assistant|response|answer)[ \t]*$)"  # ### Response
     r"[ \t]*\n?", re.IGNORECASE | re.MULTILINE)
-_FENCE = re.compile(r"^[ \t]*```[^\n`]*\n(.*?)(?:^[ \t]*```[ \t]*$|\Z)", re.DOTALL | re.MULTILINE)
+_FENCE = re.compile(r"^[ \t]*```[^\n`]*(?:\n(.*?)(?:^[ \t]*```[ \t]*$|\Z)|\Z)", re.DOTALL | re.MULTILINE)
+_OPEN_FENCE_LINE = re.compile(r"(?:\A|\n)([ \t]*```[^\n`]*\n)\Z")
+_INSTRUCTION_END = re.compile(r":([ \t]*\n\s*)\Z")
+
+INSTRUCT_EXTRA = " without any explanations"
+"""What the benchmark's prompt asks of instruction-tuned models at ``{extra_instructions}``
+("Complete the following code snippet without any explanations:"); base models get nothing."""
 _CHAT_NAME = re.compile(r"instruct|chat|(?:^|/)(?:gpt-|o[1-9]\b|claude|gemini)", re.IGNORECASE)
 
 
@@ -44,6 +50,38 @@ def chat_messages(text: str, system: str = "none") -> list[dict[str, str]]:
         if sep and rest:
             return [{"role": "system", "content": first + "."}, {"role": "user", "content": rest}]
     return [{"role": "user", "content": text}]
+
+
+def with_extra_instructions(instructions: str, extra: str = INSTRUCT_EXTRA) -> str:
+    """``instructions`` (the prompt before the starter code) with ``extra`` where the template's
+    ``{extra_instructions}`` stands: before the colon that ends the sentence introducing the code
+    block (``Complete the following code snippet:``), found as the last colon before the opening
+    fence. Unchanged when there is no such colon."""
+    fence = _OPEN_FENCE_LINE.search(instructions)
+    head, tail = (instructions[:fence.start(1)], instructions[fence.start(1):]) if fence else (instructions, "")
+    colon = _INSTRUCTION_END.search(head)
+    if not colon:
+        return instructions
+    return head[:colon.start()] + extra + head[colon.start():] + tail
+
+
+def prefill_messages(text: str, starter: str, system: str = "none", extra: str = INSTRUCT_EXTRA) -> list[dict[str, str]]:
+    """Chat messages whose last one is the *assistant's* turn already begun with the starter code.
+
+    The prompt's instructions (``text`` without the trailing ``starter``; ``extra`` added as in
+    :func:`with_extra_instructions`) are the user's message, without the code fence that opens the
+    starter's block; the assistant's message is that fence line followed by the starter code. A chat
+    template asked to continue the final message (``continue_final_message``) then ends exactly
+    there, and the model continues the program as a base model would, closing the block with the
+    benchmark's stop string.
+    """
+    instructions = text[:len(text) - len(starter)] if starter and text.endswith(starter) else text
+    fence = _OPEN_FENCE_LINE.search(instructions)
+    opening = fence.group(1) if fence else ""
+    user = with_extra_instructions(instructions, extra)
+    if opening:
+        user = user[:len(user) - len(opening)].rstrip()
+    return [*chat_messages(user, system), {"role": "assistant", "content": opening.lstrip() + starter}]
 
 
 def cut_at_stop(text: str, stop: str | None = STOP) -> tuple[str, bool]:
@@ -75,8 +113,9 @@ def strip_role_marker(answer: str) -> str:
 
 def code_of(answer: str) -> str:
     """The code in a chat answer: its first fenced block that calls axios, else its first fenced
-    block, else the whole answer (an unclosed fence runs to the end)."""
-    blocks = [m.group(1) for m in _FENCE.finditer(answer)]
+    block, else the whole answer. An unclosed fence runs to the end; a fence line with nothing
+    after it (a bare "```" or "```\\n") is an empty block."""
+    blocks = [m.group(1) or "" for m in _FENCE.finditer(answer)]
     for block in blocks:
         if "axios." in block:
             return block
