@@ -49,6 +49,7 @@ def test_a_base_model_continues_the_prompt_through_the_completions_endpoint(serv
         assert gen.error is None and gen.finish_reason == "stop"
         assert gen.code.startswith(f"// task {gen.sample.split('/')[1]}\n")
         assert "\naxios.get('https://api.example.test/items/" in gen.code and gen.code.endswith("');")
+        assert gen.raw and gen.code.endswith(gen.raw)  # the server's completion, as it came
 
 
 def test_an_instruction_model_goes_through_chat_and_its_answer_becomes_a_program(server):
@@ -60,6 +61,7 @@ def test_an_instruction_model_goes_through_chat_and_its_answer_becomes_a_program
     for gen in gens:
         assert gen.code.startswith("// task ") and "\naxios.get('https://api.example.test/items/" in gen.code
         assert "Here is the call" not in gen.code and "```" not in gen.code
+        assert "Here is the call" in gen.raw and "```" in gen.raw  # the answer before post-processing
 
 
 def test_sampled_draws_use_the_papers_temperature_and_a_seed_per_draw(server, model_name):
