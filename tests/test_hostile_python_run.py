@@ -19,35 +19,20 @@ the others: a program that sends the expected bytes is correct in ``wire`` mode 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
 
-from hostile.accounts import ensure_user
-from hostile.canaries import SECRET_ENV, Canaries
+from hostile.fixtures import canaries, sandbox_user  # noqa: F401 - fixtures
+from hostile.canaries import Canaries
 from support import WAPIIBENCH
 from wapii_core.sandbox import bwrap
 
 CORPUS = Path(__file__).resolve().parent / "hostile" / "py_run"
 
 pytestmark = pytest.mark.skipif(not (WAPIIBENCH / "dataset.json").exists(), reason="needs ../shared/wapiibench")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def sandbox_user() -> None:
-    if os.geteuid() == 0:
-        ensure_user()
-
-
-@pytest.fixture
-def canaries(monkeypatch: pytest.MonkeyPatch):
-    instance = Canaries().start()
-    monkeypatch.setenv(SECRET_ENV, instance.secret)
-    yield instance
-    instance.stop()
 
 
 def _programs(mode: str) -> list[tuple[str, str, str]]:

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from hostile.accounts import ensure_user
+from hostile.fixtures import canaries, sandbox_user  # noqa: F401 - fixtures
 from hostile.canaries import CORPUS, SECRET_ENV, Canaries, corpus
 from hostile.run_corpus import JS_ERRORS, NOT_CORRECT, expectation_met, problems, run_js, run_py
 from support import REPO, WAPIIBENCH
@@ -38,22 +39,6 @@ WHY = {
 """Every behaviour of the issue's "Why", by a word that the names of the programs covering it carry."""
 
 node_missing = shutil.which(os.environ.get("WAPII_NODE") or "node") is None
-
-
-@pytest.fixture(scope="module", autouse=True)
-def sandbox_user() -> None:
-    """As root, workers drop to ``wapii-sbx``: make sure it exists before any worker starts."""
-    if os.geteuid() == 0:
-        ensure_user()
-
-
-@pytest.fixture
-def canaries(monkeypatch: pytest.MonkeyPatch):
-    instance = Canaries().start()
-    monkeypatch.setenv(SECRET_ENV, instance.secret)
-    yield instance
-    instance.stop()
-    shutil.rmtree(instance.directory, ignore_errors=True)
 
 
 @pytest.fixture(params=["bubblewrap", "no-bubblewrap"])
