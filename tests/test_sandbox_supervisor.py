@@ -137,3 +137,39 @@ def test_an_overlong_answer_ends_the_worker(supervisor: Supervisor) -> None:
 def test_an_empty_batch_starts_nothing(tmp_path: Path) -> None:
     instance = Supervisor("fake", lambda: pytest.fail("started a worker"), size=2)
     assert instance.run([]) == []
+
+
+def test_start_brings_workers_up_in_the_background_and_run_uses_them(tmp_path: Path) -> None:
+    instance = Supervisor("fake", lambda: fake_plan(tmp_path), size=2, timeout=1, ready_timeout=10)
+    try:
+        began = time.monotonic()
+        instance.start()
+        assert time.monotonic() - began < 0.5  # returns before any worker has said it is ready
+        deadline = time.monotonic() + 10
+        while not all(slot.worker is not None for slot in instance._slots) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        started = {slot.worker.process.pid for slot in instance._slots}
+        assert len(started) == 2 and all(alive(pid) for pid in started)
+        answers = instance.run([{"action": "echo", "value": n} for n in range(10)])
+        assert {a["pid"] for a in answers} <= started  # the started workers, not new ones
+        assert {slot.worker.process.pid for slot in instance._slots} == started
+    finally:
+        instance.close()
+    assert not any(alive(pid) for pid in started)
+
+
+def test_close_right_after_start_leaves_no_worker(tmp_path: Path) -> None:
+    instance = Supervisor("fake", lambda: fake_plan(tmp_path), size=2, timeout=1, ready_timeout=10)
+    instance.start()
+    instance.close()  # waits for the starts in flight, then stops them
+    assert all(slot.worker is None for slot in instance._slots)
+    assert instance.run([{"action": "echo", "value": 1}])[0]["value"] == 1
+    instance.close()
+
+
+def test_a_failed_background_start_is_reported_by_run(tmp_path: Path) -> None:
+    instance = Supervisor("fake", lambda: fake_plan(tmp_path, "--no-ready"), size=1, timeout=1, ready_timeout=5)
+    instance.start()
+    with pytest.raises(WorkerStartError, match="did not start"):
+        instance.run([{"action": "echo", "value": 1}])
+    instance.close()

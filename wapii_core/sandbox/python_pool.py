@@ -203,6 +203,10 @@ class PythonPool:
         ]
         return Isolation("python", layers)
 
+    def start(self) -> None:
+        """Starts the workers in the background (optional: :meth:`run` starts what is missing)."""
+        self._supervisor.start()
+
     def run(self, snippets: list[str]) -> list[SnippetResult]:
         """One :class:`SnippetResult` per snippet, in order."""
         answers = self._supervisor.run([{"code": code} for code in snippets])

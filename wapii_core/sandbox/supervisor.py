@@ -15,7 +15,8 @@ batch with a :class:`WorkerStartError` (a broken installation, not a hostile sni
 workers died on several jobs in a row waits a little longer before each restart (up to 1 s).
 
 One thread per slot feeds its worker from a shared queue, so a batch runs on every worker at once;
-``run`` calls are serialised. Workers start on first use and stop on :meth:`Supervisor.close`, when
+``run`` calls are serialised. Workers start on first use (or in the background from :meth:`Supervisor.start`,
+so that their start-up overlaps the caller's own work) and stop on :meth:`Supervisor.close`, when
 the supervisor is garbage-collected, or when the interpreter exits.
 """
 
@@ -205,6 +206,7 @@ class _Slot:
     def __init__(self) -> None:
         self.worker: WorkerProcess | None = None
         self.deaths = 0
+        self.lock = threading.Lock()  # held while this slot's worker is being started
 
 
 def _shutdown(slots: list[_Slot], scratch: list[Path], spawner: list[ThreadPoolExecutor]) -> None:
@@ -244,21 +246,30 @@ class Supervisor:
         self._scratch: list[Path] = []
         self._spawner: list[ThreadPoolExecutor] = []
         self._lock = threading.Lock()
+        self._shared_lock = threading.Lock()  # the scratch directory and the spawner, made once
+        self._closings = 0  # a background start begun before a close() does not start anything after it
         self._next_id = 0
         self._finalizer = weakref.finalize(self, _shutdown, self._slots, self._scratch, self._spawner)
 
     def _scratch_dir(self) -> Path:
-        if not self._scratch:
-            self._scratch.append(Path(tempfile.mkdtemp(prefix=f"wapii-{self.name}-")))
-        return self._scratch[0]
+        with self._shared_lock:
+            if not self._scratch:
+                self._scratch.append(Path(tempfile.mkdtemp(prefix=f"wapii-{self.name}-")))
+            return self._scratch[0]
 
     def _spawner_thread(self) -> ThreadPoolExecutor:
-        if not self._spawner:
-            self._spawner.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"wapii-{self.name}-spawner"))
-        return self._spawner[0]
+        with self._shared_lock:
+            if not self._spawner:
+                self._spawner.append(ThreadPoolExecutor(max_workers=1,
+                                                        thread_name_prefix=f"wapii-{self.name}-spawner"))
+            return self._spawner[0]
 
     def _worker(self, index: int) -> WorkerProcess:
         slot = self._slots[index]
+        with slot.lock:  # a background start of this slot (see start()) is waited for, not repeated
+            return self._started_worker(slot, index)
+
+    def _started_worker(self, slot: _Slot, index: int) -> WorkerProcess:
         if slot.worker is not None and slot.worker.alive:
             return slot.worker
         if slot.deaths >= BACKOFF_AFTER:
@@ -285,6 +296,34 @@ class Supervisor:
             answer = self._worker(index).run(first_id + position, payloads[position], self.timeout, self.grace)
             slot.deaths = slot.deaths + 1 if answer.get("error") == "worker_died" else 0
             results[position] = answer
+
+    def start(self, count: int | None = None) -> None:
+        """Starts up to ``count`` (default: ``size``) workers in the background and returns at once.
+
+        Optional: :meth:`run` starts what is missing itself. A worker that fails to start here is
+        started again (and its failure reported) by the ``run`` that needs it.
+        """
+        with self._lock:
+            wanted = min(self.size, count or self.size)
+            while len(self._slots) < wanted:
+                self._slots.append(_Slot())
+
+        closings = self._closings
+
+        def start_one(index: int) -> None:
+            slot = self._slots[index]
+            with slot.lock:
+                if self._closings != closings:
+                    return
+                try:
+                    self._started_worker(slot, index)
+                except Exception:  # noqa: BLE001 - retried, and reported, by run()
+                    pass
+
+        for index in range(wanted):
+            if self._slots[index].worker is None:
+                threading.Thread(target=start_one, args=(index,), name=f"wapii-{self.name}-start-{index}",
+                                 daemon=True).start()
 
     def run(self, payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """One answer per job, in order (``{"error": "timeout" | "worker_died", "detail"}`` from the supervisor)."""
@@ -320,6 +359,16 @@ class Supervisor:
                     for result in results]
 
     def close(self) -> None:
-        """Stops every worker and removes the scratch directory (the supervisor can be used again)."""
+        """Stops every worker and removes the scratch directory (the supervisor can be used again).
+
+        A worker still starting in the background (:meth:`start`) is waited for, then stopped."""
         with self._lock:
-            _shutdown(self._slots, self._scratch, self._spawner)
+            slots = list(self._slots)
+            for slot in slots:
+                slot.lock.acquire()
+            try:
+                self._closings += 1
+                _shutdown(self._slots, self._scratch, self._spawner)
+            finally:
+                for slot in slots:
+                    slot.lock.release()
