@@ -22,7 +22,7 @@ class FixedBackend:
         self.completion = options.extra.get("completion", "")
 
     def generate(self, requests):
-        from wapii_core.model import Generation
+        from wapii_core.api import Generation
 
         for req in requests:
             text = self.completion.replace("{method}", req.sample.config["method"]).replace(
