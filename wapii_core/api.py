@@ -89,6 +89,11 @@ _WHERE: dict[str, str] = {
     "strip_role_marker": "wapii_core.backend_programs",
     "code_of": "wapii_core.backend_programs",
     "chat_program": "wapii_core.backend_programs",
+    # Metric providers: what each value is (rate, count, mean) and means.
+    "Metric": "wapii_core.metric_kinds",
+    "MetricKind": "wapii_core.metric_kinds",
+    # The comparison modes a run is judged in.
+    "MODES": "wapii_core.protocols",
 }
 """Where each public name lives (imported on first use)."""
 

@@ -11,6 +11,8 @@ from collections import Counter
 
 import pluggy
 
+from wapii_core.api import Metric
+
 hookimpl = pluggy.HookimplMarker("wapii")
 
 
@@ -34,7 +36,7 @@ class FixedBackend:
 
 
 class VerdictHistogram:
-    descriptions = {"<verdict>": "number of samples with that verdict"}
+    values = {"*": Metric("count", "number of samples with that verdict")}
 
     def aggregate(self, results, dataset):
         return dict(sorted(Counter(r.verdict for r in results).items()))
