@@ -94,6 +94,8 @@ _WHERE: dict[str, str] = {
     "MetricKind": "wapii_core.metric_kinds",
     # The comparison modes a run is judged in.
     "MODES": "wapii_core.protocols",
+    # Datasets a plugin ships: read a directory in the WAPIIBench layout.
+    "load_dataset_dir": "wapii_core.datasets",
 }
 """Where each public name lives (imported on first use)."""
 

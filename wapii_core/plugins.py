@@ -104,9 +104,9 @@ class Registry:
                     entry = Entry(name, value, _plugin, description, registration_problem(self.kind, value),
                                   bool(default))
                     if name in entries:
-                        first = entries[name]
-                        entry.problem = (f"{self.kind} {name!r} is registered by both {plugin_label(first.plugin)} "
-                                         f"and {plugin_label(_plugin)}; uninstall one of them")
+                        both = sorted({plugin_label(entries[name].plugin), plugin_label(_plugin)})
+                        entry.problem = (f"{self.kind} {name!r} is registered by both {' and '.join(both)}; "
+                                         "uninstall one of them")
                     entries[name] = entry
 
                 impl.function(register)
