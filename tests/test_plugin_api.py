@@ -12,7 +12,7 @@ import pytest
 
 from wapii_core import api, hookspecs
 from wapii_core.metric_kinds import Metric
-from wapii_core.plugin_checks import PluginError, conform, registration_problem
+from wapii_core.plugin_checks import PluginError, conform, provider_problem, registration_problem
 
 from support import REPO, run_cli
 
@@ -126,10 +126,12 @@ def test_registrations_are_checked_before_anything_is_created():
         def aggregate(self, results, dataset):
             return {}
 
-    assert registration_problem("metric provider", Provider()) is None
+    assert registration_problem("metric provider", Provider()) is None and provider_problem(Provider()) is None
     Provider.values = {"share": "a share"}
-    assert "values['share'] is str, not a Metric(kind, description)" in registration_problem("metric provider",
-                                                                                             Provider())
+    assert registration_problem("metric provider", Provider()) is None  # values are checked when used
+    assert provider_problem(Provider()) == "values['share'] is str, not a Metric(kind, description) (from wapii_core.api)"
+    del Provider.values
+    assert registration_problem("metric provider", Provider()) == "lacks attribute values"
     with pytest.raises(ValueError, match="metric kind 'percent'"):
         Metric("percent")
 

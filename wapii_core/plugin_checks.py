@@ -147,11 +147,22 @@ def _metric_values_problem(provider: Any) -> str | None:
     return None
 
 
+def provider_problem(provider: Any) -> str | None:
+    """What is wrong with a metric provider (checked in full when a run uses it: its ``values`` may
+    be computed on first use, importing the module that declares them)."""
+    return members_problem(provider, METRIC_PROVIDER) or _metric_values_problem(provider)
+
+
 def registration_problem(kind: str, value: Any) -> str | None:
     """What is wrong with ``value`` registered as a ``kind`` (``backend``, ``adapter``,
-    ``metric provider``, ``dataset``), as far as it can be seen before it is created."""
+    ``metric provider``, ``dataset``), as far as it can be seen before it is created or used
+    (a metric provider's ``values`` only by its presence, so that registering imports nothing)."""
     if kind == "metric provider":
-        return members_problem(value, METRIC_PROVIDER) or _metric_values_problem(value)
+        try:
+            inspect.getattr_static(value, "values")
+        except AttributeError:
+            return "lacks attribute values"
+        return members_problem(value, tuple(m for m in METRIC_PROVIDER if m.call is not None))
     if not callable(value):
         return f"is {type(value).__name__}, not a callable factory"
     if kind == "dataset":

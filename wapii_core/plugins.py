@@ -12,7 +12,7 @@ import pluggy
 
 from . import hookspecs
 from .errors import UnknownNameError
-from .plugin_checks import PluginError, conform, registration_problem
+from .plugin_checks import PluginError, conform, provider_problem, registration_problem
 
 GROUP = "wapii"
 
@@ -131,6 +131,10 @@ class Registry:
         """What ``name`` was registered with; for adapters and backends, a factory whose instances are
         checked against their protocol and completed with the defaults of optional members."""
         entry = self.entry(name)
+        if self.kind == "metric provider":
+            problem = provider_problem(entry.value)
+            if problem:
+                raise PluginError(f"{plugin_label(entry.plugin)}: {self.kind} {name!r} {problem}")
         if self.kind not in ("adapter", "backend"):
             return entry.value
         return functools.partial(_create, self.kind, entry)
