@@ -57,6 +57,21 @@ def test_plugins_import_only_the_public_api_and_no_other_plugin():
     assert not problems, "plugins must import the core only through wapii_core.api:\n" + "\n".join(problems)
 
 
+def test_every_relative_import_of_a_plugin_names_one_of_its_own_modules():
+    """(A module moved out of a plugin must not stay importable through an older installed copy.)"""
+    missing = []
+    for root in plugin_packages():
+        for path in sorted(root.rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.level == 1:
+                    names = [node.module] if node.module else [alias.name for alias in node.names]
+                    for name in names:
+                        target = path.parent.joinpath(*name.split("."))
+                        if not (target.with_suffix(".py").exists() or (target / "__init__.py").exists()):
+                            missing.append(f"{path.relative_to(REPO)}:{node.lineno}: .{name}")
+    assert not missing, "\n".join(missing)
+
+
 def test_the_import_scan_catches_each_way_around_the_api():
     plugins = {"wapii_a", "wapii_b"}
     source = ("import wapii_core.runner\nfrom wapii_core.model import Sample\nfrom wapii_core import plugins\n"

@@ -18,12 +18,11 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest, RunContext,
-                            WapiiError, cache_key)
+                            WapiiError, cache_key, chat_messages, chat_program, continuation_program)
 
 from .client import Answer, ApiClient, CallFailed
 from .guided import grammar_fields, guided_grammars
 from .options import OpenAIOptions, parse_options
-from .programs import chat_messages, chat_program, continuation_program
 from .retry import RetryPolicy
 
 
