@@ -154,7 +154,7 @@ def speed(threads: int, tokens: int, batches: list[int], rounds: int) -> None:
     from wapii_core.model import Setup
     from wapii_hf_models.decoding import BatchDecoder, DecodingParams
     from wapii_hf_models.loading import load_model, resolve_source
-    from wapii_openai_models.programs import prefill_messages
+    from wapii_core.backend_programs import prefill_messages
 
     loaded = load_model(resolve_source("smollm2-135m"), dtype="float32", device="cpu")
     demo = load_demo()

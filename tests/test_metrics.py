@@ -134,8 +134,9 @@ def test_row_names_and_descriptions() -> None:
     assert ROW_NAMES[0] == "Executable implementations (t)" and ROW_NAMES[-1] == "Runtime errors"
     assert ROW_NAMES[1:3] == ["Correct implementations (t)", "Correct implementations (e)"]
     provider = PaperMetrics()
-    assert list(provider.descriptions) == ROW_NAMES
-    assert all(text.endswith(".") and "\n" not in text for text in provider.descriptions.values())
+    assert list(provider.values)[:len(ROW_NAMES)] == ROW_NAMES
+    assert all(m.description.endswith(".") and "\n" not in m.description for m in provider.values.values())
+    assert [name for name in ROW_NAMES if provider.values[name].kind == "count"] == ROW_NAMES[-3:]
 
 
 def test_provider_aggregates_overall_and_per_api(tmp_path: Path) -> None:

@@ -251,6 +251,24 @@ def test_other_metric_providers_get_their_own_tables(tmp_path):
                                         "per_api": {"x": {"tasks": 10, "draws": 1, "pass@1": 0.6}}}}
     (run / "summary.json").write_text(json.dumps(summary))
     text = invoke(str(run), "--format", "md", "--resamples", "0")
-    assert "## pass_at_k metrics" in text and "| pass@1 | 60.0 |" in text and "| tasks | 10 |" in text
+    # a run written before providers declared their values: the installed provider's declarations
+    assert "## pass_at_k metrics" in text and "| pass@1 | 60.0 % |" in text and "| tasks | 10 |" in text
+    assert "- pass@1 (rate, in %): unbiased estimate" in text
     by_api = invoke(str(run), "--by-api", "--format", "md", "--resamples", "0")
-    assert "## p by API: pass_at_k metrics" in by_api and "| pass@1 | 60.0 | 60.0 |" in by_api
+    assert "## p by API: pass_at_k metrics" in by_api and "| pass@1 | 60.0 % | 60.0 % |" in by_api
+
+
+def test_a_providers_declared_kinds_nested_values_and_descriptions_are_shown(tmp_path):
+    run = write_run(tmp_path / "p", draws_of(["correct"] * 6 + ["wrong"] * 4))
+    summary = json.loads((run / "summary.json").read_text())
+    summary["metrics"] = {"mine": {"share": 0.25, "calls": 3, "latency": 12.3456,
+                                   "verdicts": {"correct": 6, "wrong": 4}, "flag": True}}
+    summary["metric_kinds"] = {"mine": {"share": {"kind": "rate", "description": "a quarter"},
+                                        "latency": {"kind": "mean", "description": "milliseconds per call"},
+                                        "verdicts.*": {"kind": "count", "description": "samples with that verdict"}}}
+    (run / "summary.json").write_text(json.dumps(summary))
+    text = invoke(str(run), "--format", "md", "--resamples", "0")
+    assert "| share | 25.0 % |" in text and "| calls | 3 |" in text and "| latency | 12.3 |" in text
+    assert "| verdicts.correct | 6 |" in text and "| verdicts.wrong | 4 |" in text  # nested: not dropped
+    assert "flag" not in text.split("## mine metrics")[1]  # not a number
+    assert "- share (rate, in %): a quarter" in text and "- verdicts.wrong (count): samples with that verdict" in text

@@ -33,18 +33,20 @@ HANG = f"axios.get('{BOOKS}', {{params: {{x: (() => {{ while (true) {{}} }})()}}
 PLUGIN = '''
 import pluggy
 
+from wapii_core.api import Metric
+
 hookimpl = pluggy.HookimplMarker("wapii")
 
 
 class AlwaysFails:
-    descriptions = {}
+    values = {}
 
     def aggregate(self, results, dataset):
         raise RuntimeError("boom")
 
 
 class FailsOnOne:
-    descriptions = {"count": "results taken"}
+    values = {"count": Metric("count", "results taken")}
 
     def aggregate(self, results, dataset):
         results = list(results)
@@ -68,9 +70,8 @@ class Exploding:
         return {}
 
 
-class Unloadable:
-    def __init__(self, options, context):
-        raise OSError("weights.bin: truncated")
+def unloadable(options, context):  # a backend factory whose model does not load
+    raise OSError("weights.bin: truncated")
 
 
 def twice(data_dir):
@@ -90,7 +91,7 @@ def register_metrics(register):
 @hookimpl
 def register_backends(register):
     register("exploding", Exploding)
-    register("unloadable", Unloadable)
+    register("unloadable", unloadable)
 
 
 @hookimpl

@@ -61,6 +61,41 @@ _WHERE: dict[str, str] = {
     "header_literal": "wapii_core.grammar.values", "path_value_chars": "wapii_core.grammar.values",
     "RunConstraints": "wapii_core.grammar.per_request", "is_constrained": "wapii_core.grammar.per_request",
     "get_engine": "wapii_core.grammar", "Engine": "wapii_core.grammar", "Matcher": "wapii_core.grammar",
+    "accepts": "wapii_core.grammar",
+    "allowed_prefix": "wapii_core.grammar",
+    "Arr": "wapii_core.grammar.types",
+    "Bool": "wapii_core.grammar.types",
+    "OneOf": "wapii_core.grammar.types",
+    "one_of": "wapii_core.grammar.types",
+    "STRING": "wapii_core.grammar.types",
+    "HEADER_STRING": "wapii_core.grammar.types",
+    "NULL": "wapii_core.grammar.types",
+    "Row": "wapii_core.grammar.per_request",
+    # Files and values.
+    "bundled_specs_dir": "wapii_core.paths",
+    "unstorable": "wapii_core.jsonwalk",
+    # What every model backend shares: decoding options (-O), chat messages, answer to program.
+    "DecodingOptions": "wapii_core.backend_options",
+    "parse_options": "wapii_core.backend_options",
+    "SAMPLED_TEMPERATURE": "wapii_core.backend_options",
+    "STOP": "wapii_core.backend_programs",
+    "INSTRUCT_EXTRA": "wapii_core.backend_programs",
+    "is_chat_model": "wapii_core.backend_programs",
+    "chat_messages": "wapii_core.backend_programs",
+    "with_extra_instructions": "wapii_core.backend_programs",
+    "prefill_messages": "wapii_core.backend_programs",
+    "cut_at_stop": "wapii_core.backend_programs",
+    "continuation_program": "wapii_core.backend_programs",
+    "strip_role_marker": "wapii_core.backend_programs",
+    "code_of": "wapii_core.backend_programs",
+    "chat_program": "wapii_core.backend_programs",
+    # Metric providers: what each value is (rate, count, mean) and means.
+    "Metric": "wapii_core.metric_kinds",
+    "MetricKind": "wapii_core.metric_kinds",
+    # The comparison modes a run is judged in.
+    "MODES": "wapii_core.protocols",
+    # Datasets a plugin ships: read a directory in the WAPIIBench layout.
+    "load_dataset_dir": "wapii_core.datasets",
 }
 """Where each public name lives (imported on first use)."""
 

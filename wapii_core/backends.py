@@ -22,15 +22,11 @@ class OracleBackend:
     supports_constraints = False
 
     def __init__(self, options: BackendOptions, context: RunContext) -> None:
-        import inspect
-
         self.context = context
-        takes_mode = "mode" in inspect.signature(context.adapter.render).parameters
-        self._mode = {"mode": context.mode} if takes_mode else {}
 
     def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
         for req in requests:
-            code = self.context.adapter.render(req.sample.config, self.context.setup, req.sample, **self._mode)
+            code = self.context.adapter.render(req.sample.config, self.context.setup, req.sample, mode=self.context.mode)
             yield Generation(sample=req.sample.id, draw=req.draw, code=code)
 
     def describe(self) -> dict[str, Any]:

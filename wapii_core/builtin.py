@@ -43,8 +43,8 @@ class _LazyProvider:
         return getattr(importlib.import_module(self._module, __package__), self._name)()
 
     @property
-    def descriptions(self) -> dict[str, str]:
-        return self._provider.descriptions
+    def values(self) -> Any:
+        return self._provider.values
 
     def aggregate(self, results: Any, dataset: Any) -> dict[str, Any]:
         return self._provider.aggregate(results, dataset)

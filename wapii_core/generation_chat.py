@@ -45,8 +45,7 @@ class BackendAsk:
         return answers[0].code or ""
 
     def close(self) -> None:
-        if hasattr(self.backend, "close"):
-            self.backend.close()
+        self.backend.close()
 
 
 def backend_chat(backend: str, model: str, options: dict[str, str], spec: Path, api: str,

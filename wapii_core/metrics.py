@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from .metric_kinds import Metric
 from .model import ERROR_KINDS, FIELDS, SampleResult
 from .protocols import Dataset
 from .refstats import reference_statistics
@@ -124,10 +125,19 @@ def paper_rows(results: Iterable[SampleResult]) -> dict[str, Any]:
     return ordered
 
 
+VALUES: dict[str, Metric] = {
+    **{name: Metric("count" if name in _COUNT_ROWS else "rate", text) for name, text in DESCRIPTIONS.items()},
+    **{f"per_field.*.{name}": Metric("rate", f"{DESCRIPTIONS[name][:-1]}, for one argument field (per_field).")
+       for name in ARGUMENT_ROW_NAMES},
+    "counts.*": Metric("count", "Number of samples of that kind (counts)."),
+}
+"""What the provider returns: each row's kind (the three error rows are counts, the rest shares) and sentence."""
+
+
 class PaperMetrics:
     """Metric provider ``wapii``: the paper's rows overall and per API."""
 
-    descriptions: dict[str, str] = DESCRIPTIONS
+    values: dict[str, Metric] = VALUES
 
     def aggregate(self, results: Iterable[SampleResult], dataset: Dataset | None) -> dict[str, Any]:
         """``{"overall": rows, "per_api": {api: rows}}`` (every API of the dataset, also without results)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Any, Iterable
 
+from .metric_kinds import Metric
 from .model import SampleResult
 from .protocols import Dataset
 
@@ -60,12 +61,12 @@ def estimate(tasks: Iterable[tuple[int, int]]) -> dict[str, Any]:
 class PassAtK:
     """Metric provider: pass@1, pass@5 and pass@10 of a correct implementation, where n allows."""
 
-    descriptions = {
-        **{f"pass@{k}": f"unbiased estimate of the chance that at least one of {k} draws of a task is a correct "
-                        "implementation (Chen et al. 2021), averaged over tasks; given only when every task has "
-                        f"at least {k} draws" for k in KS},
-        "draws": "the smallest number of draws of any task (n)",
-        "tasks": "the number of tasks estimated over",
+    values = {
+        **{f"pass@{k}": Metric("rate", f"unbiased estimate of the chance that at least one of {k} draws of a task "
+                                       "is a correct implementation (Chen et al. 2021), averaged over tasks; given "
+                                       f"only when every task has at least {k} draws") for k in KS},
+        "draws": Metric("count", "the smallest number of draws of any task (n)"),
+        "tasks": Metric("count", "the number of tasks estimated over"),
     }
 
     def aggregate(self, results: Iterable[SampleResult], dataset: Dataset | None = None) -> dict[str, Any]:

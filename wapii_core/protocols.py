@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Protocol, runtime_checkable
+from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, runtime_checkable
 
+from .metric_kinds import Metric
 from .model import Capture, Extraction, Generation, GenerationRequest, Prompt, Sample, SampleResult, Setup
+
+MODES = ("reference", "strict", "wire")
+"""Comparison modes: the paper's (metrics.md), with literal URL matching, and what goes on the wire (wire.py)."""
 
 
 @dataclass
@@ -77,10 +81,10 @@ class Backend(Protocol):
     come later (a batch still running at the provider) yields what it has and then raises
     :class:`~wapii_core.errors.GenerationPending`.
 
-    Optional: ``preflight(requests)``, called once with the same requests before ``generate`` and
-    before anything is written, checks what it can cheaply (credentials, the server, the model;
-    nothing when every answer is cached) and raises a one-line
-    :class:`~wapii_core.errors.WapiiError`; ``close()`` frees what the backend holds.
+    Required: ``name``, ``supports_constraints``, ``generate``, ``describe``. Optional (declared
+    here; a backend that leaves one out gets the default stated on it when it is created):
+    ``preflight`` and ``close``. :mod:`wapii_core.plugin_checks` checks all of them when the
+    backend is created, so the core calls every member without probing for it.
     """
 
     name: str
@@ -92,11 +96,25 @@ class Backend(Protocol):
         """Parameters that determine the generations (stored in run.json)."""
         ...
 
+    def preflight(self, requests: list[GenerationRequest]) -> None:
+        """Optional (default: checks nothing). Called once with the requests ``generate`` will get,
+        before it and before anything is written: checks what it can cheaply (credentials, the
+        server, the model; nothing when every answer is cached) and raises a one-line
+        :class:`~wapii_core.errors.WapiiError`."""
+        ...
+
+    def close(self) -> None:
+        """Optional (default: nothing to free). Frees what the backend holds; called once, at the end of a run."""
+        ...
+
 
 @runtime_checkable
 class Adapter(Protocol):
     """A target language + HTTP library.
 
+    Required:
+
+    - ``name``: the name it is registered under;
     - ``prompt(sample, setup, dataset)``: the prompt text ending in the starter code;
     - ``extract(code)``: cut the first call out of a full program (or say why not);
     - ``execute(calls)``: run each call in isolation, capturing the request it issues; returns one
@@ -105,12 +123,19 @@ class Adapter(Protocol):
       of the shape :mod:`wapii_core.request_schema` states (anything else, or an exception, makes
       that sample a ``runtime_error``);
     - ``render(config, setup, sample, mode)``: a full program that issues ``config`` (the oracle's
-      source), written so that comparison ``mode`` judges it correct (an adapter whose rendering
-      is the same in every mode may leave ``mode`` out of its signature);
-    - ``setup()``: install what the adapter needs (idempotent); ``close()``: stop its workers.
+      source), written so that comparison ``mode`` judges it correct; ``mode`` alone is optional
+      (an adapter whose rendering is the same in every mode may leave it out of its signature);
+    - ``setup()``: install what the adapter needs (idempotent).
+
+    Optional (declared below with their defaults; :mod:`wapii_core.plugin_checks` checks each one an
+    adapter has, and installs the default of each one it lacks, when the adapter is created):
+    ``default_mode``, ``constraint(spec, setup, **options)``, ``isolation()``, ``close()``.
     """
 
     name: str
+    default_mode: str
+    """Optional (default ``"reference"``): the comparison mode a run is judged in unless ``--mode`` says
+    otherwise; one of ``reference``, ``strict``, ``wire``."""
 
     def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt: ...
 
@@ -124,17 +149,38 @@ class Adapter(Protocol):
 
     def setup(self) -> None: ...
 
-    def close(self) -> None: ...
+    def constraint(self, spec: Path, setup: Setup, *, references: bool = True, compact: bool = False) -> Any:
+        """Optional (default: the adapter cannot constrain; a constrained run says so in one line).
+
+        The :class:`~wapii_core.grammar.Constraint` of a legal call to the API of the spec file
+        ``spec`` for ``setup``; ``references`` allows variables as values, ``compact`` allows little
+        whitespace (the ``-O constraint_references`` / ``constraint_compact`` options)."""
+        ...
+
+    def isolation(self) -> Any:
+        """Optional (default ``None``: the adapter runs its code through a pool the core describes).
+
+        The :class:`~wapii_core.sandbox.Isolation` of its own sandbox on this machine, for ``wapii doctor``."""
+        ...
+
+    def close(self) -> None:
+        """Optional (default: nothing to stop). Stops the adapter's workers; they restart on the next ``execute``."""
+        ...
 
 
 @runtime_checkable
 class MetricProvider(Protocol):
-    """Turns sample results into named metrics.
+    """Turns sample results into named values.
 
-    ``aggregate(results, dataset)`` returns a JSON-serialisable mapping stored in ``summary.json``
-    under the provider's registered name; ``descriptions`` maps each metric to one sentence.
+    ``aggregate(results, dataset)`` returns a JSON-serialisable mapping, stored in ``summary.json``
+    under the provider's registered name (the ``wapii`` provider's, the paper's table, at the top
+    level). ``values`` declares what it returns: ``{key: Metric(kind, description)}``, where a key
+    is a path into the mapping (``"a.b"`` for nested mappings; ``*`` matches any one part; the
+    values under ``per_api.<api>`` share the declarations of the top level). Reports show each value
+    as its kind says (a ``rate`` as a percentage, a ``count`` as a whole number, a ``mean`` as a
+    number) and explain it with its description.
     """
 
-    descriptions: dict[str, str]
+    values: Mapping[str, Metric]
 
     def aggregate(self, results: Iterable[SampleResult], dataset: Dataset) -> dict[str, Any]: ...

@@ -60,6 +60,7 @@ class Cell:
     value: float | None
     interval: tuple[float, float] | None = None
     best: bool = False
+    kind: str | None = None  # a metric provider's value: rate, count or mean (None: a paper row)
 
 
 @dataclass
@@ -73,6 +74,7 @@ class Table:
     runs: list[str] = field(default_factory=list)  # the run directory name behind each column
     scopes: list[str | None] = field(default_factory=list)  # the API behind each column (None: all)
     kind: str = "paper"  # "paper": the paper's rows; "provider": another metric provider's values
+    notes: list[str] = field(default_factory=list)  # what rows mean (a provider's descriptions)
 
 
 @dataclass
@@ -168,34 +170,11 @@ def build_report(runs: list[RunData], by_api: bool = False, api: str | None = No
     return report
 
 
-def _scalar_rows(values: dict[str, Any]) -> list[str]:
-    return [k for k, v in values.items() if v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))]
-
-
 def _provider_tables(runs: list[RunData], prefix: str, by_api: bool) -> list[Table]:
-    """One table per other metric provider (``summary["metrics"]``): its numeric values, no intervals.
+    """One table per other metric provider (:mod:`wapii_core.provider_tables`)."""
+    from .provider_tables import provider_tables
 
-    Runs side by side, or (``by_api``, one run) the columns Overall and each API.
-    """
-    tables = []
-    names = list(dict.fromkeys(name for r in runs for name in (r.summary.get("metrics") or {})))
-    for name in names:
-        if by_api:
-            values = runs[0].summary["metrics"][name]
-            apis = sorted(values.get("per_api") or {})
-            scopes: list[str | None] = [None, *apis]
-            columns = [values, *(values["per_api"][a] for a in apis)]
-            titles, run_names = ["Overall", *apis], [runs[0].name] * len(scopes)
-        else:
-            with_it = [r for r in runs if name in (r.summary.get("metrics") or {})]
-            columns = [r.summary["metrics"][name] for r in with_it]
-            scopes, titles, run_names = [None] * len(with_it), _unique_titles(with_it), [r.name for r in with_it]
-        rows = list(dict.fromkeys(row for values in columns for row in _scalar_rows(values)))
-        if not rows:  # e.g. a provider that failed as a whole: listed under its failures instead
-            continue
-        table_rows = [(row, [Cell(values.get(row)) for values in columns]) for row in rows]
-        tables.append(Table(f"{prefix}{name} metrics", None, titles, table_rows, run_names, scopes, kind="provider"))
-    return tables
+    return provider_tables(runs, prefix, by_api, _unique_titles)
 
 
 def _setups(runs: list[RunData]) -> list[Any]:
@@ -229,6 +208,16 @@ def format_value(row: str, value: Any) -> str:
     return f"{100 * float(value):.1f}"
 
 
+def format_cell(row: str, cell: Cell) -> str:
+    """A cell's value: as its provider declared it (:func:`~wapii_core.metric_kinds.format_metric`), or
+    as :func:`format_value` shows a paper row."""
+    if cell.kind is not None:
+        from .metric_kinds import format_metric
+
+        return format_metric(cell.value, cell.kind)
+    return format_value(row, cell.value)
+
+
 def format_interval(interval: tuple[float, float] | None) -> str:
     """``[40.1, 50.2]`` in percent, or an empty string."""
     return f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]" if interval else ""
@@ -254,7 +243,7 @@ def describe_paired(test: dict[str, Any]) -> str:
 
 
 def _md_cell(row: str, cell: Cell) -> str:
-    text = format_value(row, cell.value)
+    text = format_cell(row, cell)
     if cell.interval:
         text += " " + format_interval(cell.interval)
     return f"**{text}**" if cell.best else text
@@ -276,6 +265,8 @@ def render_markdown(report: Report) -> str:
         out.append(f"Brackets: 95 % bootstrap interval ({report.resamples} resamples of tasks, seed {report.seed}).")
     for table in report.tables:
         out += ["", f"## {table.title}", "", markdown_table(table)]
+        if table.notes:
+            out += [""] + [f"- {note}" for note in table.notes]
     if report.paired:
         out += ["", "## Paired tests", ""] + [f"- {describe_paired(t)}" for t in report.paired]
     for run in report.runs:

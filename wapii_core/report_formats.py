@@ -7,7 +7,7 @@ import io
 import json
 from typing import Any
 
-from .report import Report, describe_paired, format_interval, format_value
+from .report import Report, describe_paired, format_cell, format_interval
 
 CSV_FIELDS = ("table", "setup", "column", "run", "row", "value", "ci_low", "ci_high", "best")
 
@@ -67,7 +67,7 @@ def print_report(report: Report) -> None:
         for row, cells in table.rows:
             texts = []
             for cell in cells:
-                text = format_value(row, cell.value)
+                text = format_cell(row, cell)
                 if cell.best:
                     text = f"[bold green]{text}[/]"
                 if cell.interval:
@@ -75,6 +75,8 @@ def print_report(report: Report) -> None:
                 texts.append(text)
             rich.add_row(row, *texts)
         console.print(rich)
+        for note in table.notes:
+            console.print(f"  {note}", style="dim", highlight=False)
     if report.resamples:
         console.print(f"Brackets: 95 % bootstrap interval ({report.resamples} resamples of tasks, seed {report.seed}).")
     for test in report.paired:

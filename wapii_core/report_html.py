@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from .report import Report, Table, describe_paired, describe_run, format_interval, format_value
+from .report import Report, Table, describe_paired, describe_run, format_cell, format_interval
 
 STYLE = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1200px;
@@ -50,13 +50,14 @@ def _table_html(table: Table) -> str:
     for row, cells in table.rows:
         tds = []
         for cell in cells:
-            text = escape(format_value(row, cell.value))
+            text = escape(format_cell(row, cell))
             if cell.interval:
                 text += f'<span class="ci">{escape(format_interval(cell.interval))}</span>'
             tds.append(f'<td class="best">{text}</td>' if cell.best else f"<td>{text}</td>")
         body.append(f"<tr><td>{escape(row)}</td>{''.join(tds)}</tr>")
+    notes = "".join(f"<li>{escape(note)}</li>" for note in table.notes)
     return (f'<table class="metrics" data-kind="{table.kind}"><thead><tr><th>Metric</th>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table>")
+            f"<tbody>{''.join(body)}</tbody></table>" + (f'<ul class="notes">{notes}</ul>' if notes else ""))
 
 
 def render_html(report: Report, plots: list | None = None) -> str:

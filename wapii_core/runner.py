@@ -17,7 +17,7 @@ from . import plugins
 from .errors import GenerationPending, WapiiError, one_line
 from .jsonwalk import unstorable
 from .model import ERROR_KINDS, Generation, GenerationRequest, Sample, SampleResult, Setup
-from .protocols import Adapter, BackendOptions, Dataset, RunContext
+from .protocols import MODES, Adapter, BackendOptions, Dataset, RunContext
 from .run_lock import RunLock
 from .store import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
 
@@ -48,7 +48,8 @@ class RunConfig(BaseModel):
     draws: int = Field(default=1, ge=1)
     generations: Path | None = None
     backend_options: dict[str, str] = Field(default_factory=dict)
-    metrics: list[str] | None = None  # None: every registered provider
+    metrics: list[str] = Field(default_factory=list)  # providers applied besides the default ones
+    default_metrics: bool = True  # False: only ``metrics`` (--no-default-metrics)
     limit: int | None = None  # only the first N samples (quick checks)
     apis: list[str] | None = None  # only these APIs
 
@@ -136,13 +137,11 @@ def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
 SETTINGS = ("unconstrained", "constrained", "rag", "constrained-rag")
 """Decoding settings: constrained decoding from the spec and/or retrieved endpoint documentation."""
 
-MODES = ("reference", "strict", "wire")
-"""Comparison modes: the paper's (metrics.md), with literal URL matching, and what goes on the wire (wire.py)."""
 
 
 def default_mode(adapter: Adapter) -> str:
-    """The comparison mode an adapter is judged in unless told otherwise (``reference`` if it does not say)."""
-    return getattr(adapter, "default_mode", None) or "reference"
+    """The comparison mode an adapter is judged in unless told otherwise (its ``default_mode``)."""
+    return adapter.default_mode
 
 
 class Judge:
@@ -246,7 +245,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
 
     if config.setting not in SETTINGS:
         raise WapiiError(f"unknown setting {config.setting!r} (known: {', '.join(SETTINGS)})")
-    _check_metric_names(config.metrics)
+    metrics = metric_names(config.metrics, config.default_metrics)
     dataset = load_dataset(config.dataset, config.data_dir)
     samples = select_samples(dataset, config)
     with ExitStack() as stack:
@@ -259,8 +258,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
         context = RunContext(dataset, adapter, config.setup, config.mode, setting=config.setting, run_dir=out_dir,
                              progress=progress)
         backend = _start_backend(config.backend, options, context)
-        if hasattr(backend, "close"):
-            stack.callback(backend.close)
+        stack.callback(backend.close)
         constrained = config.setting.startswith("constrained")
         if constrained and not backend.supports_constraints and config.backend != "replay":
             raise WapiiError(f"backend {config.backend!r} cannot decode under constraints "
@@ -284,7 +282,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
                 store.write_run()  # the directory holds work paid for: say which run it belongs to
                 raise
         _judge_pending(store, judge, keys, progress)
-        return finish(store, dataset, samples, keys, config.metrics)
+        return finish(store, dataset, samples, keys, metrics)
 
 
 def pending_requests(samples: list[Sample], draws: int, finished: set[str],
@@ -301,23 +299,28 @@ def pending_requests(samples: list[Sample], draws: int, finished: set[str],
 
 
 def _preflight(backend: Any, name: str, requests: list[GenerationRequest]) -> None:
-    """The backend's own cheap checks before it generates ``requests`` (``preflight(requests)``, when it
-    has one): a missing key, an unreachable server, an unknown model end the run in one line."""
-    check = getattr(backend, "preflight", None)
-    if check is None:
-        return
+    """The backend's own cheap checks before it generates ``requests`` (its ``preflight(requests)``):
+    a missing key, an unreachable server, an unknown model end the run in one line."""
     try:
-        check(requests)
+        backend.preflight(requests)
     except WapiiError:
         raise
     except Exception as exc:
         raise WapiiError(f"backend {name!r}: preflight failed: {one_line(exc)}") from exc
 
 
-def _check_metric_names(names: list[str] | None) -> None:
-    """An unknown metric provider is refused before any work, not after the whole run."""
-    for name in names or ():
+def metric_names(added: list[str] | None = None, defaults: bool = True) -> list[str]:
+    """The metric providers a run applies: the default ones (every provider registered with
+    ``default=True``, the built-in ones among them) unless ``defaults`` is false, then ``added``.
+
+    Every name is resolved before any work, so an unknown or broken provider is refused at once."""
+    names = [name for name in plugins.metrics.names() if plugins.metrics.entries()[name].default] if defaults else []
+    names += [name for name in added or () if name not in names]
+    if not names:
+        raise WapiiError("no metric provider to apply: --no-default-metrics needs at least one --metric NAME")
+    for name in names:
         plugins.metrics.get(name)
+    return names
 
 
 def _start_backend(name: str, options: BackendOptions, context: RunContext) -> Any:
@@ -354,11 +357,12 @@ def _judge_pending(store: RunStore, judge: Judge, keys: list[str], progress: Pro
 
 
 def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | None = None,
-             metrics: list[str] | None = None) -> dict[str, Any]:
-    """Re-execute and re-score every stored generation of a run directory."""
+             metrics: list[str] | None = None, default_metrics: bool = True) -> dict[str, Any]:
+    """Re-execute and re-score every stored generation of a run directory, applying the default
+    metric providers (unless ``default_metrics`` is false) and ``metrics``."""
     from .store import load_run
 
-    _check_metric_names(metrics)
+    names = metric_names(metrics, default_metrics)
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir, create=False))
         run_info = load_run(out_dir)
@@ -379,7 +383,7 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
         stack.callback(store.close)
         store.reset_results()
         _judge_pending(store, judge, keys, progress)
-        return finish(store, dataset, samples, keys, metrics)
+        return finish(store, dataset, samples, keys, names)
 
 
 def _stored_data_dir(run_info: dict[str, Any]) -> Path | None:
@@ -388,9 +392,12 @@ def _stored_data_dir(run_info: dict[str, Any]) -> Path | None:
 
 
 def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[str],
-           metric_names: list[str] | None) -> dict[str, Any]:
-    """Aggregate the stored results into summary.json and report.md."""
+           names: list[str] | None = None) -> dict[str, Any]:
+    """Aggregate the stored results into summary.json and report.md, applying the metric providers
+    ``names`` (default: :func:`metric_names`); what each provider declares of its values is stored
+    under ``metric_kinds``, so that a report shows them without the plugin installed."""
     from .metric_guard import apply_provider
+    from .metric_kinds import record
     from .report import markdown_report
     from .store import ordered
 
@@ -406,10 +413,12 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
         "mode": store.run.get("mode", "reference"),
         "setup": store.run.get("setup"),
     }
-    names = metric_names if metric_names is not None else plugins.metrics.names()
     extra: dict[str, Any] = {}
-    for name in names:
-        outcome = apply_provider(plugins.metrics.get(name), results, dataset)
+    kinds: dict[str, Any] = {}
+    for name in names if names is not None else metric_names():
+        provider = plugins.metrics.get(name)
+        kinds[name] = record(provider.values)
+        outcome = apply_provider(provider, results, dataset)
         if name != "wapii":
             extra[name] = outcome.recorded()
             continue
@@ -418,6 +427,7 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
             extra[name] = outcome.failure
     if extra:
         summary["metrics"] = extra
+    summary["metric_kinds"] = kinds
     write_json(store.directory / SUMMARY_FILE, summary)
     write_atomic(store.directory / REPORT_FILE, markdown_report([(store.directory.name, store.run, summary)]))
     return summary

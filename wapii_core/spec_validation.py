@@ -18,6 +18,7 @@ import json
 from collections import Counter, defaultdict
 from typing import Any, Iterable
 
+from .metric_kinds import Metric
 from .model import SampleResult
 from .openapi_validate import KINDS, Violation
 from .protocols import Dataset
@@ -66,24 +67,28 @@ def _operation_template(spec: Any, request: dict[str, Any], strict: bool) -> str
 class SpecValidation:
     """Metric provider: schema violations of captured requests (see the module docstring)."""
 
-    descriptions = {
-        "Executed requests": "samples whose call ran and issued a request",
-        "Validated requests": "executed requests whose URL and method address an operation of the spec (the "
-                              "base (v) of the rates below)",
-        "Requests with schema violations (v)": "share of validated requests with at least one schema violation",
-        KIND_ROWS["type"]: "share of validated requests with a value of the wrong type (or not castable to it)",
-        KIND_ROWS["enum"]: "share of validated requests with a value outside its enum",
-        KIND_ROWS["missing_required"]: "share of validated requests lacking a required parameter, body or body "
-                                       "property",
-        KIND_ROWS["other"]: "share of validated requests breaking another schema rule (format, range, read-only...)",
-        "Undeclared content type (b)": "share of validated requests with a body whose Content-Type is not a media "
-                                       "type the operation declares (b: requests with a body to an operation "
-                                       "that declares one)",
-        "Correct implementations with schema violations": "samples judged correct whose request still violates "
-                                                          "the spec (the expected request does too)",
-        "Violations": "number of violations of each kind over all validated requests",
-        "violations": "up to five violation messages per sample and draw that has any",
+    values = {
+        "Executed requests": Metric("count", "samples whose call ran and issued a request"),
+        "Validated requests": Metric("count", "executed requests whose URL and method address an operation of the "
+                                              "spec (the base (v) of the rates below)"),
+        "Requests with schema violations (v)": Metric("rate", "share of validated requests with at least one "
+                                                              "schema violation"),
+        KIND_ROWS["type"]: Metric("rate", "share of validated requests with a value of the wrong type (or not "
+                                          "castable to it)"),
+        KIND_ROWS["enum"]: Metric("rate", "share of validated requests with a value outside its enum"),
+        KIND_ROWS["missing_required"]: Metric("rate", "share of validated requests lacking a required parameter, "
+                                                      "body or body property"),
+        KIND_ROWS["other"]: Metric("rate", "share of validated requests breaking another schema rule (format, "
+                                           "range, read-only...)"),
+        "Undeclared content type (b)": Metric("rate", "share of validated requests with a body whose Content-Type "
+                                                      "is not a media type the operation declares (b: requests with "
+                                                      "a body to an operation that declares one)"),
+        "Correct implementations with schema violations": Metric("count", "samples judged correct whose request "
+                                                                          "still violates the spec (the expected "
+                                                                          "request does too)"),
+        "Violations.*": Metric("count", "number of violations of that kind over all validated requests"),
     }
+    """What ``aggregate`` returns (``violations`` also holds up to five messages per sample and draw that has any)."""
 
     def aggregate(self, results: Iterable[SampleResult], dataset: Dataset) -> dict[str, Any]:
         """Overall rates and counts, ``per_api`` and the ``violations`` messages."""

@@ -36,8 +36,9 @@ def adapter_reports(names: list[str] | None) -> dict[str, dict[str, Any]]:
     for name in names or plugins.adapters.names():
         adapter = plugins.adapters.get(name)()
         try:
-            if hasattr(adapter, "isolation"):
-                reports[name] = adapter.isolation().as_dict()
+            isolation = adapter.isolation()
+            if isolation is not None:
+                reports[name] = isolation.as_dict()
         except WapiiError as exc:
             reports[name] = {"error": str(exc)}
         finally:

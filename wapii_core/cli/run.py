@@ -13,6 +13,11 @@ from ..errors import GenerationsFailed, WapiiError
 from ..model import Setup
 
 
+METRIC_HELP = ("A metric provider to apply besides the default ones (repeat for several; `wapii plugins` lists "
+               "them).")
+NO_DEFAULT_METRICS_HELP = "Apply only the --metric providers, not the default ones (the paper's table among them)."
+
+
 def default_out(dataset: str, adapter: str, backend: str, model: Optional[str], setup: Setup,
                 setting: str = "unconstrained") -> Path:
     """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>]``: the same command resumes the same run."""
@@ -86,7 +91,8 @@ def add_to(app: typer.Typer) -> None:
                                                    help="replay: JSONL of {sample, code} or a <api>/<index>_code.js dir."),
         draws: int = typer.Option(1, "--draws", "-n", min=1, help="Completions per task."),
         option: list[str] = typer.Option([], "--backend-option", "-O", help="KEY=VALUE passed to the backend."),
-        metric: list[str] = typer.Option([], "--metric", help="Metric providers to apply (default: all)."),
+        metric: list[str] = typer.Option([], "--metric", help=METRIC_HELP),
+        no_default_metrics: bool = typer.Option(False, "--no-default-metrics", help=NO_DEFAULT_METRICS_HELP),
         limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N samples."),
         api: list[str] = typer.Option([], "--api", help="Only these APIs of the dataset."),
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<derived name>); "
@@ -113,7 +119,8 @@ def add_to(app: typer.Typer) -> None:
         for one_setup in dict.fromkeys(setup):
             config = RunConfig(dataset=dataset, data_dir=data_dir, adapter=adapter, backend=backend, model=model,
                                setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
-                               backend_options=parse_options(option), metrics=metric or None, limit=limit,
+                               backend_options=parse_options(option), metrics=metric,
+                               default_metrics=not no_default_metrics, limit=limit,
                                apis=api or None)
             if out is None:
                 target = default_out(dataset, adapter, backend, model, one_setup, setting)
@@ -142,7 +149,8 @@ def add_to(app: typer.Typer) -> None:
     def evaluate_command(
         run_dir: Path = typer.Argument(..., help="A run directory written by `wapii run`."),
         data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR"),
-        metric: list[str] = typer.Option([], "--metric", help="Metric providers to apply (default: all)."),
+        metric: list[str] = typer.Option([], "--metric", help=METRIC_HELP),
+        no_default_metrics: bool = typer.Option(False, "--no-default-metrics", help=NO_DEFAULT_METRICS_HELP),
         quiet: bool = typer.Option(False, "--quiet", "-q"),
         require_isolation: bool = typer.Option(False, "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",
                                                help="Refuse to execute generated code unless every sandbox layer "
@@ -156,6 +164,7 @@ def add_to(app: typer.Typer) -> None:
         from .progress import progress_bars
 
         with progress_bars(not quiet) as progress:
-            summary = evaluate(run_dir, progress, data_dir=data_dir, metrics=metric or None)
+            summary = evaluate(run_dir, progress, data_dir=data_dir, metrics=metric,
+                               default_metrics=not no_default_metrics)
         if not quiet:
             print_table([(str(run_dir), load_run(run_dir), summary)])

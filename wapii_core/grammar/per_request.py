@@ -13,7 +13,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import WapiiError
 from ..model import GenerationRequest
 from ..protocols import RunContext
 from .constraint import Constraint
@@ -38,11 +37,7 @@ class RunConstraints:
     """The constraint of every request of one run (one grammar per API, from the adapter)."""
 
     def __init__(self, context: RunContext, **options: Any) -> None:
-        build = getattr(context.adapter, "constraint", None)
-        if build is None:
-            raise WapiiError(f"adapter {context.adapter.name!r} cannot constrain generation "
-                             "(it has no constraint(spec, setup))")
-        self._build = build
+        self._build = context.adapter.constraint
         self._specs = context.dataset.specs
         self._setup = context.setup
         self._options = options  # passed to the adapter's constraint(): e.g. references=False

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from wapii_core import plugins
+from wapii_core.plugin_checks import conform
 from wapii_core.protocols import Adapter
 from wapii_axios_js.adapter import AxiosAdapter
 
@@ -18,4 +19,5 @@ def test_registered_through_entry_point() -> None:
 
 
 def test_implements_the_adapter_protocol() -> None:
-    assert isinstance(AxiosAdapter(), Adapter)
+    adapter = conform("adapter", AxiosAdapter())  # raises when a member is missing or has the wrong shape
+    assert isinstance(adapter, Adapter) and adapter.default_mode == "reference"

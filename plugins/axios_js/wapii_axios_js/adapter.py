@@ -6,9 +6,7 @@ import os
 import threading
 from typing import Any
 
-from wapii_core.model import Capture, Extraction, Prompt, Sample, Setup
-from wapii_core.protocols import Dataset
-from wapii_core.sandbox import Isolation
+from wapii_core.api import Capture, Dataset, Extraction, Isolation, Prompt, Sample, Setup
 
 from .answer import to_capture
 from .extract import extract_call

@@ -8,7 +8,7 @@ after it, with the marker replaced as listed in :data:`CUT_OFFS`.
 
 from __future__ import annotations
 
-from wapii_core.model import Extraction
+from wapii_core.api import Extraction
 
 CALL_START = "axios."
 

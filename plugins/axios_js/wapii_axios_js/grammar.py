@@ -28,14 +28,9 @@ import re
 from pathlib import Path
 from typing import Callable
 
-from wapii_core.grammar import Constraint, cached
-from wapii_core.grammar.endpoints import Api, Endpoint, load_api
-from wapii_core.grammar.lark import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Entry, LarkWriter, alternatives, escape,
-                                     literal, regex)
-from wapii_core.grammar.types import Int, Num, Obj, Prop, Str, VType, as_header
-from wapii_core.grammar.values import Dialect, ValueRules, header_literal, path_value_chars
-from wapii_core.model import Setup
-from wapii_core.spec import SpecIndex
+from wapii_core.api import (Api, COMPACT_WHITESPACE, Constraint, Dialect, Endpoint, Entry, FREE_WHITESPACE, Int,
+                            LarkWriter, Num, Obj, Prop, Setup, SpecIndex, Str, VType, ValueRules, WS, alternatives,
+                            as_header, cached, escape, header_literal, literal, load_api, path_value_chars, regex)
 
 from .extract import CUT_OFFS
 

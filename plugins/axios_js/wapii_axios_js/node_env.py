@@ -19,8 +19,7 @@ from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
-from wapii_core.errors import MissingToolError, WapiiError
-from wapii_core.paths import cache_dir
+from wapii_core.api import MissingToolError, WapiiError, cache_dir
 
 PACKAGE_FILES = ("package.json", "package-lock.json")
 COMPLETE_MARKER = ".wapii-complete"

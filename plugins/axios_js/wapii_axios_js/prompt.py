@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.model import Prompt, Sample, Setup
-from wapii_core.protocols import Dataset
+from wapii_core.api import Dataset, Prompt, Sample, Setup
 
 BENCHMARK_TEMPLATE = "code_generation_prompt.md"
 """The benchmark's own prompt template, a file of the dataset's ``prompts_dir``."""

@@ -14,7 +14,7 @@ import math
 import re
 from typing import Any
 
-from wapii_core.model import Sample, Setup
+from wapii_core.api import Sample, Setup
 
 from .prompt import starter_code
 

@@ -14,7 +14,7 @@ import json
 import pytest
 
 from wapii_core.runner import RunConfig, run
-from wapii_openai_models.programs import continuation_program
+from wapii_core.api import continuation_program
 
 MODEL = "smollm2-135m"
 TASKS = 3

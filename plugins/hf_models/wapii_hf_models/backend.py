@@ -3,7 +3,7 @@
 Base models continue the prompt. Instruction models (``chat``) get it through their chat template,
 with the assistant's turn already begun with the starter code (``prefill``, the default), so that
 they continue the program as a base model would; without prefill their answer is turned back into a
-program (:mod:`wapii_openai_models.programs`). Each generation keeps the model's own text
+program (:mod:`wapii_core.backend_programs`). Each generation keeps the model's own text
 (``raw``) beside the program. With an adapter whose call ends at a cut-off marker, a completion
 stops once its call is complete (:mod:`.call_stop`, ``stop_at_call``). Every answer
 is cached (:mod:`wapii_core.gencache`); the model is loaded only when some request is not cached,
@@ -17,14 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from wapii_core.errors import WapiiError
-from wapii_core.gencache import CachedAnswer, GenerationCache, cache_key
-from wapii_core.grammar.per_request import RunConstraints, is_constrained
-from wapii_core.model import Generation, GenerationRequest
-from wapii_core.protocols import BackendOptions, RunContext
-from wapii_openai_models.options import parse_options
-from wapii_openai_models.programs import (chat_messages, chat_program, continuation_program, is_chat_model,
-                                          prefill_messages, with_extra_instructions)
+from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest,
+                            RunConstraints, RunContext, WapiiError, cache_key, chat_messages, chat_program,
+                            continuation_program, is_chat_model, is_constrained, parse_options, prefill_messages,
+                            with_extra_instructions)
 
 from . import tiny
 from .call_stop import call_complete_predicate

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from wapii_core.errors import WapiiError
-from wapii_core.grammar import Engine, get_engine
-from wapii_core.grammar.per_request import Row
+from wapii_core.api import Engine, Row, WapiiError, get_engine
 
 from .decoding import BatchDecoder, Completion
 

@@ -16,7 +16,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from wapii_openai_models.programs import cut_at_stop
+from wapii_core.api import cut_at_stop
 
 from .loading import LoadedModel
 

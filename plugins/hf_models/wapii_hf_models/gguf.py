@@ -26,8 +26,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from wapii_core.errors import WapiiError
-from wapii_core.paths import cache_dir
+from wapii_core.api import WapiiError, cache_dir
 
 SOURCE_FILE = "wapii-gguf.json"
 """Written last into a converted directory: the GGUF file's name and sha256 (and the marker of a

@@ -13,7 +13,7 @@ import os
 import socket
 from urllib.parse import urlsplit
 
-from wapii_core.errors import WapiiError
+from wapii_core.api import WapiiError
 
 from .loading import hub_commit
 

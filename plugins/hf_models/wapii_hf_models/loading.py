@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wapii_core.errors import WapiiError
+from wapii_core.api import WapiiError
 
 from . import gguf, tiny
 

@@ -23,7 +23,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from wapii_core.paths import bundled_specs_dir, cache_dir
+from wapii_core.api import bundled_specs_dir, cache_dir
 
 NAME = "wapii-tiny"
 RECIPE = 1
@@ -75,9 +75,9 @@ def ensure_built() -> Path:
 
 def corpus_files() -> list[Path]:
     """The text the tokenizer learns from, in a fixed order."""
-    import wapii_core
+    from wapii_core import api
 
-    roots = [bundled_specs_dir(), Path(wapii_core.__file__).resolve().parent, Path(__file__).resolve().parent]
+    roots = [bundled_specs_dir(), Path(api.__file__).resolve().parent, Path(__file__).resolve().parent]
     files: set[Path] = set()
     for root in roots:
         for pattern in ("*.yaml", "*.yml", "*.json", "*.md", "*.py"):

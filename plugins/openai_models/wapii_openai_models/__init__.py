@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from wapii_core.hookspecs import hookimpl
+from wapii_core.api import hookimpl
 
 
 def _openai(options: Any, context: Any) -> Any:

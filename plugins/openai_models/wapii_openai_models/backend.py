@@ -1,7 +1,7 @@
 """The ``openai`` backend: any OpenAI-compatible server (OpenAI, vLLM, TGI, llama.cpp, OpenRouter).
 
 Base models go to the completions endpoint and continue the prompt; instruction models go to the
-chat endpoint and their answer is turned back into a program (:mod:`.programs`). Requests run
+chat endpoint and their answer is turned back into a program (:mod:`wapii_core.backend_programs`). Requests run
 ``concurrency`` at a time on threads; each answer is cached (:mod:`wapii_core.gencache`) and
 yielded as soon as it arrives, so the run store flushes it at once and an interrupted run loses
 at most the requests in flight. A request that still fails after its retries yields a Generation
@@ -17,15 +17,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from wapii_core.errors import WapiiError
-from wapii_core.gencache import CachedAnswer, GenerationCache, cache_key
-from wapii_core.model import Generation, GenerationRequest
-from wapii_core.protocols import BackendOptions, RunContext
+from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest, RunContext,
+                            WapiiError, cache_key, chat_messages, chat_program, continuation_program)
 
 from .client import Answer, ApiClient, CallFailed
 from .guided import grammar_fields, guided_grammars
 from .options import OpenAIOptions, parse_options
-from .programs import chat_messages, chat_program, continuation_program
 from .retry import RetryPolicy
 
 

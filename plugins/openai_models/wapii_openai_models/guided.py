@@ -19,11 +19,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from wapii_core.errors import WapiiError
-from wapii_core.grammar import Constraint
-from wapii_core.grammar.per_request import RunConstraints, is_constrained
-from wapii_core.model import GenerationRequest
-from wapii_core.protocols import RunContext
+from wapii_core.api import Constraint, GenerationRequest, RunConstraints, RunContext, WapiiError, is_constrained
 
 GuidedStyle = Literal["none", "vllm", "vllm-legacy"]
 

@@ -20,8 +20,7 @@ from urllib.parse import urlsplit
 
 from urllib3.exceptions import HTTPError, TimeoutError
 
-from wapii_core.errors import WapiiError
-from wapii_core.model import GenerationRequest
+from wapii_core.api import GenerationRequest, WapiiError
 
 from .transport import classify, detail, pool
 

@@ -130,7 +130,7 @@ def answer(state: _State, endpoint: str, body: dict[str, Any], authorization: st
     reply = Reply(reply) if isinstance(reply, str) else reply
     grammar = _grammar(body)
     if grammar is not None:
-        from wapii_core.grammar import allowed_prefix
+        from wapii_core.api import allowed_prefix
 
         try:
             allowed, complete = allowed_prefix(grammar, reply.text)

@@ -6,9 +6,7 @@ import os
 import threading
 from typing import Any
 
-from wapii_core.model import Capture, Extraction, Prompt, Sample, Setup
-from wapii_core.protocols import Dataset
-from wapii_core.sandbox.wire_capture import WireError, parse_requests
+from wapii_core.api import Capture, Dataset, Extraction, Prompt, Sample, Setup, WireError, parse_requests
 
 from .extract import extract_call
 from .libraries import HTTPX, REQUESTS, Library

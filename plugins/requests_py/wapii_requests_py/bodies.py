@@ -18,7 +18,7 @@ import json
 from typing import Any
 from urllib.parse import unquote_plus
 
-from wapii_core.jsonwalk import unstorable
+from wapii_core.api import unstorable
 
 JSON_TYPES = ("application/json",)
 FORM_TYPE = "application/x-www-form-urlencoded"

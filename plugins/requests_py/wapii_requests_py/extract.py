@@ -28,7 +28,7 @@ import io
 import tokenize
 from dataclasses import dataclass
 
-from wapii_core.model import Extraction
+from wapii_core.api import Extraction
 
 from .libraries import REQUEST_METHODS, Library
 

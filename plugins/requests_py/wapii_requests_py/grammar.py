@@ -18,14 +18,10 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from wapii_core.grammar import Constraint, cached
-from wapii_core.grammar.endpoints import Api, Endpoint, load_api
-from wapii_core.grammar.lark import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Entry, LarkWriter, alternatives, escape,
-                                     literal, regex)
-from wapii_core.grammar.types import HEADER_STRING, NULL, STRING, Arr, Bool, Int, Num, Obj, OneOf, Prop, Str, VType, one_of
-from wapii_core.grammar.values import Dialect, ValueRules, header_literal, path_value_chars
-from wapii_core.model import Setup
-from wapii_core.spec import SpecIndex
+from wapii_core.api import (Api, Arr, Bool, COMPACT_WHITESPACE, Constraint, Dialect, Endpoint, Entry, FREE_WHITESPACE,
+                            HEADER_STRING, Int, LarkWriter, NULL, Num, Obj, OneOf, Prop, STRING, Setup, SpecIndex, Str,
+                            VType, ValueRules, WS, alternatives, cached, escape, header_literal, literal, load_api,
+                            one_of, path_value_chars, regex)
 
 from .libraries import LIBRARIES, Library
 

@@ -34,7 +34,7 @@ import responses
 import respx
 from httpx._transports import default as httpx_transports
 
-from wapii_core.sandbox import wire_capture
+from wapii_core.api import send_request
 
 from .recording import httpx_message, requests_message
 
@@ -98,13 +98,13 @@ class _Mocks:
         self.router.start()
 
     def _on_requests(self, prepared: requests.PreparedRequest) -> Any:
-        wire_capture.send_request(*requests_message(prepared))
+        send_request(*requests_message(prepared))
         self.sent += 1
         raise RequestIssued
 
     def _on_httpx(self, request: httpx.Request) -> Any:
         request.read()
-        wire_capture.send_request(*httpx_message(request))
+        send_request(*httpx_message(request))
         self.sent += 1
         raise RequestIssued
 

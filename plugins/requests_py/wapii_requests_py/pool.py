@@ -35,6 +35,6 @@ class SnippetPool(Protocol):
 
 def snippet_pool(workers: int | None, timeout: float) -> SnippetPool:
     """A sandboxed pool of ``workers`` Python workers (default one per CPU) running the harness."""
-    from wapii_core.sandbox import PythonPool
+    from wapii_core.api import PythonPool
 
     return PythonPool(preload=PRELOAD, harness=HARNESS, workers=workers, timeout=timeout, warmup=WARMUP)

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.model import Prompt, Sample, Setup
-from wapii_core.protocols import Dataset
+from wapii_core.api import Dataset, Prompt, Sample, Setup
 
 from .libraries import Library
 from .pyliteral import py_string

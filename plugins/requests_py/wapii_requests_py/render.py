@@ -14,8 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.model import Sample, Setup
-from wapii_core.wire import wire_text
+from wapii_core.api import Sample, Setup, wire_text
 
 from .bodies import FORM_TYPE, MULTIPART_TYPE, is_json, media_type
 from .libraries import REQUEST_METHODS, Library

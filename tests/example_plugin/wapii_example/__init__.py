@@ -1,50 +1,49 @@
-"""An example third-party wapii plugin.
+"""An example third-party wapii plugin, written from ``docs/plugins.md``.
 
+- adapter ``urllib_py``: Python programs that call the API with the standard library's
+  ``urllib.request``, run in the core's sandboxed Python pool and judged on what they send
+  (:mod:`.adapter`, :mod:`.harness`);
 - backend ``fixed``: completes every prompt with the text given as ``-O completion=...``
-  (``{method}`` and ``{url}`` in it are replaced by the sample's expected method and URL);
-- metric provider ``verdict_histogram``: how many samples got each verdict.
+  (``{method}``, ``{METHOD}`` and ``{url}`` in it are replaced by the sample's expected method and URL)
+  (:mod:`.backend`);
+- metric provider ``verdict_histogram``: how many samples got each verdict (:mod:`.metric`).
+
+This module only registers them: it is imported by every ``wapii`` command, so it stays cheap and
+imports the rest on first use.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from typing import Any, Callable
 
-import pluggy
-
-hookimpl = pluggy.HookimplMarker("wapii")
+from wapii_core.api import hookimpl
 
 
-class FixedBackend:
-    name = "fixed"
-    supports_constraints = False
+def _urllib_adapter() -> Any:
+    from .adapter import UrllibAdapter
 
-    def __init__(self, options, context):
-        self.completion = options.extra.get("completion", "")
-
-    def generate(self, requests):
-        from wapii_core.model import Generation
-
-        for req in requests:
-            text = self.completion.replace("{method}", req.sample.config["method"]).replace(
-                "{url}", req.sample.config["url"])
-            yield Generation(sample=req.sample.id, draw=req.draw, code=req.prompt.starter + text)
-
-    def describe(self):
-        return {"completion": self.completion}
+    return UrllibAdapter()
 
 
-class VerdictHistogram:
-    descriptions = {"<verdict>": "number of samples with that verdict"}
+def _fixed_backend(options: Any, context: Any) -> Any:
+    from .backend import FixedBackend
 
-    def aggregate(self, results, dataset):
-        return dict(sorted(Counter(r.verdict for r in results).items()))
+    return FixedBackend(options, context)
 
 
 @hookimpl
-def register_backends(register):
-    register("fixed", FixedBackend, description="a fixed completion for every prompt")
+def register_adapters(register: Callable[..., None]) -> None:
+    register("urllib_py", _urllib_adapter, description="Python + urllib.request (standard library): calls run in "
+                                                        "the core's sandboxed Python pool (example plugin)")
 
 
 @hookimpl
-def register_metrics(register):
-    register("verdict_histogram", VerdictHistogram())
+def register_backends(register: Callable[..., None]) -> None:
+    register("fixed", _fixed_backend, description="a fixed completion for every prompt (example plugin)")
+
+
+@hookimpl
+def register_metrics(register: Callable[..., None]) -> None:
+    from .metric import VerdictHistogram
+
+    register("verdict_histogram", VerdictHistogram(), description="samples per verdict (example plugin)")

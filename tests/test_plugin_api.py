@@ -1,0 +1,305 @@
+"""The declared plugin API: plugins import only ``wapii_core.api``; registrations are checked against
+the protocols, with one-line errors naming the plugin; commands, datasets and metric selection."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from wapii_core import api, hookspecs
+from wapii_core.metric_kinds import Metric
+from wapii_core.plugin_checks import PluginError, conform, provider_problem, registration_problem
+
+from support import REPO, run_cli
+
+PUBLIC = "wapii_core.api"
+
+
+def plugin_packages() -> dict[Path, str]:
+    """Every plugin's package directory (the built-in plugins and the example) -> its import name."""
+    roots = [*REPO.glob("plugins/*/wapii_*"), *REPO.glob("tests/example_plugin/wapii_*")]
+    return {root: root.name for root in roots if (root / "__init__.py").exists()}
+
+
+def forbidden_imports(source: str, own: str, plugins: set[str]) -> list[str]:
+    """``line: module`` of each import in ``source`` of a core module other than the public API,
+    or of another plugin's package (at any depth: function-level imports count too)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            modules = [node.module]
+            if node.module == "wapii_core":  # from wapii_core import api / plugins
+                modules = [f"wapii_core.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for module in modules:
+            top = module.split(".")[0]
+            if (top == "wapii_core" and module != PUBLIC) or (top in plugins and top != own):
+                found.append(f"{node.lineno}: {module}")
+    return found
+
+
+def test_plugins_import_only_the_public_api_and_no_other_plugin():
+    packages = plugin_packages()
+    assert {"wapii_axios_js", "wapii_requests_py", "wapii_hf_models", "wapii_openai_models",
+            "wapii_example"} <= set(packages.values())
+    names = set(packages.values())
+    problems = []
+    for root, own in packages.items():
+        for path in sorted(root.rglob("*.py")):
+            problems += [f"{path.relative_to(REPO)}:{hit}" for hit in forbidden_imports(path.read_text(), own, names)]
+    assert not problems, "plugins must import the core only through wapii_core.api:\n" + "\n".join(problems)
+
+
+def test_every_relative_import_of_a_plugin_names_one_of_its_own_modules():
+    """(A module moved out of a plugin must not stay importable through an older installed copy.)"""
+    missing = []
+    for root in plugin_packages():
+        for path in sorted(root.rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom) and node.level == 1:
+                    names = [node.module] if node.module else [alias.name for alias in node.names]
+                    for name in names:
+                        target = path.parent.joinpath(*name.split("."))
+                        if not (target.with_suffix(".py").exists() or (target / "__init__.py").exists()):
+                            missing.append(f"{path.relative_to(REPO)}:{node.lineno}: .{name}")
+    assert not missing, "\n".join(missing)
+
+
+def test_the_import_scan_catches_each_way_around_the_api():
+    plugins = {"wapii_a", "wapii_b"}
+    source = ("import wapii_core.runner\nfrom wapii_core.model import Sample\nfrom wapii_core import plugins\n"
+              "def f():\n    from wapii_b.x import y\n"
+              "from wapii_core.api import Sample\nfrom wapii_core import api\nfrom wapii_a.z import w\nimport json\n")
+    assert forbidden_imports(source, "wapii_a", plugins) == [
+        "1: wapii_core.runner", "2: wapii_core.model", "3: wapii_core.plugins", "5: wapii_b.x"]
+
+
+def test_every_public_name_resolves_and_nothing_else_does():
+    for name in api.__all__:
+        assert getattr(api, name) is not None, name
+    with pytest.raises(AttributeError, match="not part of the plugin API"):
+        api.RunConfig  # noqa: B018 - internal
+
+
+def test_the_register_metrics_docstring_states_the_real_signatures():
+    doc = hookspecs.register_metrics.__doc__
+    assert "aggregate(results: Iterable[SampleResult], dataset: Dataset)" in doc and "values" in doc
+
+
+# --- the checks themselves ---------------------------------------------------------------------------
+
+class GoodAdapter:
+    name = "good"
+
+    def prompt(self, sample, setup, dataset): ...
+    def extract(self, code): ...
+    def execute(self, calls): return []
+    def normalise(self, request): return request
+    def render(self, config, setup, sample): return f"{config}"
+    def setup(self): ...
+
+
+def test_an_adapter_gets_the_defaults_of_the_optional_members_it_lacks():
+    adapter = conform("adapter", GoodAdapter())
+    assert adapter.default_mode == "reference" and adapter.isolation() is None and adapter.close() is None
+    assert adapter.render("c", None, None, mode="wire") == "c"  # ``mode`` taken, and ignored
+    with pytest.raises(Exception, match="adapter 'good' cannot constrain generation"):
+        adapter.constraint("spec.yaml", None)
+
+
+@pytest.mark.parametrize("change, problem", [
+    ({"render": None}, "lacks method render(config, setup, sample)"),
+    ({"extract": lambda self: None}, "method extract cannot be called as extract(code)"),
+    ({"name": 3}, "attribute name is int, not str"),
+    ({"default_mode": "loose"}, "default_mode 'loose' is not one of reference, strict, wire"),
+    ({"close": "no"}, "close is str, not a method close()"),
+])
+def test_an_adapter_that_breaks_its_protocol_is_named(change, problem):
+    members = {k: v for k, v in vars(GoodAdapter).items() if not k.startswith("__")}
+    members.update(change)
+    broken = type("Broken", (), {k: v for k, v in members.items() if v is not None})
+    with pytest.raises(PluginError) as raised:
+        conform("adapter", broken())
+    assert str(raised.value) == problem
+
+
+def test_registrations_are_checked_before_anything_is_created():
+    assert registration_problem("adapter", GoodAdapter) is None
+    assert registration_problem("adapter", object) == "lacks method prompt(sample, setup, dataset)"
+    assert registration_problem("backend", "hf") == "is str, not a callable factory"
+
+    class Provider:
+        values = {"share": Metric("rate", "a share")}
+
+        def aggregate(self, results, dataset):
+            return {}
+
+    assert registration_problem("metric provider", Provider()) is None and provider_problem(Provider()) is None
+    Provider.values = {"share": "a share"}
+    assert registration_problem("metric provider", Provider()) is None  # values are checked when used
+    assert provider_problem(Provider()) == "values['share'] is str, not a Metric(kind, description) (from wapii_core.api)"
+    del Provider.values
+    assert registration_problem("metric provider", Provider()) == "lacks attribute values"
+    with pytest.raises(ValueError, match="metric kind 'percent'"):
+        Metric("percent")
+
+
+# --- through the CLI, as installed plugins ---------------------------------------------------------
+
+PLUGIN_A = '''
+from pathlib import Path
+
+import typer
+
+from wapii_core.api import Metric, WapiiError, hookimpl, load_dataset_dir
+
+
+class NoRender:
+    name = "no_render"
+
+    def prompt(self, sample, setup, dataset): ...
+    def extract(self, code): ...
+    def execute(self, calls): return []
+    def normalise(self, request): return request
+    def setup(self): ...
+
+
+class Count:
+    values = {"results": Metric("count", "how many results there were")}
+
+    def aggregate(self, results, dataset):
+        return {"results": len(list(results))}
+
+
+@hookimpl
+def register_adapters(register):
+    register("no_render", NoRender)
+
+
+@hookimpl
+def register_backends(register):
+    register("twin", lambda options, context: None)
+
+
+@hookimpl
+def register_metrics(register):
+    register("result_count", Count(), description="results counted", default=False)
+
+
+@hookimpl
+def register_datasets(register):
+    demo = Path(__file__).parent / "demo_copy"
+    register("demo_copy", lambda data_dir: load_dataset_dir(demo, "demo_copy"), description="the demo, again")
+
+
+@hookimpl
+def register_commands(app):
+    @app.command("hello")
+    def hello(name: str = typer.Argument(..., help="Who to greet.")) -> None:
+        """Greet someone (a plugin's command)."""
+        if name == "nobody":
+            raise WapiiError("hello: nobody to greet")
+        typer.echo(f"hello {name}")
+'''
+
+PLUGIN_B = '''
+from wapii_core.api import hookimpl
+
+
+@hookimpl
+def register_backends(register):
+    register("twin", lambda options, context: None)
+'''
+
+
+def install(site: Path, module: str, dist: str, source: str) -> None:
+    (site / f"{module}.py").write_text(source)
+    info = site / f"{module}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[wapii]\n{module.removeprefix('wapii_')} = {module}\n")
+
+
+@pytest.fixture(scope="module")
+def plugin_env(tmp_path_factory) -> dict[str, str]:
+    """A wapii with three more plugins installed: one with problems, one clashing, one that does not import."""
+    import shutil
+
+    site = tmp_path_factory.mktemp("site")
+    install(site, "wapii_checked", "wapii-checked", PLUGIN_A)
+    install(site, "wapii_clash", "wapii-clash", PLUGIN_B)
+    install(site, "wapii_broken", "wapii-broken", "import wapii_no_such_dependency\n")
+    shutil.copytree(REPO / "wapii_core" / "specs" / "demo", site / "demo_copy")
+    return {"PYTHONPATH": os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")])}
+
+
+def one_line_error(done, expected: str) -> None:
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert done.stderr == f"error: {expected}\n", done.stderr
+
+
+def test_an_adapter_missing_a_member_is_a_one_line_error_naming_the_plugin(plugin_env, tmp_path):
+    done = run_cli("run", "--adapter", "no_render", "--out", str(tmp_path / "r"), "--quiet", env=plugin_env)
+    one_line_error(done, "plugin wapii-checked (checked): adapter 'no_render' lacks method "
+                         "render(config, setup, sample)")
+    assert not (tmp_path / "r").exists()
+
+
+def test_a_name_two_plugins_register_is_an_error_naming_both(plugin_env):
+    done = run_cli("run", "--backend", "twin", "--quiet", env=plugin_env)
+    one_line_error(done, "backend 'twin' is registered by both plugin wapii-checked (checked) and plugin "
+                         "wapii-clash (clash); uninstall one of them")
+    listed = {p["name"]: p for p in json.loads(run_cli("plugins", env=plugin_env).stdout)}
+    problems = {**listed["clash"].get("problems", {}), **listed["checked"].get("problems", {})}
+    assert "registered by both" in problems["backend twin"]
+
+
+def test_a_plugin_that_failed_to_load_is_named_in_the_error_that_follows(plugin_env):
+    done = run_cli("run", "--backend", "from_broken", "--quiet", env=plugin_env)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("error: unknown backend 'from_broken' (known: ")
+    assert ("(plugin wapii-broken failed to load: ModuleNotFoundError: No module named "
+            "'wapii_no_such_dependency')") in done.stderr
+
+
+def test_a_plugin_adds_a_command(plugin_env):
+    done = run_cli("hello", "world", env=plugin_env)
+    assert done.returncode == 0 and done.stdout == "hello world\n"
+    assert "hello" in run_cli("--help", env=plugin_env).stdout
+    one_line_error(run_cli("hello", "nobody", env=plugin_env), "hello: nobody to greet")
+
+
+def test_a_plugin_dataset_is_listed_and_runs_with_an_opt_in_metric(plugin_env, tmp_path):
+    listed = run_cli("datasets", "list", env=plugin_env)
+    assert listed.returncode == 0 and "demo_copy" in listed.stdout
+    out = tmp_path / "run"
+    done = run_cli("run", "--dataset", "demo_copy", "--limit", "4", "--metric", "result_count", "--out", str(out),
+                   "--quiet", env=plugin_env)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    # --metric adds to the defaults: the paper's table and the built-in providers stay
+    assert summary["overall"]["Correct implementations (t)"] == 1.0
+    assert set(summary["metrics"]) == {"spec_validation", "pass_at_k", "result_count"}
+    assert summary["metrics"]["result_count"] == {"results": 4}
+    assert summary["metric_kinds"]["result_count"] == {"results": {"kind": "count",
+                                                                   "description": "how many results there were"}}
+    report = (out / "report.md").read_text()
+    assert "| results | 4 |" in report and "- results (count): how many results there were" in report
+
+
+def test_no_default_metrics_applies_only_the_named_providers(plugin_env, tmp_path):
+    out = tmp_path / "run"
+    done = run_cli("run", "--limit", "3", "--no-default-metrics", "--metric", "result_count", "--out", str(out),
+                   "--quiet", env=plugin_env)
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((out / "summary.json").read_text())
+    assert "overall" not in summary and set(summary["metrics"]) == {"result_count"}
+    done = run_cli("run", "--limit", "3", "--no-default-metrics", "--out", str(tmp_path / "none"), "--quiet")
+    one_line_error(done, "no metric provider to apply: --no-default-metrics needs at least one --metric NAME")
