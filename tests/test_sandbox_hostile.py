@@ -174,9 +174,10 @@ def test_hostile_programs_are_contained_when_an_ordinary_user_runs_wapii(canarie
                "WAPII_CACHE_DIR": str(share / "cache"), **({bwrap.BWRAP_ENV: ""} if bubblewrap == "no-bubblewrap" else {}),
                "PYTHONPATH": os.pathsep.join([str(REPO / "tests"), str(REPO), str(REPO / "plugins" / "axios_js"), site])}
         if not node_missing:
-            from wapii_axios_js.node_env import ensure_runtime, lock_digest
+            from wapii_axios_js.runtime import library
+            from wapii_core.sandbox.node import ensure_runtime, lock_digest
 
-            _readable_copy(ensure_runtime(), share / "cache" / "axios_js" / lock_digest())
+            _readable_copy(ensure_runtime(library()), share / "cache" / "axios_js" / lock_digest(library()))
         command = [setpriv, f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--",
                    str(python), str(CORPUS / "run_corpus.py"), str(canaries.directory), str(canaries.port),
                    canaries.marker]

@@ -42,6 +42,12 @@ _WHERE: dict[str, str] = {
     "Supervisor": "wapii_core.sandbox", "WorkerStartError": "wapii_core.sandbox",
     "default_worker_count": "wapii_core.sandbox",
     "PythonPool": "wapii_core.sandbox", "SnippetResult": "wapii_core.sandbox", "NoRequest": "wapii_core.sandbox",
+    "NodeLibrary": "wapii_core.sandbox.node",
+    "NodePool": "wapii_core.sandbox.node",
+    "ensure_runtime": "wapii_core.sandbox.node",
+    "find_node": "wapii_core.sandbox.node",
+    "to_capture": "wapii_core.sandbox.node",
+    "BAD_CAPTURE": "wapii_core.sandbox.node",
     "WireRequest": "wapii_core.sandbox.wire_capture", "WireError": "wapii_core.sandbox.wire_capture",
     "parse_requests": "wapii_core.sandbox.wire_capture", "send_request": "wapii_core.sandbox.wire_capture",
     # Wire-mode helpers (judging what was sent, byte for byte).

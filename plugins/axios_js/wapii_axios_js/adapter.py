@@ -6,17 +6,14 @@ import os
 import threading
 from typing import Any
 
-from wapii_core.model import Capture, Extraction, Prompt, Sample, Setup
-from wapii_core.protocols import Dataset
-from wapii_core.sandbox import Isolation
+from wapii_core.api import (Capture, Dataset, Extraction, Isolation, NodePool, Prompt, Sample, Setup, ensure_runtime,
+                            find_node, to_capture)
 
-from .answer import to_capture
 from .extract import extract_call
-from .node_env import ensure_runtime, find_node
 from .normalise import normalise_request
 from .prompt import build_prompt
 from .render import render_program
-from .worker import WorkerPool
+from .runtime import CapturedRequest, library
 
 DEFAULT_TIMEOUT_S = 2.0
 
@@ -24,9 +21,9 @@ DEFAULT_TIMEOUT_S = 2.0
 class AxiosAdapter:
     """Prompt, extraction, sandboxed execution, normalisation and rendering for axios (Node.js).
 
-    Calls run in sandboxed Node workers (``worker.py``); a call past its time or whose worker died is
-    a ``runtime_error`` whose detail says so, and so is a captured request that is not a request
-    config (detail ``bad_capture: ...``, see ``answer.py``).
+    Calls run in wapii's sandboxed JavaScript runtime (``wapii_core.api.NodePool``; the library's side
+    is ``runtime.py``); a call past its time or whose worker died is a ``runtime_error`` whose detail
+    says so, and so is a captured request that is not a request config (detail ``bad_capture: ...``).
 
     ``workers`` (default: one per CPU, or ``$WAPII_AXIOS_JS_WORKERS``) Node processes execute the
     calls; each call gets ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_AXIOS_JS_TIMEOUT``).
@@ -47,7 +44,7 @@ class AxiosAdapter:
         self.keep_request = keep_request or os.environ.get("WAPII_AXIOS_JS_KEEP_REQUEST") or "last"
         if self.keep_request not in ("last", "first"):
             raise ValueError(f"keep_request must be 'last' or 'first', not {self.keep_request!r}")
-        self._pool: WorkerPool | None = None
+        self._pool: NodePool | None = None
         self._pool_lock = threading.Lock()
 
     def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
@@ -61,25 +58,26 @@ class AxiosAdapter:
     def setup(self) -> None:
         """Checks for Node.js and installs the pinned npm packages once (idempotent)."""
         find_node()
-        ensure_runtime()
+        ensure_runtime(library())
 
     def isolation(self) -> Isolation:
         """Which sandbox layers protect the calls on this machine (``wapii doctor`` shows them)."""
         find_node()
-        return WorkerPool(ensure_runtime(), size=1).isolation()
+        return NodePool(library(), ensure_runtime(library()), size=1).isolation()
 
-    def _ensure_pool(self) -> WorkerPool:
+    def _ensure_pool(self) -> NodePool:
         with self._pool_lock:
             if self._pool is None:
                 find_node()
-                self._pool = WorkerPool(ensure_runtime(), size=self.workers, timeout_s=self.timeout_s, keep=self.keep_request)
+                self._pool = NodePool(library(), ensure_runtime(library()), size=self.workers, timeout_s=self.timeout_s,
+                                      keep=self.keep_request)
             return self._pool
 
     def execute(self, calls: list[str]) -> list[Capture]:
         """Runs each extracted call in its own sandboxed context; one Capture per call, in order."""
         if not calls:
             return []
-        return [to_capture(result, self.keep_request) for result in self._ensure_pool().run(list(calls))]
+        return [to_capture(result, self.keep_request, CapturedRequest) for result in self._ensure_pool().run(list(calls))]
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         """The neutral config of a captured request (metrics.md §3)."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from wapii_core.hookspecs import hookimpl
+from wapii_core.api import hookimpl
 
 from .adapter import AxiosAdapter
 
