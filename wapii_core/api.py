@@ -44,6 +44,7 @@ _WHERE: dict[str, str] = {
     "PythonPool": "wapii_core.sandbox", "SnippetResult": "wapii_core.sandbox", "NoRequest": "wapii_core.sandbox",
     "NodeLibrary": "wapii_core.sandbox.node",
     "NodePool": "wapii_core.sandbox.node",
+    "NodeRunner": "wapii_core.sandbox.node",
     "ensure_runtime": "wapii_core.sandbox.node",
     "find_node": "wapii_core.sandbox.node",
     "to_capture": "wapii_core.sandbox.node",
