@@ -53,6 +53,14 @@ _WHERE: dict[str, str] = {
     "parse_requests": "wapii_core.sandbox.wire_capture", "send_request": "wapii_core.sandbox.wire_capture",
     # Wire-mode helpers (judging what was sent, byte for byte).
     "wire_text": "wapii_core.wire", "judge_wire": "wapii_core.wire",
+    "js_literal": "wapii_core.js_literal",
+    "js_string": "wapii_core.js_literal",
+    "decode_body": "wapii_core.wire_bodies",
+    "parse_query": "wapii_core.wire_bodies",
+    "media_type": "wapii_core.wire_bodies",
+    "is_json": "wapii_core.wire_bodies",
+    "FORM_TYPE": "wapii_core.wire_bodies",
+    "MULTIPART_TYPE": "wapii_core.wire_bodies",
     # Constrained decoding: grammar building blocks.
     "Constraint": "wapii_core.grammar", "cached": "wapii_core.grammar",
     "Api": "wapii_core.grammar.endpoints", "Endpoint": "wapii_core.grammar.endpoints",
