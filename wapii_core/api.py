@@ -75,7 +75,13 @@ _WHERE: dict[str, str] = {
     "Dialect": "wapii_core.grammar.values", "ValueRules": "wapii_core.grammar.values",
     "header_literal": "wapii_core.grammar.values", "path_value_chars": "wapii_core.grammar.values",
     "RunConstraints": "wapii_core.grammar.per_request", "is_constrained": "wapii_core.grammar.per_request",
-    "get_engine": "wapii_core.grammar", "Engine": "wapii_core.grammar", "Matcher": "wapii_core.grammar",
+    "get_engine": "wapii_core.grammar",
+    "JavaScript": "wapii_core.grammar.javascript",
+    "path_value": "wapii_core.grammar.javascript",
+    "url_forms": "wapii_core.grammar.javascript",
+    "url_regex": "wapii_core.grammar.javascript",
+    "js_escape": "wapii_core.grammar.javascript",
+    "QUOTES": "wapii_core.grammar.javascript", "Engine": "wapii_core.grammar", "Matcher": "wapii_core.grammar",
 }
 """Where each public name lives (imported on first use)."""
 
