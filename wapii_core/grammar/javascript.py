@@ -80,9 +80,11 @@ def path_value(kind: VType, quote: str, references: bool) -> str:
 
 
 def url_forms(server: str, endpoint: Endpoint, static: Callable[[str], str], value: Callable[[VType, str], str],
-               join: str) -> list[str]:
+               join: str, before_close: Callable[[str], str] | None = None) -> list[str]:
     """The URL string literal of ``endpoint`` in each quote: ``static`` writes a fixed part (quotes
-    included), ``value`` a path parameter's value (its type, the quote); pieces joined by ``join``."""
+    included), ``value`` a path parameter's value (its type, the quote); pieces joined by ``join``.
+    ``before_close(quote)``, when given, is a piece put before the closing quote (which is then a
+    piece of its own), e.g. a query string."""
     kinds = dict(endpoint.path_params)
     parts = PLACEHOLDER.split(endpoint.template)
     names = [m[1:-1] for m in PLACEHOLDER.findall(endpoint.template)]
@@ -90,10 +92,13 @@ def url_forms(server: str, endpoint: Endpoint, static: Callable[[str], str], val
     for quote in QUOTES:
         texts = [js_escape(part, quote) for part in [server + parts[0], *parts[1:]]]
         texts[0] = quote + texts[0]
-        texts[-1] = texts[-1] + quote  # the last part may be the first
+        if before_close is None:
+            texts[-1] = texts[-1] + quote  # the last part may be the first
         pieces = [static(texts[0])]
         for name, text in zip(names, texts[1:]):
-            pieces += [value(kinds.get(name, Str()), quote), static(text)]
+            pieces += [value(kinds.get(name, Str()), quote), static(text) if text else ""]
+        if before_close is not None:
+            pieces += [before_close(quote), static(quote)]
         forms.append(join.join(piece for piece in pieces if piece))
     return forms
 

@@ -69,6 +69,12 @@ class FetchAdapter:
         """A full program for ``setup`` that issues exactly ``config`` (the same program for every ``mode``)."""
         return render_program(config, setup, sample)
 
+    def constraint(self, spec: Any, setup: Setup, *, references: bool = True, compact: bool = False) -> Any:
+        """The grammar of a legal call to the API of ``spec`` for constrained decoding (see grammar.py)."""
+        from .grammar import constraint
+
+        return constraint(spec, setup, references=references, compact=compact)
+
     def close(self) -> None:
         """Stops the Node workers (they restart on the next :meth:`execute`)."""
         self._runner.close()

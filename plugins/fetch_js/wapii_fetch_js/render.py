@@ -1,9 +1,10 @@
 """Writing a program that issues a given request config (the ``oracle`` backend's source).
 
-One program serves every comparison mode: the query is built with ``new URLSearchParams([[key,
-value], ...])``, which sends each value as its string (what wire mode compares) and lets the
+One program serves every comparison mode: the query is built with ``new URLSearchParams({key:
+value, ...})``, which sends each value as its string (what wire mode compares) and lets the
 normaliser give back the number or boolean the code wrote where that is exactly what was sent
-(what reference mode compares). The body by its kind: ``JSON.stringify(...)`` with the
+(what reference mode compares); a query with a list (a repeated key) is written into the URL
+literal, its items as the strings sent. The body by its kind: ``JSON.stringify(...)`` with the
 ``Content-Type`` the config names (``application/json`` when it names none: fetch would send a
 string as ``text/plain``), a form as ``URLSearchParams``, multipart as a ``FormData`` (whose
 ``Content-Type``, with its boundary, fetch sets itself), any other body as its text.
@@ -12,6 +13,7 @@ string as ``text/plain``), a form as ``URLSearchParams``, multipart as a ``FormD
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from wapii_core.api import FORM_TYPE, MULTIPART_TYPE, Sample, Setup, is_json, js_literal, js_string, media_type, wire_text
 
@@ -62,7 +64,14 @@ def call_arguments(config: dict[str, Any]) -> str:
     method = config["method"].upper()
     url = config["url"]
     params = {k: v for k, v in (config.get("params") or {}).items() if v is not None}
-    target = js_string(url + "?") + f" + new URLSearchParams({_pairs(params, as_text=False)})" if params else js_string(url)
+    if any(isinstance(v, list) for v in params.values()):
+        query = "&".join(f"{quote(str(k), safe='')}={quote(wire_text(item), safe='')}"
+                         for k, v in params.items() for item in (v if isinstance(v, list) else [v]) if item is not None)
+        target = js_string(f"{url}?{query}")
+    elif params:
+        target = js_string(url + "?") + f" + new URLSearchParams({js_literal(params)})"
+    else:
+        target = js_string(url)
     headers = dict(config.get("headers") or {})
     body = _body(config, headers)
     if body is not None and method in BODYLESS:
