@@ -47,7 +47,7 @@ def test_illegal_calls_are_refused(grammars, wapiibench) -> None:
     grammar = grammars[("asana", Setup.full)].grammar
     legal = render_program(sample.config, Setup.full, sample).split("fetch(", 1)[1]
     url = sample.config["url"]
-    in_literal = legal.replace(f"?' + new URLSearchParams({{ parent: '159874', limit: 50 }})", "?parent=159874&limit=50'")
+    in_literal = legal.replace("' + '?' + new URLSearchParams({ parent: '159874', limit: 50 })", "?parent=159874&limit=50'")
     assert accepts(grammar, legal)
     assert not accepts(grammar, legal.replace(url, url + "/nowhere/at/all"))  # no such endpoint
     assert not accepts(grammar, legal.replace("method: 'GET'", "method: 'PURGE'"))  # no such method
@@ -55,3 +55,6 @@ def test_illegal_calls_are_refused(grammars, wapiibench) -> None:
     assert not accepts(grammar, legal.replace("method: 'GET'", "method: 'GET', body: JSON.stringify({})"))  # GET takes no body
     assert in_literal != legal and accepts(grammar, in_literal)  # the query written into the URL literal
     assert not accepts(grammar, in_literal.replace("?parent=", "?no_such_parameter="))
+    appended = legal.replace("'?' + new URLSearchParams({ parent: '159874', limit: 50 })", "'?parent=159874&limit=50'")
+    assert appended != legal and accepts(grammar, appended)
+    assert not accepts(grammar, in_literal.replace("/attachments?", "/attachments/1?"))  # another path

@@ -6,13 +6,14 @@ constrained region starts just after ``fetch(`` and ends with the call's termina
 only the end token. Per setup:
 
 - ``full``: URL and options; the ``argument`` setup uses the same grammar, with the starter's
-  ``'<url>`` fed to it first (:meth:`Constraint.prefix`);
+  ``'<url>'`` fed to it first (:meth:`Constraint.prefix`);
 - ``import``: any text up to the first ``fetch(``, then the call.
 
 The URL: one string literal (any quote; path parameters typed, or ``${…}`` in a template literal)
 with an optional query string of the endpoint's query parameters (``?name=value&…``), or the
 literal ending in ``?`` followed by ``+ new URLSearchParams({…})`` (an object of the endpoint's
-query parameters, typed). The options: an object with ``method`` (the endpoint's method, in any
+query parameters, typed), or the literal without a query followed by ``+ '?name=value&…'`` or
+``+ '?' + new URLSearchParams({…})`` (the form the ``argument`` setup's starter, ``'<url>'``, leaves). The options: an object with ``method`` (the endpoint's method, in any
 case; required unless it is GET), ``headers`` (the endpoint's header parameters and credentials)
 and, for an endpoint with a request body, ``body``: ``JSON.stringify(…)`` or
 ``new URLSearchParams(…)`` of the body's schema (or a variable; a FormData is not expressed: it is
@@ -27,7 +28,7 @@ from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
                             LarkWriter, Obj, Prop, Setup, SpecIndex, ValueRules, VType, alternatives, as_header, cached,
-                            escape, js_escape, load_api, path_value, regex, url_forms)
+                            escape, js_escape, load_api, path_value, regex, url_forms, QUOTES)
 
 from .extract import CUT_OFFS
 
@@ -63,13 +64,11 @@ class FetchGrammar:
         return f"{body} | {self.values.reference()}" if self.references else body
 
     def _query(self, endpoint: Endpoint, quote: str) -> str:
-        """A regex for ``(?name=value(&name=value)*)?`` of the endpoint's query parameters, inside a
-        ``quote`` literal (empty without query parameters)."""
-        if not endpoint.query:
-            return ""
+        """A regex for ``?name=value(&name=value)*`` of the endpoint's query parameters, inside a
+        ``quote`` literal."""
         names = "|".join(escape(js_escape(a.name, quote)) for a in endpoint.query)
         pair = f"(?:{names})={_query_value_chars(quote)}*"
-        return f"(?:\\?{pair}(?:&{pair})*)?"
+        return f"\\?{pair}(?:&{pair})*"
 
     def _url(self, endpoint: Endpoint) -> str:
         """The URL argument of ``endpoint``: a literal with an optional query string, or one ending in
@@ -83,16 +82,19 @@ class FetchGrammar:
         def lexeme(pattern: str) -> str:
             return self.w.shared(("url-literal", pattern), "URL", lambda _: self.w.lexeme(pattern))
 
-        forms = url_forms(self.api.server, endpoint, escape, value, "",
-                          before_close=lambda quote: self._query(endpoint, quote))
-        literals = [lexeme(form) for form in forms]
         if not endpoint.query:
-            return alternatives(literals)
+            return alternatives([lexeme(form) for form in url_forms(self.api.server, endpoint, escape, value, "")])
+        forms = url_forms(self.api.server, endpoint, escape, value, "",
+                          before_close=lambda quote: f"(?:{self._query(endpoint, quote)})?")
+        literals = [lexeme(form) for form in forms]
         params = self.values.rule(Obj(tuple(Prop(a.name, a.type, False) for a in endpoint.query)))
+        built = f'"new URLSearchParams(" {WS}? {params} {WS}? ")"'
         opened = [lexeme(form) for form in url_forms(self.api.server, endpoint, escape, value, "",
                                                       before_close=lambda _: "\\?")]
-        built = f'({alternatives(opened)}) {WS}? "+" {WS}? "new URLSearchParams(" {WS}? {params} {WS}? ")"'
-        return alternatives(literals + [f"({built})"])
+        question = self.w.shared_terminal("|".join(f"{q}\\?{q}" for q in QUOTES), "QMARK")
+        queries = self.w.shared_terminal("|".join(f"{q}{self._query(endpoint, q)}{q}" for q in QUOTES), "QUERY")
+        appended = f'{WS}? "+" {WS}? ({queries} | {question} {WS}? "+" {WS}? {built})'
+        return alternatives([f"({alternatives(literals)}) ({appended})?", f"({alternatives(opened)}) {WS}? \"+\" {WS}? {built}"])
 
     def _body(self, endpoint: Endpoint) -> str:
         value = self.values.rule(endpoint.body)

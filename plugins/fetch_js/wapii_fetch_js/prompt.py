@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.api import Dataset, Prompt, Sample, Setup
+from wapii_core.api import Dataset, Prompt, Sample, Setup, js_string
 
 SYNTAX = "fetch(url[, options])"
 """How the prompt describes the call."""
@@ -14,7 +14,7 @@ def starter_code(sample: Sample, setup: Setup) -> str:
     """The code the model continues: the task as a comment and, per setup, the call's start.
 
     ``import``: the comment only (fetch is a global); ``full``: up to ``fetch(``; ``argument``: up
-    to the URL's path, inside its string literal (the query, the method and the rest follow).
+    to the URL literal (the query, appended with ``+``, the method and the rest follow).
     """
     head = f"// {sample.task}\n"
     if setup is Setup.imports:
@@ -22,7 +22,7 @@ def starter_code(sample: Sample, setup: Setup) -> str:
     if setup is Setup.full:
         return head + "\nfetch("
     if setup is Setup.argument:
-        return head + f"\nfetch('{sample.config['url']}"
+        return head + f"\nfetch({js_string(sample.config['url'])}"
     raise ValueError(f"unknown setup {setup!r}")
 
 

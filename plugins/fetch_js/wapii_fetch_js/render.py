@@ -1,10 +1,11 @@
 """Writing a program that issues a given request config (the ``oracle`` backend's source).
 
-One program serves every comparison mode: the query is built with ``new URLSearchParams({key:
-value, ...})``, which sends each value as its string (what wire mode compares) and lets the
-normaliser give back the number or boolean the code wrote where that is exactly what was sent
-(what reference mode compares); a query with a list (a repeated key) is written into the URL
-literal, its items as the strings sent. The body by its kind: ``JSON.stringify(...)`` with the
+One program serves every comparison mode: the query is appended to the URL literal as
+``+ '?' + new URLSearchParams({key: value, ...})``, which sends each value as its string (what
+wire mode compares) and lets the normaliser give back the number or boolean the code wrote where
+that is exactly what was sent (what reference mode compares); a query with a list (a repeated key)
+is appended as its text (``+ '?tags=a&tags=b'``), its items as the strings sent. The URL literal
+itself is the argument setup's starter (``fetch('<url>'``). The body by its kind: ``JSON.stringify(...)`` with the
 ``Content-Type`` the config names (``application/json`` when it names none: fetch would send a
 string as ``text/plain``), a form as ``URLSearchParams``, multipart as a ``FormData`` (whose
 ``Content-Type``, with its boundary, fetch sets itself), any other body as its text.
@@ -67,9 +68,9 @@ def call_arguments(config: dict[str, Any]) -> str:
     if any(isinstance(v, list) for v in params.values()):
         query = "&".join(f"{quote(str(k), safe='')}={quote(wire_text(item), safe='')}"
                          for k, v in params.items() for item in (v if isinstance(v, list) else [v]) if item is not None)
-        target = js_string(f"{url}?{query}")
+        target = f"{js_string(url)} + {js_string('?' + query)}"
     elif params:
-        target = js_string(url + "?") + f" + new URLSearchParams({js_literal(params)})"
+        target = f"{js_string(url)} + '?' + new URLSearchParams({js_literal(params)})"
     else:
         target = js_string(url)
     headers = dict(config.get("headers") or {})
@@ -89,7 +90,7 @@ def render_program(config: dict[str, Any], setup: Setup, sample: Sample) -> str:
     starter = starter_code(sample, setup)
     arguments = call_arguments(config)
     if setup is Setup.argument:
-        opened = "'" + sample.config["url"]
+        opened = js_string(sample.config["url"])
         if config["url"] != sample.config["url"] or not arguments.startswith(opened):
             raise ValueError(f"the argument setup fixes the URL to {sample.config['url']}; cannot render {config['url']}")
         return starter + arguments[len(opened):] + ");\n"
