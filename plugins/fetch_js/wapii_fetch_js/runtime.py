@@ -34,8 +34,9 @@ def js_dir() -> Path:
 @functools.lru_cache(maxsize=1)
 def library() -> NodeLibrary:
     """fetch for the runtime: the hook defines ``fetch``, ``Headers``, ``Request``, ``Response`` and
-    ``URLSearchParams`` as globals, so the prelude binds nothing."""
-    return NodeLibrary(name="fetch_js", dir=js_dir(), hook="hook.js", prelude="", warm_up=WARM_UP)
+    ``URLSearchParams`` as globals, so the prelude binds nothing; ``finish.js`` parses each URL with
+    Node's own parser, in the worker."""
+    return NodeLibrary(name="fetch_js", dir=js_dir(), hook="hook.js", finish="finish.js", prelude="", warm_up=WARM_UP)
 
 
 class FetchRecord(BaseModel):

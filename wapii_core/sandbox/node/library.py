@@ -29,6 +29,10 @@ class NodeLibrary(BaseModel):
     - ``hook``: the hook module's file name in ``dir``: it exports
       ``function setUp({require, record, known})`` returning the bindings of the prelude; it and the
       modules it loads name the runtime's own modules ``wapii-kit/<module>``;
+    - ``finish``: optionally, a module's file name in ``dir`` run in the worker's own realm (never
+      the program's) on each kept request, as JSON data: its ``finish(request)`` returns the request
+      as judged or throws an Error whose message is the call's ``runtime_error`` detail (a library
+      whose own parsing must not run with the program's built-ins, e.g. fetch's URL parser);
     - ``prelude``: JavaScript put before every program, e.g.
       ``const axios = __wapii__.axios;\\n`` (``__wapii__`` holds what the hook returned);
     - ``packages``: the npm packages a program may ``require`` by name (besides Node's built-ins;
@@ -42,6 +46,7 @@ class NodeLibrary(BaseModel):
     name: str = Field(pattern=r"^[A-Za-z0-9_.-]+$")
     dir: Path
     hook: str = "hook.js"
+    finish: str | None = None
     prelude: str
     packages: tuple[str, ...] = ()
     warm_up: tuple[str, ...] = Field(min_length=1)
@@ -54,7 +59,8 @@ class NodeLibrary(BaseModel):
 
     @model_validator(mode="after")
     def _complete(self) -> NodeLibrary:
-        missing = [name for name in (*PACKAGE_FILES, self.hook) if not (self.dir / name).is_file()]
+        files = (*PACKAGE_FILES, self.hook, *([self.finish] if self.finish else []))
+        missing = [name for name in files if not (self.dir / name).is_file()]
         if missing:
             raise ValueError(f"the {self.name} library's directory {self.dir} lacks {', '.join(missing)}")
         declared = json.loads((self.dir / "package.json").read_text(encoding="utf-8")).get("dependencies") or {}
@@ -66,5 +72,6 @@ class NodeLibrary(BaseModel):
 
     def worker_argument(self) -> str:
         """The library as the worker reads it (``js/worker.js``: its second argument)."""
-        return json.dumps({"name": self.name, "dir": str(self.dir), "hook": self.hook, "packages": list(self.packages),
+        return json.dumps({"name": self.name, "dir": str(self.dir), "hook": self.hook, "finish": self.finish,
+                           "packages": list(self.packages),
                            "prelude": self.prelude, "warm_up": list(self.warm_up), "version_of": self.version_of})

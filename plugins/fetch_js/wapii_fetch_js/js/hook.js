@@ -9,7 +9,8 @@
  * `user-agent`, `accept-encoding`, `content-length`), and the body as sent (a string as UTF-8
  * text, `URLSearchParams` as a form, `FormData` as multipart, binary data as bytes, any other
  * object as `String(body)`). Errors are undici's (`Request with GET/HEAD method cannot have
- * body.`, `Failed to parse URL from ...`, an invalid header name or value, ...), as rejections.
+ * body.`, an invalid header name or value, ...), as rejections; a URL that does not parse is the
+ * worker's verdict (`finish.js`), as the unhandled rejection it is in an extracted call.
  * Node's fetch is not reachable from a context, so this is its re-implementation for the
  * sandbox; `tests/js/fetch_differential.js` compares it with the real one byte for byte.
  *
@@ -19,6 +20,11 @@
  * (`wapii-kit/primordials` and the bindings below), so a program that patches built-ins changes
  * only what it sends, never the record of what was sent: the record holds strings built by this
  * module, read back into the kit's own nodes.
+ *
+ * The URL is recorded as the string the program passed; the worker parses it with Node's own
+ * parser (`finish.js`), since the realm's parser runs with the program's built-ins. The bodies
+ * this module serialises from objects (`URLSearchParams`, `FormData`) are read through the realm's
+ * implementations of those classes, as the program sees them.
  *
  * Besides the request, the record holds `hints`: the number and boolean values of query
  * parameters the run passed to `new URLSearchParams({...})` or `new URLSearchParams([[k, v]])`.
@@ -31,7 +37,7 @@
 const {
   ArrayIsArray, ObjectFreeze, ObjectHasOwn, ReflectApply, ReflectGetOwnPropertyDescriptor, ReflectGetPrototypeOf,
   ReflectOwnKeys, RegExpPrototypeExec, SafeTypeError, SafeWeakMap, StringCtor, StringPrototypeCharCodeAt,
-  StringPrototypeIndexOf, StringPrototypeSlice, WeakMapPrototypeGet, WeakMapPrototypeSet, uncurryThis,
+  StringPrototypeSlice, WeakMapPrototypeGet, WeakMapPrototypeSet, uncurryThis,
 } = require('wapii-kit/primordials');
 const { arrayNode, objectNode } = require('wapii-kit/json_nodes');
 const web = require('wapii-kit/web');
@@ -121,11 +127,7 @@ function inherits(value, prototype) {
 }
 
 module.exports = function setUp({ require, record }) {
-  const { URL: BaseURL, URLSearchParams: BaseSearchParams } = require('url');
-  const urlGetter = (name) => uncurryThis(ReflectGetOwnPropertyDescriptor(BaseURL.prototype, name).get);
-  const hrefOf = urlGetter('href');
-  const usernameOf = urlGetter('username');
-  const passwordOf = urlGetter('password');
+  const { URLSearchParams: BaseSearchParams } = require('url');
   const searchParamsText = uncurryThis(BaseSearchParams.prototype.toString);
   const FormDataPrototype = web.FormData.prototype;
   const formEntries = (form) => ReflectGetOwnPropertyDescriptor(form, '_entries').value;
@@ -335,20 +337,13 @@ module.exports = function setUp({ require, record }) {
 
   const requests = new SafeWeakMap(); // Request -> {url, method, list, body}
 
+  /**
+   * The URL as the program passed it (`String(input)`, as fetch converts it). Whether it parses,
+   * and what it is sent as, is decided by Node's own parser in the worker (`finish.js`): the
+   * realm's parser runs with the program's built-ins.
+   */
   function parseUrl(input) {
-    const text = StringCtor(input);
-    let url;
-    try {
-      url = new BaseURL(text);
-    } catch (error) {
-      const failure = new SafeTypeError(`Failed to parse URL from ${text}`);
-      failure.cause = error;
-      throw failure;
-    }
-    if (usernameOf(url) !== '' || passwordOf(url) !== '') {
-      throw new SafeTypeError(`Request cannot be constructed from a URL that includes credentials: ${text}`);
-    }
-    return hrefOf(url);
+    return StringCtor(input);
   }
 
   function normaliseMethod(value) {
@@ -439,8 +434,7 @@ module.exports = function setUp({ require, record }) {
   /** The record of one request as sent: a node of `{url, method, headers: [[name, value]], body?, hints}`. */
   function recorded(request) {
     const node = objectNode();
-    const hash = StringPrototypeIndexOf(request.url, '#');
-    node.members.url = hash === -1 ? request.url : StringPrototypeSlice(request.url, 0, hash);
+    node.members.url = request.url;
     node.members.method = request.method;
     const list = [];
     for (let i = 0; i < request.list.length; i++) list[i] = request.list[i];
@@ -449,7 +443,8 @@ module.exports = function setUp({ require, record }) {
       return false;
     };
     for (let i = 0; i < DEFAULT_HEADERS.length; i++) {
-      const [lower, value] = DEFAULT_HEADERS[i];
+      const lower = DEFAULT_HEADERS[i][0];
+      const value = DEFAULT_HEADERS[i][1];
       if (!has(lower)) list[list.length] = { __proto__: null, name: lower, lower, value };
     }
     if (request.body !== null) list[list.length] = { __proto__: null, name: 'content-length', lower: 'content-length', value: StringCtor(request.body.bytes.length) };

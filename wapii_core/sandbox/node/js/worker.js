@@ -6,10 +6,14 @@
  * and `--frozen-intrinsics --disallow-code-generation-from-strings` (see `wapii_core/sandbox/node/pool.py`).
  *
  * Usage: node worker.js <runtime dir holding node_modules> <library: JSON>
- * where the library (`wapii_core.sandbox.node.NodeLibrary`) is `{"name", "dir", "hook", "packages",
- * "prelude", "warm_up", "version_of"}`: the adapter's directory holding its hook module, the npm
- * packages a snippet may require, the source put before every snippet, calls run once at start-up
- * (each must issue a request), and the package whose version the ready line reports.
+ * where the library (`wapii_core.sandbox.node.NodeLibrary`) is `{"name", "dir", "hook", "finish",
+ * "packages", "prelude", "warm_up", "version_of"}`: the adapter's directory holding its hook module
+ * and (optionally) its finishing module, the npm packages a snippet may require, the source put
+ * before every snippet, calls run once at start-up (each must issue a request), and the package
+ * whose version the ready line reports. The finishing module runs here, in the worker's own realm,
+ * on the kept request (JSON data only, never a snippet's object): `finish(request)` returns the
+ * request as judged, or throws an Error whose message is the call's `runtime_error` detail (e.g.
+ * fetch_js parses the URL with Node's own parser, which no snippet can patch).
  *
  * Protocol (JSON lines): on start the worker writes `{"ready": true, "node", "library", "version", "modules"}`.
  * Then, per input line `{"id": <int>, "code": <string>, "timeout_ms": <int>, "keep": "last"|"first"}`,
@@ -32,6 +36,7 @@ if (!runtimeDir || !process.argv[3]) {
   process.exit(2);
 }
 const library = JSON.parse(process.argv[3]);
+const finish = library.finish ? require(path.join(library.dir, library.finish)).finish : null;
 
 blockNetwork();
 const built = buildKit(path.resolve(runtimeDir), library);
@@ -74,7 +79,13 @@ process.on('uncaughtException', (error) => {
 async function execute(code, timeoutMs, keep) {
   try {
     current = new Run(kit, JSON.stringify({ keep, facts }), timeoutMs, library.prelude);
-    return await current.execute(code);
+    const outcome = await current.execute(code);
+    if (finish === null || outcome.request === undefined) return outcome;
+    try {
+      return { request: finish(outcome.request), requests: outcome.requests };
+    } catch (error) {
+      return { error: 'runtime_error', detail: String(error && error.message) };
+    }
   } catch (error) {
     return { error: 'runtime_error', detail: `wapii worker failure: ${error && error.message}` };
   } finally {
