@@ -81,7 +81,11 @@ _WHERE: dict[str, str] = {
     "url_forms": "wapii_core.grammar.javascript",
     "url_regex": "wapii_core.grammar.javascript",
     "js_escape": "wapii_core.grammar.javascript",
-    "QUOTES": "wapii_core.grammar.javascript", "Engine": "wapii_core.grammar", "Matcher": "wapii_core.grammar",
+    "QUOTES": "wapii_core.grammar.javascript",
+    "EXPRESSION": "wapii_core.grammar.javascript",
+    "OneOf": "wapii_core.grammar.types",
+    "Bool": "wapii_core.grammar.types",
+    "Null": "wapii_core.grammar.types", "Engine": "wapii_core.grammar", "Matcher": "wapii_core.grammar",
 }
 """Where each public name lives (imported on first use)."""
 

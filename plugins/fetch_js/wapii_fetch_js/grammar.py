@@ -27,12 +27,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
-                            LarkWriter, Obj, Prop, Setup, SpecIndex, ValueRules, VType, alternatives, as_header, cached,
-                            escape, js_escape, load_api, path_value, regex, url_forms, QUOTES)
+                            LarkWriter, Obj, Prop, Setup, SpecIndex, ValueRules, VType, alternatives, cached,
+                            escape, js_escape, load_api, path_value, regex, url_forms, QUOTES, EXPRESSION, Bool, Int, Null, Num, OneOf, Str)
 
 from .extract import CUT_OFFS
 
-VERSION = 1
+VERSION = 3
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "fetch("
 _TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
@@ -41,13 +41,58 @@ CUT_MARKERS = "|".join(escape(marker) for marker, _ in CUT_OFFS)
 URL or variable may contain one, or the call would be cut short."""
 
 
-def _query_value_chars(quote: str) -> str:
-    """One character of a query value written into a URL string delimited by ``quote``: visible
-    ASCII other than ``&``, ``#``, a backslash and the quote (``$`` too in a template literal), or
-    a ``%`` escape of an ASCII character."""
-    banned = {"&", "#", "%", "\\", quote} | ({"$"} if quote == "`" else set())
-    allowed = "".join(escape(chr(c)) for c in range(0x21, 0x7F) if chr(c) not in banned)
-    return f"(?:[{allowed}]|%[0-7][0-9A-Fa-f])"
+CUT_WORDS = ("then", "catch", "finally")
+"""What the extractor cuts a call at after a dot (``.then`` …): a URL literal's values may not hold it."""
+_ESCAPED_ASCII = "%[0-7][0-9A-Fa-f]"
+
+
+def _class(chars: set[str]) -> str:
+    return "[" + "".join(escape(c) if c.isalnum() else f"\\x{ord(c):02x}" for c in sorted(chars)) + "]"
+
+
+def _text_without_cuts(allowed: set[str], nonempty: bool, extra: str | None = None) -> str:
+    """A regex for text over ``allowed`` (``%``-escapes of ASCII and ``extra`` units too) that holds
+    neither ``;``, a backtick nor a newline (never in ``allowed``) nor :data:`CUT_WORDS` after a dot:
+    what the extractor would cut a call at. A plain regex, unlike an excluded one (``& ~…``): the URL
+    literals are one lexeme each, too many for llguidance's lexer to build complements of."""
+    chars = allowed - {".", ";", "`", "\n", "\r"}
+    unit = [_class(chars), _ESCAPED_ASCII] + ([extra] if extra else [])
+    prefixes = sorted({word[:k] for word in CUT_WORDS for k in range(len(word))})
+    bare = "\\.(?:" + "|".join(escape(p) for p in prefixes if p) + ")?"
+    starts = {word[0] for word in CUT_WORDS}
+    deviations = [_class(chars - starts)] + [escape(word[:k]) + _class(chars - {word[k]})
+                                              for word in CUT_WORDS for k in range(1, len(word))]
+    dotted = "\\.(?:" + "|".join(deviations) + ")"
+    single = f"(?:{'|'.join(unit)}|(?:{bare})*{dotted})"
+    if nonempty:
+        return f"(?:{single}+(?:{bare})*|(?:{bare})+)"
+    return f"(?:{single}*(?:{bare})*)"
+
+
+def _visible(banned: str) -> set[str]:
+    return {chr(c) for c in range(0x21, 0x7F)} - set(banned)
+
+
+def _query_value(quote: str) -> str:
+    """A query value written into a URL string delimited by ``quote`` (may be empty)."""
+    return _text_without_cuts(_visible("&#%\\" + quote + ("$" if quote == "`" else "")), nonempty=False)
+
+
+def _path_text(quote: str, references: bool) -> str:
+    """A string path parameter's value written into a URL string delimited by ``quote``
+    (``references``: a template literal may interpolate ``${expression}``)."""
+    interpolation = "\\$\\{" + EXPRESSION + "\\}" if references and quote == "`" else None
+    return _text_without_cuts(_visible("/?&#%\\" + quote + ("$" if quote == "`" else "")), True, interpolation)
+
+
+def _header_type(kind: VType) -> VType:
+    """``kind`` for a header value fetch accepts: text of Latin-1 characters only (a WebIDL
+    ByteString: fetch rejects anything else), so every free string is a header string (printable ASCII)."""
+    if isinstance(kind, OneOf):
+        return OneOf(tuple(_header_type(option) for option in kind.options))
+    if isinstance(kind, (Int, Num, Bool, Null)) or isinstance(kind, Str) and kind.enum is not None:
+        return kind
+    return Str(header=True)
 
 
 class FetchGrammar:
@@ -67,7 +112,7 @@ class FetchGrammar:
         """A regex for ``?name=value(&name=value)*`` of the endpoint's query parameters, inside a
         ``quote`` literal."""
         names = "|".join(escape(js_escape(a.name, quote)) for a in endpoint.query)
-        pair = f"(?:{names})={_query_value_chars(quote)}*"
+        pair = f"(?:{names})={_query_value(quote)}"
         return f"\\?{pair}(?:&{pair})*"
 
     def _url(self, endpoint: Endpoint) -> str:
@@ -77,10 +122,12 @@ class FetchGrammar:
         same text, such as ``/{id}`` and ``/{id}:batchUpdate``, must be told apart by the parser,
         not cut short by a path value's lexeme)."""
         def value(kind: VType, quote: str) -> str:
+            if isinstance(kind, Str) and kind.enum is None or not isinstance(kind, (Int, Num, Str)):
+                return _path_text(quote, self.references)
             return path_value(kind, quote, self.references)
 
         def lexeme(pattern: str) -> str:
-            return self.w.shared(("url-literal", pattern), "URL", lambda _: self.w.lexeme(pattern))
+            return self.w.shared(("url-literal", pattern), "URL", lambda _: regex(pattern))
 
         if not endpoint.query:
             return alternatives([lexeme(form) for form in url_forms(self.api.server, endpoint, escape, value, "")])
@@ -107,7 +154,7 @@ class FetchGrammar:
         method_value = self.w.shared_terminal(self.js.string_of(tuple(dict.fromkeys((method.upper(), method)))), "METHOD")
         entries = [Entry(self.values.key("method"), method_value, method != "get")]
         if endpoint.headers:
-            headers = Obj(tuple(Prop(a.name, as_header(a.type), a.required) for a in endpoint.headers))
+            headers = Obj(tuple(Prop(a.name, _header_type(a.type), a.required) for a in endpoint.headers))
             entries.append(Entry(self.values.key("headers"), self.values.rule(headers), endpoint.required_headers))
         if endpoint.body is not None and method not in ("get", "head"):
             # a required body none of whose properties is required may be left out (fetch sends none)
