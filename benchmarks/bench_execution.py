@@ -27,9 +27,10 @@ import time
 from pathlib import Path
 
 from wapii_axios_js.adapter import AxiosAdapter
-from wapii_axios_js.node_env import ensure_runtime, find_node
 from wapii_axios_js.normalise import JUDGED_KEYS
-from wapii_axios_js.worker import default_worker_count
+from wapii_axios_js.runtime import library
+from wapii_core.sandbox import default_worker_count
+from wapii_core.sandbox.node import ensure_runtime, find_node
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -91,7 +92,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    node, runtime = find_node(), ensure_runtime()
+    node, runtime = find_node(), ensure_runtime(library())
     start = time.perf_counter()
     adapter = AxiosAdapter(workers=args.workers)
     samples, calls = load_calls(adapter, args.corpus)

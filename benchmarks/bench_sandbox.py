@@ -128,7 +128,7 @@ def bare(name: str, argv: list[str], env: dict[str, str], workers: int, timeout:
 
 def node_per_process(calls: list[str], runtime: Path) -> float:
     """Snippets/s of one ``node -`` per snippet (mock set up first, as the reference did)."""
-    from wapii_axios_js.node_env import find_node, js_dir
+    from wapii_core.sandbox.node import find_node, js_dir
 
     setup = ("const axios = require('axios'); const MockAdapter = require('axios-mock-adapter');\n"
              "const mock = new MockAdapter(axios); mock.onAny().reply(200);\n")
@@ -151,12 +151,12 @@ def python_per_process(snippets: list[str]) -> float:
 
 
 def bench_js(count: int, workers: int, per_process: int) -> Rate:
-    from wapii_axios_js.node_env import ensure_runtime
-    from wapii_axios_js.worker import WorkerPool
+    from wapii_axios_js.runtime import library
+    from wapii_core.sandbox.node import NodePool, ensure_runtime
 
     calls = js_snippets(count)
-    runtime = ensure_runtime()
-    isolated = WorkerPool(runtime, size=workers, timeout_s=2.0)
+    runtime = ensure_runtime(library())
+    isolated = NodePool(library(), runtime, size=workers, timeout_s=2.0)
     program, _ = isolated.program()
     plain = bare("node", program.argv, program.env, workers, 2.0)
     try:
@@ -254,8 +254,8 @@ def confine_cost(forks: int = 400) -> tuple[float, float]:
 
 def bench_landlock(count: int, workers: int, rounds: int) -> None:
     """Isolated pools without bubblewrap, with and without Landlock, side by side (best of ``rounds``)."""
-    from wapii_axios_js.node_env import ensure_runtime
-    from wapii_axios_js.worker import WorkerPool
+    from wapii_axios_js.runtime import library
+    from wapii_core.sandbox.node import NodePool, ensure_runtime
 
     if landlock.unavailable():
         raise SystemExit(f"error: Landlock: {landlock.unavailable()}")
@@ -265,7 +265,7 @@ def bench_landlock(count: int, workers: int, rounds: int) -> None:
     for with_landlock in (True, False):
         label = "Landlock" if with_landlock else "no Landlock"
         with layer_switches(with_landlock):
-            node = WorkerPool(ensure_runtime(), size=workers, timeout_s=2.0)
+            node = NodePool(library(), ensure_runtime(library()), size=workers, timeout_s=2.0)
             python = PythonPool(preload=["urllib.request"], harness=PY_HARNESS, workers=workers, warmup=snippets[:1])
             starts[f"JavaScript, {label}"] = timed_start(node.run, calls[:workers * 4])
             starts[f"Python, {label}"] = timed_start(python.run, snippets[:workers * 4])

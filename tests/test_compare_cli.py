@@ -39,7 +39,7 @@ def table(compared: dict, title: str) -> dict[str, list]:
 
 
 def test_oracle_scores_every_library_fully_and_no_task_differs(tmp_path: Path) -> None:
-    adapters = PYTHON + (["axios_js"] if HAS_NODE else [])
+    adapters = PYTHON + (["axios_js", "fetch_js"] if HAS_NODE else [])
     out = tmp_path / "cmp"
     invoke("compare", *[a for name in adapters for a in ("--adapter", name)], "--backend", "oracle",
            "--out", str(out), "--resamples", "0", "--quiet")

@@ -25,7 +25,7 @@ import pytest
 from hostile.accounts import ensure_user
 from hostile.fixtures import canaries, sandbox_user  # noqa: F401 - fixtures
 from hostile.canaries import CORPUS, SECRET_ENV, Canaries, corpus
-from hostile.run_corpus import JS_ERRORS, NOT_CORRECT, expectation_met, problems, run_js, run_py
+from hostile.run_corpus import JS_ADAPTERS, JS_CORPORA, JS_ERRORS, NOT_CORRECT, expectation_met, problems, run_js, run_py
 from support import REPO, WAPIIBENCH
 from wapii_core.sandbox import bwrap
 
@@ -50,7 +50,7 @@ def bubblewrap(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_the_corpus_covers_every_hostile_behaviour(tmp_path: Path) -> None:
-    for language, words in WHY.items():
+    for language, words in [*WHY.items(), ("js_fetch", [w for w in WHY["js"] if w != "contaminate"])]:
         programs = corpus(language, tmp_path, 9, "marker", every=True)
         assert len(programs) >= 15
         names = " ".join(p.name for p in programs)
@@ -65,11 +65,12 @@ def test_python_hostile_programs_are_contained(canaries: Canaries, bubblewrap: s
 
 
 @pytest.mark.skipif(node_missing, reason="Node.js is not installed")
-def test_javascript_hostile_programs_are_contained_without_bubblewrap(canaries: Canaries,
+@pytest.mark.parametrize("adapter", JS_ADAPTERS)
+def test_javascript_hostile_programs_are_contained_without_bubblewrap(canaries: Canaries, adapter: str,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(bwrap.BWRAP_ENV, "")
-    rows = run_js(canaries.directory, canaries.port, canaries.marker)
-    assert problems(rows, "js") == []
+    rows = run_js(canaries.directory, canaries.port, canaries.marker, adapter_name=adapter)
+    assert problems(rows, JS_CORPORA[adapter]) == []
     assert canaries.violations([json.dumps(rows)]) == []
 
 
@@ -172,11 +173,15 @@ def test_hostile_programs_are_contained_when_an_ordinary_user_runs_wapii(canarie
     try:
         env = {"PATH": "/usr/bin:/bin", "HOME": "/nonexistent", SECRET_ENV: canaries.secret,
                "WAPII_CACHE_DIR": str(share / "cache"), **({bwrap.BWRAP_ENV: ""} if bubblewrap == "no-bubblewrap" else {}),
-               "PYTHONPATH": os.pathsep.join([str(REPO / "tests"), str(REPO), str(REPO / "plugins" / "axios_js"), site])}
+               "PYTHONPATH": os.pathsep.join([str(REPO / "tests"), str(REPO), *[str(REPO / "plugins" / name) for name in JS_ADAPTERS],
+                                              site])}
         if not node_missing:
-            from wapii_axios_js.node_env import ensure_runtime, lock_digest
+            from wapii_axios_js.runtime import library as axios_library
+            from wapii_core.sandbox.node import ensure_runtime, lock_digest
+            from wapii_fetch_js.runtime import library as fetch_library
 
-            _readable_copy(ensure_runtime(), share / "cache" / "axios_js" / lock_digest())
+            for library in (axios_library(), fetch_library()):
+                _readable_copy(ensure_runtime(library), share / "cache" / library.name / lock_digest(library))
         command = [setpriv, f"--reuid={user.pw_uid}", f"--regid={user.pw_gid}", "--clear-groups", "--",
                    str(python), str(CORPUS / "run_corpus.py"), str(canaries.directory), str(canaries.port),
                    canaries.marker]
@@ -187,7 +192,8 @@ def test_hostile_programs_are_contained_when_an_ordinary_user_runs_wapii(canarie
         rows = json.loads(done.stdout)
         assert problems(rows["py"], "py") == []
         if not node_missing:
-            assert problems(rows["js"], "js") == []
+            for name in JS_ADAPTERS:
+                assert problems(rows[name], JS_CORPORA[name]) == []
         assert canaries.violations([done.stdout, done.stderr]) == []
     finally:
         shutil.rmtree(share, ignore_errors=True)

@@ -42,10 +42,25 @@ _WHERE: dict[str, str] = {
     "Supervisor": "wapii_core.sandbox", "WorkerStartError": "wapii_core.sandbox",
     "default_worker_count": "wapii_core.sandbox",
     "PythonPool": "wapii_core.sandbox", "SnippetResult": "wapii_core.sandbox", "NoRequest": "wapii_core.sandbox",
+    "NodeLibrary": "wapii_core.sandbox.node",
+    "NodePool": "wapii_core.sandbox.node",
+    "NodeRunner": "wapii_core.sandbox.node",
+    "ensure_runtime": "wapii_core.sandbox.node",
+    "find_node": "wapii_core.sandbox.node",
+    "to_capture": "wapii_core.sandbox.node",
+    "BAD_CAPTURE": "wapii_core.sandbox.node",
     "WireRequest": "wapii_core.sandbox.wire_capture", "WireError": "wapii_core.sandbox.wire_capture",
     "parse_requests": "wapii_core.sandbox.wire_capture", "send_request": "wapii_core.sandbox.wire_capture",
     # Wire-mode helpers (judging what was sent, byte for byte).
     "wire_text": "wapii_core.wire", "judge_wire": "wapii_core.wire",
+    "js_literal": "wapii_core.js_literal",
+    "js_string": "wapii_core.js_literal",
+    "decode_body": "wapii_core.wire_bodies",
+    "parse_query": "wapii_core.wire_bodies",
+    "media_type": "wapii_core.wire_bodies",
+    "is_json": "wapii_core.wire_bodies",
+    "FORM_TYPE": "wapii_core.wire_bodies",
+    "MULTIPART_TYPE": "wapii_core.wire_bodies",
     # Constrained decoding: grammar building blocks.
     "Constraint": "wapii_core.grammar", "cached": "wapii_core.grammar",
     "Api": "wapii_core.grammar.endpoints", "Endpoint": "wapii_core.grammar.endpoints",
@@ -96,6 +111,15 @@ _WHERE: dict[str, str] = {
     "MODES": "wapii_core.protocols",
     # Datasets a plugin ships: read a directory in the WAPIIBench layout.
     "load_dataset_dir": "wapii_core.datasets",
+    # JavaScript adapters: the grammar dialect and literals.
+    "JavaScript": "wapii_core.grammar.javascript",
+    "path_value": "wapii_core.grammar.javascript",
+    "url_forms": "wapii_core.grammar.javascript",
+    "url_regex": "wapii_core.grammar.javascript",
+    "js_escape": "wapii_core.grammar.javascript",
+    "QUOTES": "wapii_core.grammar.javascript",
+    "EXPRESSION": "wapii_core.grammar.javascript",
+    "Null": "wapii_core.grammar.types",
 }
 """Where each public name lives (imported on first use)."""
 

@@ -24,10 +24,23 @@ NOT_CORRECT = "not_correct"
 an error, or the request it sent (never the one it aimed at)."""
 
 
-def benign_js(n: int) -> tuple[str, dict[str, Any]]:
-    code = f"const axios = require('axios');\naxios.get('https://api.example.com/items/{n}', {{ headers: {{ 'X-N': '{n}' }}, params: {{ q: {n} }} }});\n"
-    request = {"url": f"https://api.example.com/items/{n}", "method": "get",
-               "headers": {"Accept": "application/json, text/plain, */*", "X-N": str(n)}, "params": {"q": n}}
+JS_ADAPTERS = ("axios_js", "fetch_js")
+"""Every JavaScript adapter: the corpus runs against the runtime through each of them."""
+JS_CORPORA = {"axios_js": "js", "fetch_js": "js_fetch"}
+"""The corpus of each: the same attacks on the runtime, written with the adapter's library, and
+the attempts at forging its capture."""
+
+
+def benign_js(n: int, adapter: str = "axios_js") -> tuple[str, dict[str, Any]]:
+    """A benign program and the normalised request it sends."""
+    url = f"https://api.example.com/items/{n}"
+    if adapter == "fetch_js":
+        code = f"fetch('{url}?q={n}', {{ headers: {{ 'X-N': '{n}' }} }});\n"
+        return code, {"url": url, "sent_url": url, "method": "get", "headers": {"X-N": str(n)},
+                      "params": {"q": str(n)}, "sent_params": {"q": str(n)}}
+    code = f"const axios = require('axios');\naxios.get('{url}', {{ headers: {{ 'X-N': '{n}' }}, params: {{ q: {n} }} }});\n"
+    request = {"url": url, "method": "get", "headers": {"Accept": "application/json, text/plain, */*", "X-N": str(n)},
+               "params": {"q": n}}
     return code, request
 
 
@@ -39,22 +52,28 @@ def benign_py(n: int) -> tuple[str, dict[str, Any]]:
     return code, request
 
 
-def run_js(canary_dir: Path, port: int, marker: str, timeout: float = 1.0) -> list[dict[str, Any]]:
-    """Every JavaScript program through extraction and one sandboxed Node worker, in order."""
-    from wapii_axios_js.adapter import AxiosAdapter
+def run_js(canary_dir: Path, port: int, marker: str, timeout: float = 1.0,
+           adapter_name: str = "axios_js") -> list[dict[str, Any]]:
+    """Every JavaScript program of the adapter's corpus through extraction and one sandboxed Node
+    worker, in order; requests as the adapter normalises them."""
+    from wapii_core import plugins
 
     rows: list[dict[str, Any]] = []
     calls: list[str] = []
-    with AxiosAdapter(workers=1, timeout_s=timeout) as adapter:
-        for n, program in enumerate(corpus("js", canary_dir, port, marker)):
-            code, request = benign_js(n)
+    adapter = plugins.adapters.get(adapter_name)(workers=1, timeout_s=timeout)
+    try:
+        for n, program in enumerate(corpus(JS_CORPORA[adapter_name], canary_dir, port, marker)):
+            code, request = benign_js(n, adapter_name)
             for kind, text, expect in (("hostile", program.aimed_at(), program.expect), ("benign", code, request)):
                 extraction = adapter.extract(text)
                 assert extraction.call is not None, (program.name, extraction)
                 calls.append(extraction.call)
                 rows.append({"name": program.name, "kind": kind, "expect": expect})
         for row, capture in zip(rows, adapter.execute(calls)):
-            row.update(error=capture.error, detail=capture.detail, request=capture.request)
+            request = None if capture.request is None else adapter.normalise(capture.request)
+            row.update(error=capture.error, detail=capture.detail, request=request)
+    finally:
+        adapter.close()
     return rows
 
 
@@ -128,5 +147,6 @@ def problems(rows: list[dict[str, Any]], language: str) -> list[str]:
 
 if __name__ == "__main__":
     directory, port_text, mark = sys.argv[1:4]
-    out = {"js": run_js(Path(directory), int(port_text), mark), "py": run_py(Path(directory), int(port_text), mark)}
+    out = {**{name: run_js(Path(directory), int(port_text), mark, adapter_name=name) for name in JS_ADAPTERS},
+           "py": run_py(Path(directory), int(port_text), mark)}
     json.dump(out, sys.stdout)

@@ -7,7 +7,9 @@ nothing leaves the sandbox, every hostile program gets its own error, and the ru
   that run snippets through an adapter's harness (fork-reuse children with seccomp and rlimits).
 - :class:`Supervisor` (:mod:`.supervisor`): the generic pool of worker processes speaking JSON
   lines (per-job timeout, hard deadline with process-group kill, restarts, crash-loop breaker);
-  the axios_js adapter runs its Node workers on it.
+  the JavaScript runtime (:mod:`.node`) runs its Node workers on it.
+- :mod:`.node`: the sandboxed JavaScript runtime every JavaScript adapter runs on (``NodeLibrary``,
+  ``NodeRunner``, ``NodePool``).
 - :class:`Program`, :func:`plan` (:mod:`.launch`): one worker wrapped in the layers available here:
   bubblewrap (:mod:`.bwrap`), the privilege drop (:mod:`.users`), rlimits and a clean environment
   (:mod:`.limits`).

@@ -7,32 +7,33 @@ from typing import Any
 
 import pytest
 
-from wapii_axios_js.answer import to_capture
+from wapii_axios_js.runtime import CapturedRequest
+from wapii_core.sandbox.node import to_capture
 
 REQUEST = {"url": "https://api.example.com/items", "method": "get",
            "headers": {"Accept": "application/json, text/plain, */*"}, "params": {"limit": 5, "tags": ["a", "b"]}}
 
 
 def test_a_request_passes_unchanged() -> None:
-    capture = to_capture({"request": REQUEST, "requests": 1}, "last")
+    capture = to_capture({"request": REQUEST, "requests": 1}, "last", CapturedRequest)
     assert capture.error is None and capture.detail is None
     assert capture.request == REQUEST and list(capture.request) == list(REQUEST)
 
 
 def test_present_keys_stay_present_and_absent_ones_absent() -> None:
     request = {"url": "u", "method": "post", "data": None, "path_params": {"id": "7"}}
-    assert to_capture({"request": request, "requests": 1}, "last").request == request
+    assert to_capture({"request": request, "requests": 1}, "last", CapturedRequest).request == request
 
 
 def test_several_requests_say_which_one_is_judged() -> None:
-    capture = to_capture({"request": REQUEST, "requests": 3}, "first")
+    capture = to_capture({"request": REQUEST, "requests": 3}, "first", CapturedRequest)
     assert capture.request == REQUEST and capture.detail == "3 requests issued; the first one is judged"
 
 
 @pytest.mark.parametrize(("error", "kind"), [("runtime_error", "runtime_error"), ("no_request", "no_request"),
                                              ("timeout", "runtime_error"), ("worker_died", "runtime_error")])
 def test_errors_pass_sandbox_ones_as_runtime_errors(error: str, kind: str) -> None:
-    capture = to_capture({"error": error, "detail": "why"}, "last")
+    capture = to_capture({"error": error, "detail": "why"}, "last", CapturedRequest)
     assert (capture.request, capture.error, capture.detail) == (None, kind, "why")
 
 
@@ -52,7 +53,7 @@ MALFORMED: dict[str, tuple[Any, str]] = {
 @pytest.mark.parametrize("name", sorted(MALFORMED))
 def test_a_malformed_request_is_a_bad_capture(name: str) -> None:
     request, problem = MALFORMED[name]
-    capture = to_capture({"request": request, "requests": 1}, "last")
+    capture = to_capture({"request": request, "requests": 1}, "last", CapturedRequest)
     assert (capture.request, capture.error, capture.detail) == (None, "runtime_error", f"bad_capture: {problem}")
 
 
@@ -63,6 +64,6 @@ def test_a_malformed_request_is_a_bad_capture(name: str) -> None:
     {"error": "no_request", "detail": 5}, {"error": "runtime_error", "detail": "x", "request": REQUEST},
 ])
 def test_a_malformed_answer_is_a_bad_capture(answer: Any) -> None:
-    capture = to_capture(answer, "last")
+    capture = to_capture(answer, "last", CapturedRequest)
     assert capture.request is None and capture.error == "runtime_error"
     assert capture.detail.startswith("bad_capture: ")

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from wapii_axios_js.adapter import AxiosAdapter
-from wapii_axios_js.node_env import ensure_runtime
+from wapii_axios_js.runtime import library
+from wapii_core.sandbox.node import ensure_runtime, js_dir
 
 DIFFERENTIAL = Path(__file__).parent / "js" / "capture_differential.js"
 
@@ -23,7 +24,7 @@ def test_the_capture_logs_what_the_reference_logged() -> None:
     node = shutil.which("node")
     if node is None:
         pytest.skip("Node.js is not installed")
-    done = subprocess.run([node, str(DIFFERENTIAL), str(ensure_runtime())], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([node, str(DIFFERENTIAL), str(ensure_runtime(library())), str(js_dir() / "realm")], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     outcome = json.loads(done.stdout)
     assert outcome["cases"] >= 3000

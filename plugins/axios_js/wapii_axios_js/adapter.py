@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import os
-import threading
 from typing import Any
 
-from wapii_core.api import Capture, Dataset, Extraction, Isolation, Prompt, Sample, Setup
+from wapii_core.api import Capture, Dataset, Extraction, Isolation, NodeRunner, Prompt, Sample, Setup
 
-from .answer import to_capture
 from .extract import extract_call
-from .node_env import ensure_runtime, find_node
 from .normalise import normalise_request
 from .prompt import build_prompt
 from .render import render_program
-from .worker import WorkerPool
+from .runtime import CapturedRequest, library
 
 DEFAULT_TIMEOUT_S = 2.0
 
@@ -22,9 +19,9 @@ DEFAULT_TIMEOUT_S = 2.0
 class AxiosAdapter:
     """Prompt, extraction, sandboxed execution, normalisation and rendering for axios (Node.js).
 
-    Calls run in sandboxed Node workers (``worker.py``); a call past its time or whose worker died is
-    a ``runtime_error`` whose detail says so, and so is a captured request that is not a request
-    config (detail ``bad_capture: ...``, see ``answer.py``).
+    Calls run in wapii's sandboxed JavaScript runtime (``wapii_core.api.NodeRunner``; the library's side
+    is ``runtime.py``); a call past its time or whose worker died is a ``runtime_error`` whose detail
+    says so, and so is a captured request that is not a request config (detail ``bad_capture: ...``).
 
     ``workers`` (default: one per CPU, or ``$WAPII_AXIOS_JS_WORKERS``) Node processes execute the
     calls; each call gets ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_AXIOS_JS_TIMEOUT``).
@@ -43,10 +40,8 @@ class AxiosAdapter:
         self.workers = workers or (int(env_workers) if env_workers else None)
         self.timeout_s = timeout_s or (float(env_timeout) if env_timeout else DEFAULT_TIMEOUT_S)
         self.keep_request = keep_request or os.environ.get("WAPII_AXIOS_JS_KEEP_REQUEST") or "last"
-        if self.keep_request not in ("last", "first"):
-            raise ValueError(f"keep_request must be 'last' or 'first', not {self.keep_request!r}")
-        self._pool: WorkerPool | None = None
-        self._pool_lock = threading.Lock()
+        self._runner = NodeRunner(library, CapturedRequest, workers=self.workers, timeout_s=self.timeout_s,
+                                  keep=self.keep_request)
 
     def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
         """The code-generation prompt for ``sample``, ending with the setup's starter code."""
@@ -58,26 +53,15 @@ class AxiosAdapter:
 
     def setup(self) -> None:
         """Checks for Node.js and installs the pinned npm packages once (idempotent)."""
-        find_node()
-        ensure_runtime()
+        self._runner.setup()
 
     def isolation(self) -> Isolation:
         """Which sandbox layers protect the calls on this machine (``wapii doctor`` shows them)."""
-        find_node()
-        return WorkerPool(ensure_runtime(), size=1).isolation()
-
-    def _ensure_pool(self) -> WorkerPool:
-        with self._pool_lock:
-            if self._pool is None:
-                find_node()
-                self._pool = WorkerPool(ensure_runtime(), size=self.workers, timeout_s=self.timeout_s, keep=self.keep_request)
-            return self._pool
+        return self._runner.isolation()
 
     def execute(self, calls: list[str]) -> list[Capture]:
         """Runs each extracted call in its own sandboxed context; one Capture per call, in order."""
-        if not calls:
-            return []
-        return [to_capture(result, self.keep_request) for result in self._ensure_pool().run(list(calls))]
+        return self._runner.execute(calls)
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         """The neutral config of a captured request (metrics.md §3)."""
@@ -95,10 +79,7 @@ class AxiosAdapter:
 
     def close(self) -> None:
         """Stops the Node workers (they restart on the next :meth:`execute`)."""
-        with self._pool_lock:
-            if self._pool is not None:
-                self._pool.close()
-                self._pool = None
+        self._runner.close()
 
     def __enter__(self) -> AxiosAdapter:
         return self

@@ -24,13 +24,11 @@ grammar that starts where a completion starts, for servers that cannot be fed th
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
-from typing import Callable
 
-from wapii_core.api import (Api, COMPACT_WHITESPACE, Constraint, Dialect, Endpoint, Entry, FREE_WHITESPACE, Int,
-                            LarkWriter, Num, Obj, Prop, Setup, SpecIndex, Str, VType, ValueRules, WS, alternatives,
-                            as_header, cached, escape, header_literal, literal, load_api, path_value_chars, regex)
+from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript, LarkWriter,
+                            Obj, Prop, Setup, SpecIndex, ValueRules, VType, alternatives, as_header, cached, escape, literal,
+                            load_api, path_value, regex, url_forms, url_regex)
 
 from .extract import CUT_OFFS
 
@@ -38,99 +36,10 @@ VERSION = 12
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "axios."
 BODY_METHODS = ("post", "put", "patch")
-QUOTES = ("'", '"', "`")
-_IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
-_PLACEHOLDER = re.compile(r"{[^{}]*}")
-_EXPRESSION = r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\(\))*"
-_ESCAPE = r"\\(?:x[0-9a-fA-F]{2}|u(?:[0-9a-cA-Ce-fE-F][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2})|[^0-9xu])"
-"""An escape sequence every JavaScript mode accepts and that holds no lone surrogate (which
-``encodeURIComponent`` refuses): no octal escapes, ``\\x`` and ``\\u`` with all their digits."""
-_TEMPLATE = r"`(?:[^`\\$]|" + _ESCAPE + r"|\$+(?:[^`\\${]|" + _ESCAPE + r"))*\$*`"
-"""A template literal without placeholders."""
-_TEMPLATE_WITH_PLACEHOLDERS = (r"`(?:[^`\\$]|" + _ESCAPE + r"|\$+(?:\{" + _EXPRESSION + r"\}|[^`\\${]|" + _ESCAPE
-                               + r"))*\$*`")
-"""A template literal whose placeholders are references (``${expression}``: arbitrary text
-there would be code, and a syntax error)."""
 _TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
 CUT_MARKERS = "|".join(escape(marker) for marker, _ in CUT_OFFS)
 """What ends a call for the extractor (the reference's rules cut at the first ``;``, ``.then``, …
 even inside a string): no value, URL or variable may contain one, or the call would be cut short."""
-
-
-def _js_escape(text: str, quote: str) -> str:
-    """``text`` as it is written inside a JavaScript string literal delimited by ``quote``."""
-    out = text.replace("\\", "\\\\").replace(quote, "\\" + quote).replace("\n", "\\n").replace("\r", "\\r")
-    return out.replace("${", "\\${") if quote == "`" else out
-
-
-class JavaScript(Dialect):
-    """JavaScript literals: three kinds of strings, bare or quoted keys, and (``references``)
-    variables, attributes and calls without arguments as values."""
-
-    quoted = r"'(?:[^'\\\n\r]|" + _ESCAPE + r")*'|\"(?:[^\"\\\n\r]|" + _ESCAPE + r")*\""
-    reference = _EXPRESSION
-    true, false, null = "true", "false", "null"
-    keywords = ("true", "false", "null")
-
-    def __init__(self, references: bool = True) -> None:
-        self.reference = _EXPRESSION if references else None
-        self.string = self.quoted + "|" + (_TEMPLATE_WITH_PLACEHOLDERS if references else _TEMPLATE)
-        literals = [header_literal("'"), header_literal('"'), header_literal("`", "$")]
-        # with references, a header may be a template with placeholders (`Bearer ${token}`)
-        self.header_string = "|".join(literals + ([_TEMPLATE_WITH_PLACEHOLDERS] if references else []))
-
-    def key(self, name: str) -> str:
-        quoted = [q + escape(_js_escape(name, q)) + q for q in ("'", '"')]
-        forms = ([escape(name)] if _IDENTIFIER.match(name) else []) + quoted
-        return "|".join(forms)
-
-    def any_key(self) -> str:
-        return r"[A-Za-z_$][\w$]*|'(?:[^'\\\n\r]|" + _ESCAPE + r")*'|\"(?:[^\"\\\n\r]|" + _ESCAPE + r")*\"|[0-9]+"
-
-    def string_of(self, values: tuple[str, ...]) -> str:
-        return "|".join(q + "(?:" + "|".join(escape(_js_escape(v, q)) for v in values) + ")" + q for q in QUOTES)
-
-
-def _path_value(kind: VType, quote: str, references: bool) -> str:
-    """A regex for one path parameter's value inside a URL string delimited by ``quote``
-    (``references``: a template literal may interpolate ``${expression}``)."""
-    interpolation = r"\$\{" + _EXPRESSION + r"\}" if references else None
-    if isinstance(kind, Int) and kind.enum is None:
-        typed = r"-?[0-9]+"
-    elif isinstance(kind, Int):
-        typed = "|".join(str(v) for v in kind.enum)
-    elif isinstance(kind, Num):
-        typed = JavaScript.number
-    elif isinstance(kind, Str) and kind.enum is not None:
-        typed = "|".join(escape(_js_escape(v, quote)) for v in kind.enum)
-    else:  # strings, and what a URL cannot hold structurally (written as text)
-        chars = path_value_chars("`$" if quote == "`" else quote)
-        return f"(?:{chars}|{interpolation})+" if quote == "`" and interpolation else f"{chars}+"
-    return f"(?:{typed}|{interpolation})" if quote == "`" and interpolation else f"(?:{typed})"
-
-
-def _url_forms(server: str, endpoint: Endpoint, static: Callable[[str], str], value: Callable[[VType, str], str],
-               join: str) -> list[str]:
-    """The URL string literal of ``endpoint`` in each quote: ``static`` writes a fixed part (quotes
-    included), ``value`` a path parameter's value (its type, the quote); pieces joined by ``join``."""
-    kinds = dict(endpoint.path_params)
-    parts = _PLACEHOLDER.split(endpoint.template)
-    names = [m[1:-1] for m in _PLACEHOLDER.findall(endpoint.template)]
-    forms = []
-    for quote in QUOTES:
-        texts = [_js_escape(part, quote) for part in [server + parts[0], *parts[1:]]]
-        texts[0] = quote + texts[0]
-        texts[-1] = texts[-1] + quote  # the last part may be the first
-        pieces = [static(texts[0])]
-        for name, text in zip(names, texts[1:]):
-            pieces += [value(kinds.get(name, Str()), quote), static(text)]
-        forms.append(join.join(piece for piece in pieces if piece))
-    return forms
-
-
-def url_regex(server: str, endpoint: Endpoint, references: bool = True) -> str:
-    """One regex for the URL string literal of ``endpoint``, in any of the three quotes."""
-    return "|".join(_url_forms(server, endpoint, escape, lambda kind, quote: _path_value(kind, quote, references), ""))
 
 
 class AxiosGrammar:
@@ -191,10 +100,10 @@ class AxiosGrammar:
         """The URL literal as one lexeme, its path values shared terminals that exclude the cut
         markers (one exclusion per kind of value, not per URL: llguidance's lexer has a budget)."""
         def value(kind: VType, quote: str) -> str:
-            pattern = _path_value(kind, quote, self.references)
+            pattern = path_value(kind, quote, self.references)
             return self.w.shared(("path-value", pattern), "PV", lambda _: self.w.lexeme(pattern))
 
-        forms = _url_forms(self.api.server, endpoint, lambda text: regex(escape(text)), value, " ")
+        forms = url_forms(self.api.server, endpoint, lambda text: regex(escape(text)), value, " ")
         return alternatives([f"({form})" for form in forms])
 
     def call(self) -> str:

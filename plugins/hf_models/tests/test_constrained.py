@@ -188,7 +188,7 @@ def wapiibench():
     return load_wapiibench(SHARED / "wapiibench")
 
 
-@pytest.fixture(scope="module", params=["axios_js", "requests_py"])
+@pytest.fixture(scope="module", params=["axios_js", "fetch_js", "requests_py"])
 def any_adapter(request):
     from wapii_core import plugins
 

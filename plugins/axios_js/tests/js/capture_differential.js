@@ -2,13 +2,13 @@
 /**
  * Differential check of the capture kit against the reference normalisation.
  *
- * Usage: node capture_differential.js <runtime dir> [cases]
+ * Usage: node capture_differential.js <runtime dir> <the runtime's realm dir> [cases]
  *
  * For each generated request config (form bodies and query strings built from a small alphabet of
  * troublesome pieces: brackets, escapes, `__proto__`, `constructor`, `length`, ...; JSON bodies;
  * odd body values; real axios AxiosHeaders and form-data FormData objects) it compares what the
  * reference logged (`reference_normalise.js` in a fresh context, then `JSON.stringify` of the judged
- * keys) with what `realm/capture.js` logs, error messages included. Prints one JSON line:
+ * keys) with what `wapii_axios_js/js/capture.js` logs, error messages included. Prints one JSON line:
  * `{"cases": n, "differences": [{"case", "reference", "kit"}, ...]}`.
  */
 
@@ -16,16 +16,24 @@ const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 
-const REALM = path.join(__dirname, '..', '..', 'wapii_axios_js', 'js', 'realm');
-const { captureRequest } = require(path.join(REALM, 'capture.js'));
+const Module = require('module');
+
+const REALM = process.argv[3];
+/** `wapii-kit/<module>` (how the capture names the runtime's own modules) is a file of the realm. */
+const resolveFilename = Module._resolveFilename;
+Module._resolveFilename = function resolve(request, ...rest) {
+  if (request.startsWith('wapii-kit/')) return path.join(REALM, `${request.slice('wapii-kit/'.length)}.js`);
+  return resolveFilename.call(this, request, ...rest);
+};
+const { captureRequest } = require(path.join(__dirname, '..', '..', 'wapii_axios_js', 'js', 'capture.js'));
 const { jsonText } = require(path.join(REALM, 'json_text.js'));
 
 const modules = path.join(process.argv[2], 'node_modules');
 const axios = require(path.join(modules, 'axios'));
 const FormData = require(path.join(modules, 'form-data'));
-const CASES = Number(process.argv[3] || 3000);
+const CASES = Number(process.argv[4] || 3000);
 const KEYS = ['url', 'method', 'headers', 'params', 'data', 'path_params'];
-const known = { __proto__: null, AxiosHeaders: axios.AxiosHeaders.prototype, Buffer: Buffer.prototype };
+const known = { __proto__: null, HeaderMap: axios.AxiosHeaders.prototype, Buffer: Buffer.prototype };
 const REFERENCE = fs.readFileSync(path.join(__dirname, 'reference_normalise.js'), 'utf8');
 
 /** An error's first line; the source text V8 quotes for a function (`of function '() => 1'`) is left out. */

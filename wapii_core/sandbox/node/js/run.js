@@ -24,8 +24,6 @@
 const vm = require('vm');
 const { types } = require('util');
 
-const PRELUDE = 'const axios = __wapii__.axios, MockAdapter = __wapii__.MockAdapter, '
-  + 'fs = __wapii__.fs, mock = __wapii__.mock;\n';
 /**
  * Dynamic `import()` in a snippet (or in code it evaluates) stays pending for ever: with the worker
  * started with --experimental-vm-modules, this replaces Node's default, which rejects with an
@@ -93,9 +91,11 @@ class Run {
    * @param {vm.Script} kit the compiled kit (`bundle.js`)
    * @param {string} params JSON for the kit's `begin`: `{keep, facts}`
    * @param {number} timeoutMs wall-time budget of the snippet and everything it schedules
+   * @param {string} prelude the library's source put before the snippet (binds what the hook set up)
    */
-  constructor(kit, params, timeoutMs) {
+  constructor(kit, params, timeoutMs, prelude) {
     this.timeoutMs = timeoutMs;
+    this.prelude = prelude;
     this.sandbox = Object.create(null);
     this.context = vm.createContext(this.sandbox, {
       microtaskMode: 'afterEvaluate',
@@ -155,11 +155,11 @@ class Run {
     return { error: 'timeout', detail: `timeout after ${this.timeoutMs} ms` };
   }
 
-  /** Runs `code` after the prelude; resolves to `{request, requests}` or `{error, detail}`. */
+  /** Runs `code` after the library's prelude; resolves to `{request, requests}` or `{error, detail}`. */
   async execute(code) {
     let snippet;
     try {
-      snippet = new vm.Script(PRELUDE + code, { filename: '[stdin]', importModuleDynamically: NEVER });
+      snippet = new vm.Script(this.prelude + code, { filename: '[stdin]', importModuleDynamically: NEVER });
     } catch (error) {
       return { error: 'runtime_error', detail: `uncaught exception: ${describeOwn(error)}` };
     }

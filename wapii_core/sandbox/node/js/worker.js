@@ -1,13 +1,21 @@
 'use strict';
 /**
- * The wapii axios_js worker: executes extracted axios calls one after another and reports the
- * request each one issued. Started by wapii's sandbox supervisor (`wapii_core.sandbox`), normally
- * inside bubblewrap, as an unprivileged user, under rlimits, with Node's permission model and
- * `--frozen-intrinsics --disallow-code-generation-from-strings` (see `wapii_axios_js/worker.py`).
+ * The wapii Node worker: executes extracted calls of one JavaScript library one after another and
+ * reports the request each one issued. Started by wapii's sandbox supervisor (`wapii_core.sandbox`),
+ * normally inside bubblewrap, as an unprivileged user, under rlimits, with Node's permission model
+ * and `--frozen-intrinsics --disallow-code-generation-from-strings` (see `wapii_core/sandbox/node/pool.py`).
  *
- * Usage: node worker.js <runtime dir holding node_modules with axios and axios-mock-adapter>
+ * Usage: node worker.js <runtime dir holding node_modules> <library: JSON>
+ * where the library (`wapii_core.sandbox.node.NodeLibrary`) is `{"name", "dir", "hook", "finish",
+ * "packages", "prelude", "warm_up", "version_of"}`: the adapter's directory holding its hook module
+ * and (optionally) its finishing module, the npm packages a snippet may require, the source put
+ * before every snippet, calls run once at start-up (each must issue a request), and the package
+ * whose version the ready line reports. The finishing module runs here, in the worker's own realm,
+ * on the kept request (JSON data only, never a snippet's object): `finish(request)` returns the
+ * request as judged, or throws an Error whose message is the call's `runtime_error` detail (e.g.
+ * fetch_js parses the URL with Node's own parser, which no snippet can patch).
  *
- * Protocol (JSON lines): on start the worker writes `{"ready": true, "node", "axios", "modules"}`.
+ * Protocol (JSON lines): on start the worker writes `{"ready": true, "node", "library", "version", "modules"}`.
  * Then, per input line `{"id": <int>, "code": <string>, "timeout_ms": <int>, "keep": "last"|"first"}`,
  * it writes one line `{"id", "request", "requests"}` (the kept request of the `requests` issued) or
  * `{"id", "error", "detail"}` with error "runtime_error", "no_request" or "timeout".
@@ -23,15 +31,18 @@ const { buildKit } = require('./bundle');
 const { NEVER, Run } = require('./run');
 
 const runtimeDir = process.argv[2];
-if (!runtimeDir) {
-  process.stderr.write('usage: node worker.js <runtime dir>\n');
+if (!runtimeDir || !process.argv[3]) {
+  process.stderr.write('usage: node worker.js <runtime dir> <library: JSON>\n');
   process.exit(2);
 }
+const library = JSON.parse(process.argv[3]);
+const finish = library.finish ? require(path.join(library.dir, library.finish)).finish : null;
 
 blockNetwork();
-const built = buildKit(path.resolve(runtimeDir));
+const built = buildKit(path.resolve(runtimeDir), library);
 const kit = new vm.Script(built.source, { filename: 'wapii:kit', importModuleDynamically: NEVER });
-const axiosVersion = require(path.join(path.resolve(runtimeDir), 'node_modules', 'axios', 'package.json')).version;
+const version = library.version_of
+  ? require(path.join(path.resolve(runtimeDir), 'node_modules', library.version_of, 'package.json')).version : null;
 const facts = {
   env: { ...process.env },
   execPath: process.execPath,
@@ -43,14 +54,6 @@ const facts = {
   cwd: process.cwd(),
 };
 
-/** Requests of every body kind, run once at start-up so that real runs find the kit compiled. */
-const WARM_UP = [
-  "axios.get('https://example.com/a?b=1', { headers: { Authorization: 'Bearer t' }, params: { c: 2 } });",
-  "axios.post('https://example.com/a', { b: [1, { c: 'd' }] });",
-  "axios.post('https://example.com/a', { b: 'c' }, { headers: { 'Content-Type': 'multipart/form-data' } });",
-  "axios.put('https://example.com/a', { b: { c: 'd' } }, { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });",
-  "axios.delete('https://example.com/a', { data: new URLSearchParams({ b: 'c' }) });",
-];
 
 /** Characters of JSON an answer may hold: a bigger capture is reported as a runtime error. */
 const MAX_ANSWER = 4 * 1024 * 1024;
@@ -75,8 +78,14 @@ process.on('uncaughtException', (error) => {
 /** Runs one snippet; never throws. */
 async function execute(code, timeoutMs, keep) {
   try {
-    current = new Run(kit, JSON.stringify({ keep, facts }), timeoutMs);
-    return await current.execute(code);
+    current = new Run(kit, JSON.stringify({ keep, facts }), timeoutMs, library.prelude);
+    const outcome = await current.execute(code);
+    if (finish === null || outcome.request === undefined) return outcome;
+    try {
+      return { request: finish(outcome.request), requests: outcome.requests };
+    } catch (error) {
+      return { error: 'runtime_error', detail: String(error && error.message) };
+    }
   } catch (error) {
     return { error: 'runtime_error', detail: `wapii worker failure: ${error && error.message}` };
   } finally {
@@ -97,7 +106,7 @@ async function handle(line) {
 }
 
 async function start() {
-  for (const code of WARM_UP) {
+  for (const code of library.warm_up) { // requests of every body kind: real runs find the kit compiled
     const outcome = await execute(code, 5000, 'last');
     if (!outcome.request) throw new Error(`warm-up call failed: ${JSON.stringify(outcome)}`);
   }
@@ -109,7 +118,7 @@ async function start() {
   input.on('close', () => {
     queue.then(() => process.exit(0));
   });
-  send({ ready: true, node: process.version, axios: axiosVersion, modules: built.modules });
+  send({ ready: true, node: process.version, library: library.name, version, modules: built.modules });
 }
 
 start().catch((error) => {

@@ -1,4 +1,4 @@
-"""Finding Node.js and npm, and installing the pinned packages once, atomically."""
+"""The JavaScript runtime: finding Node.js and npm, and installing a library's pinned packages once, atomically."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from pathlib import Path
 import pytest
 
 from wapii_core.errors import MissingToolError
-from wapii_axios_js import node_env
-from wapii_axios_js.adapter import AxiosAdapter
+from wapii_core.sandbox.node import NodeLibrary, RUNTIME_PACKAGES, env as node_env
 
 
 def executable(path: Path, text: str) -> Path:
@@ -34,22 +33,31 @@ def fake_npm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return log
 
 
-def test_shipped_lock_pins_the_reference_versions() -> None:
-    lock = json.loads((node_env.js_dir() / "package-lock.json").read_text())
-    assert lock["packages"]["node_modules/axios"]["version"] == "1.21.1"
-    assert lock["packages"]["node_modules/axios-mock-adapter"]["version"] == "2.1.0"
-    manifest = json.loads((node_env.js_dir() / "package.json").read_text())
-    sandbox_stand_ins = {"buffer": "6.0.3", "events": "3.3.0", "path-browserify": "1.0.1", "querystring-es3": "0.2.1",
-                         "whatwg-url": "14.2.0"}  # pure-JS modules the sandboxed contexts load (js/bundle.js)
-    assert manifest["dependencies"] == {"axios": "1.21.1", "axios-mock-adapter": "2.1.0", **sandbox_stand_ins}
+@pytest.fixture
+def lib(tmp_path: Path) -> NodeLibrary:
+    """A library of the runtime's own packages only, with a hook that sets nothing up."""
+    directory = tmp_path / "lib"
+    directory.mkdir()
+    (directory / "package.json").write_text(json.dumps({"dependencies": {name: "1.0.0" for name in RUNTIME_PACKAGES}}))
+    (directory / "package-lock.json").write_text('{"lockfileVersion": 3}\n')
+    (directory / "hook.js").write_text("module.exports = () => ({});\n")
+    return NodeLibrary(name="some_js", dir=directory, prelude="", warm_up=("fetch('u');",))
 
 
-def test_install_is_atomic_and_idempotent(fake_npm: Path, tmp_path: Path) -> None:
-    target = node_env.ensure_runtime()
-    assert target == tmp_path / "cache" / "axios_js" / node_env.lock_digest()
+def test_a_library_lacking_a_file_or_a_runtime_package_is_refused(lib: NodeLibrary) -> None:
+    with pytest.raises(ValueError, match="lacks nope.js"):
+        NodeLibrary(name="x", dir=lib.dir, hook="nope.js", prelude="", warm_up=("x",))
+    (lib.dir / "package.json").write_text('{"dependencies": {"buffer": "6.0.3"}}')
+    with pytest.raises(ValueError, match="does not depend on events, path-browserify"):
+        NodeLibrary(name="x", dir=lib.dir, prelude="", warm_up=("x",))
+
+
+def test_install_is_atomic_and_idempotent(fake_npm: Path, tmp_path: Path, lib: NodeLibrary) -> None:
+    target = node_env.ensure_runtime(lib)
+    assert target == tmp_path / "cache" / "some_js" / node_env.lock_digest(lib)
     assert (target / "node_modules" / "axios" / "package.json").is_file()
-    assert (target / "package-lock.json").read_bytes() == (node_env.js_dir() / "package-lock.json").read_bytes()
-    assert node_env.ensure_runtime() == target
+    assert (target / "package-lock.json").read_bytes() == (lib.dir / "package-lock.json").read_bytes()
+    assert node_env.ensure_runtime(lib) == target
     calls = fake_npm.read_text().splitlines()
     assert len(calls) == 1
     assert "ci --omit=dev --no-audit --no-fund" in calls[0]
@@ -57,9 +65,9 @@ def test_install_is_atomic_and_idempotent(fake_npm: Path, tmp_path: Path) -> Non
     assert [p.name for p in target.parent.iterdir() if not p.name.endswith(".lock")] == [target.name]
 
 
-def test_concurrent_installs_run_npm_once(fake_npm: Path) -> None:
+def test_concurrent_installs_run_npm_once(fake_npm: Path, lib: NodeLibrary) -> None:
     results: list[Path] = []
-    threads = [threading.Thread(target=lambda: results.append(node_env.ensure_runtime())) for _ in range(4)]
+    threads = [threading.Thread(target=lambda: results.append(node_env.ensure_runtime(lib))) for _ in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -68,20 +76,20 @@ def test_concurrent_installs_run_npm_once(fake_npm: Path) -> None:
     assert len(fake_npm.read_text().splitlines()) == 1
 
 
-def test_incomplete_install_is_redone(fake_npm: Path) -> None:
-    target = node_env.runtime_dir()
+def test_incomplete_install_is_redone(fake_npm: Path, lib: NodeLibrary) -> None:
+    target = node_env.runtime_dir(lib)
     (target / "node_modules").mkdir(parents=True)  # e.g. a crash before the marker was written
-    node_env.ensure_runtime()
+    node_env.ensure_runtime(lib)
     assert node_env.is_installed(target)
     assert len(fake_npm.read_text().splitlines()) == 1
 
 
-def test_failing_npm_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failing_npm_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lib: NodeLibrary) -> None:
     monkeypatch.setenv("WAPII_NPM", str(executable(tmp_path / "npm", "#!/bin/sh\necho 'E404 no such package' >&2\nexit 1\n")))
     monkeypatch.setenv("WAPII_CACHE_DIR", str(tmp_path / "cache"))
     with pytest.raises(Exception, match="E404"):
-        node_env.ensure_runtime()
-    assert not node_env.is_installed(node_env.runtime_dir())
+        node_env.ensure_runtime(lib)
+    assert not node_env.is_installed(node_env.runtime_dir(lib))
 
 
 def test_missing_node(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -89,8 +97,6 @@ def test_missing_node(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(MissingToolError, match="Node.js"):
         node_env.find_node()
-    with pytest.raises(MissingToolError, match="Node.js"):
-        AxiosAdapter().execute(["axios.get('u');\n"])
     monkeypatch.setenv("WAPII_NODE", str(tmp_path / "no-such-node"))
     with pytest.raises(MissingToolError, match="WAPII_NODE"):
         node_env.find_node()

@@ -20,15 +20,15 @@ const {
   JSONParse, ObjectFreeze, RegExpPrototypeExec, SafeTypeError, StringCtor, StringPrototypeCharCodeAt,
   StringPrototypeEndsWith, StringPrototypeIndexOf, StringPrototypeSlice, StringPrototypeStartsWith, decodeURIComponent,
   isNaN, parseInt,
-} = require('./primordials');
+} = require('wapii-kit/primordials');
 const {
   ARRAY, SYMBOL, UNDEFINED,
   arrayNode, getMember, hasMember, inheritance, objectNode, omitted, ownMember, setMember, truthy,
-} = require('./json_nodes');
-const { jsonText } = require('./json_text');
+} = require('wapii-kit/json_nodes');
+const { jsonText } = require('wapii-kit/json_text');
 const {
   FORM_DATA, LOGGED_KEYS, THROWS, isRefusal, readValue, refusal, snapshotConfig,
-} = require('./snapshot');
+} = require('wapii-kit/snapshot');
 
 /** Characters of JSON a captured request may take; a bigger one is reported as a runtime error. */
 const MAX_REQUEST = 4 * 1024 * 1024;

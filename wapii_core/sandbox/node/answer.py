@@ -1,22 +1,22 @@
 """The Node workers' answers, checked before anything of them reaches the judging.
 
 A worker answers each call with ``{"request": {...}, "requests": n}`` or ``{"error", "detail"}``
-(``js/run.js``); the supervisor adds ``timeout`` and ``worker_died``. The request is what the mock
-adapter received, read by the capture kit (``js/realm/capture.js``): the kit never lets a program
-write the answer, but it logs whatever values the program had axios send, and the judging, the
-normaliser and the metric providers expect a request config (``url`` and ``method`` strings,
-``headers`` an object of strings (what axios sends; only a program that bypasses axios's header
-handling logs anything else), ``params`` and ``path_params`` objects, ``data`` any JSON value). :func:`to_capture`
-checks each answer against that schema; one that does not fit is that call's ``runtime_error``
-with a detail starting with ``bad_capture`` (for example ``bad_capture: path_params is not an
-object``), so that the run goes on and the rest of it is judged as usual.
+(``js/run.js``); the supervisor adds ``timeout`` and ``worker_died``. The request is what the
+library's hook recorded through the capture kit (``js/realm/session.js``): the kit never lets a
+program write the answer, but it records whatever values the program had the library send, and the
+judging, the normaliser and the metric providers expect the adapter's record of a request. Each
+adapter states that record's schema as a pydantic model (for axios_js: ``url`` and ``method``
+strings, ``headers`` an object of strings, ...); :func:`to_capture` checks each answer against it,
+and one that does not fit is that call's ``runtime_error`` with a detail starting with
+``bad_capture`` (for example ``bad_capture: path_params is not an object``), so that the run goes
+on and the rest of it is judged as usual.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from wapii_core.api import Capture
 
@@ -25,20 +25,6 @@ BAD_CAPTURE = "bad_capture"
 SANDBOX_ERRORS = ("timeout", "worker_died")
 """Errors of the sandbox (a call past its time, a worker that died): the call is a runtime error,
 as a Node process that hung or crashed was in the reference pipeline."""
-
-
-class CapturedRequest(BaseModel):
-    """The judged keys of the request config the mock adapter received (metrics.md §3). A key whose
-    value is ``null`` is left out by the normaliser, as the reference ignored it."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-    url: str
-    method: str
-    headers: dict[str, str] | None = None
-    params: dict[str, JsonValue] | None = None
-    data: JsonValue = None
-    path_params: dict[str, JsonValue] | None = None
 
 
 class Issued(BaseModel):
@@ -77,8 +63,10 @@ def _problem(error: ValidationError, what: str) -> str:
     return f"{BAD_CAPTURE}: {where} {_PROBLEMS.get(first['type'], 'is not valid: ' + first['msg'])}"
 
 
-def to_capture(answer: Any, keep: str) -> Capture:
-    """A worker's answer as a Capture; a call that issued several requests says which one is kept."""
+def to_capture(answer: Any, keep: str, schema: type[BaseModel]) -> Capture:
+    """A worker's answer as a Capture whose request fits ``schema`` (a strict pydantic model of the
+    adapter's record; unset fields stay absent); a call that issued several requests says which
+    one is kept."""
     if not isinstance(answer, dict):
         return Capture(error="runtime_error", detail=f"{BAD_CAPTURE}: the worker's answer is not an object")
     try:
@@ -90,7 +78,7 @@ def to_capture(answer: Any, keep: str) -> Capture:
     except ValidationError as exc:
         return Capture(error="runtime_error", detail=_problem(exc, "the worker's answer"))
     try:
-        request = CapturedRequest.model_validate(issued.request).model_dump(exclude_unset=True)
+        request = schema.model_validate(issued.request).model_dump(exclude_unset=True)
     except ValidationError as exc:
         return Capture(error="runtime_error", detail=_problem(exc, "the request"))
     detail = f"{issued.requests} requests issued; the {keep} one is judged" if issued.requests > 1 else None

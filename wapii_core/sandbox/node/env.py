@@ -1,8 +1,9 @@
-"""Finding Node.js and npm, and installing the pinned npm packages the worker needs.
+"""Finding Node.js and npm, and installing the pinned npm packages of a library's workers.
 
-The packages (axios and axios-mock-adapter, the versions the reference pipeline used) are pinned by
-the ``package-lock.json`` shipped in this package and installed once per lock into
-``<wapii cache>/axios_js/<sha256 of the lock>/node_modules`` with ``npm ci``. The install happens
+The packages (for axios_js: axios and axios-mock-adapter, the versions the reference pipeline used)
+are pinned by the ``package-lock.json`` in the library's directory (:class:`.library.NodeLibrary`)
+and installed once per lock into ``<wapii cache>/<library>/<sha256 of the lock>/node_modules``
+with ``npm ci``. The install happens
 in a temporary sibling directory that is renamed into place when complete, under a file lock, so
 that concurrent processes neither install twice nor see a half-installed tree.
 """
@@ -19,9 +20,10 @@ from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
-from wapii_core.api import MissingToolError, WapiiError, cache_dir
+from wapii_core.errors import MissingToolError, WapiiError
+from wapii_core.paths import cache_dir
+from wapii_core.sandbox.node.library import PACKAGE_FILES, NodeLibrary
 
-PACKAGE_FILES = ("package.json", "package-lock.json")
 COMPLETE_MARKER = ".wapii-complete"
 ESSENTIAL_ENV = ("PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP", "LANG", "LC_ALL", "TZ")
 """The only variables a worker inherits: others (e.g. NODE_OPTIONS, NODE_EXTRA_CA_CERTS, which costs
@@ -29,8 +31,8 @@ ESSENTIAL_ENV = ("PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", 
 
 
 def js_dir() -> Path:
-    """The package's JavaScript sources and npm manifest."""
-    return Path(str(resources.files("wapii_axios_js") / "js"))
+    """The runtime's JavaScript sources (the worker and the realm)."""
+    return Path(str(resources.files("wapii_core.sandbox.node") / "js"))
 
 
 def find_node() -> str:
@@ -43,7 +45,7 @@ def find_node() -> str:
     found = shutil.which("node")
     if found is None:
         raise MissingToolError(
-            "the axios_js adapter needs Node.js (18 or newer; the benchmark used 20): install it "
+            "wapii's JavaScript adapters need Node.js (18 or newer; the benchmark used 20): install it "
             "from https://nodejs.org or your package manager, or set WAPII_NODE to the node binary"
         )
     return found
@@ -60,7 +62,7 @@ def find_npm() -> str:
     found = shutil.which("npm")
     if found is None:
         raise MissingToolError(
-            "the axios_js adapter needs npm to install axios and axios-mock-adapter once: install "
+            "wapii's JavaScript adapters need npm to install their npm packages once: install "
             "npm (it comes with Node.js) or set WAPII_NPM to the npm binary"
         )
     return found
@@ -71,14 +73,14 @@ def worker_env() -> dict[str, str]:
     return {name: os.environ[name] for name in ESSENTIAL_ENV if name in os.environ}
 
 
-def lock_digest() -> str:
-    """A short sha256 of the shipped lock file: the name of its install directory."""
-    return hashlib.sha256((js_dir() / "package-lock.json").read_bytes()).hexdigest()[:16]
+def lock_digest(library: NodeLibrary) -> str:
+    """A short sha256 of the library's lock file: the name of its install directory."""
+    return hashlib.sha256((library.dir / "package-lock.json").read_bytes()).hexdigest()[:16]
 
 
-def runtime_dir() -> Path:
-    """Where the packages for the shipped lock are (or will be) installed."""
-    return cache_dir() / "axios_js" / lock_digest()
+def runtime_dir(library: NodeLibrary) -> Path:
+    """Where the packages of the library's lock are (or will be) installed."""
+    return cache_dir() / library.name / lock_digest(library)
 
 
 def is_installed(directory: Path) -> bool:
@@ -101,23 +103,23 @@ def _install_lock(path: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
-def _npm_ci(npm: str, directory: Path) -> None:
+def _npm_ci(npm: str, directory: Path, name: str) -> None:
     command = [npm, "ci", "--omit=dev", "--no-audit", "--no-fund", "--ignore-scripts"]
     try:
         done = subprocess.run(command, cwd=directory, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired as exc:
-        raise WapiiError(f"`npm ci` for the axios_js adapter did not finish in {exc.timeout:.0f} s") from exc
+        raise WapiiError(f"`npm ci` for the {name} adapter did not finish in {exc.timeout:.0f} s") from exc
     if done.returncode != 0:
         tail = " | ".join((done.stderr or done.stdout).strip().splitlines()[-5:])
-        raise WapiiError(f"`npm ci` for the axios_js adapter failed (exit {done.returncode}) in {directory}: {tail}")
+        raise WapiiError(f"`npm ci` for the {name} adapter failed (exit {done.returncode}) in {directory}: {tail}")
 
 
-def ensure_runtime() -> Path:
-    """Install the pinned packages if they are not installed yet; returns the runtime directory.
+def ensure_runtime(library: NodeLibrary) -> Path:
+    """Install the library's pinned packages if they are not installed yet; returns the runtime directory.
 
     Idempotent and safe to call from several processes at once.
     """
-    target = runtime_dir()
+    target = runtime_dir(library)
     if is_installed(target):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -129,9 +131,9 @@ def ensure_runtime() -> Path:
         staging.chmod(0o755)  # sandboxed workers may run as another user (wapii_core.sandbox.users)
         try:
             for name in PACKAGE_FILES:
-                shutil.copyfile(js_dir() / name, staging / name)
-            _npm_ci(npm, staging)
-            (staging / COMPLETE_MARKER).write_text("installed by wapii-axios-js\n")
+                shutil.copyfile(library.dir / name, staging / name)
+            _npm_ci(npm, staging, library.name)
+            (staging / COMPLETE_MARKER).write_text(f"installed by wapii for {library.name}\n")
             if target.exists():  # a stale, incomplete install
                 shutil.rmtree(target, ignore_errors=True)
             try:

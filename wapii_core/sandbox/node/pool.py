@@ -1,4 +1,4 @@
-"""The pool of sandboxed Node workers (``js/worker.js``) that execute extracted calls.
+"""The pool of sandboxed Node workers (``js/worker.js``) that execute extracted calls of one library.
 
 The workers run on wapii's sandbox supervisor (:mod:`wapii_core.sandbox`): inside bubblewrap when it
 works here (else confined by Landlock: reads of their own and the system's files only, no writes,
@@ -30,14 +30,15 @@ from typing import Any
 from wapii_core.api import (GiB, Isolation, Layer, Limits, MissingToolError, Program, Supervisor, WapiiError, clean_env,
                             default_worker_count, enforce, plan)
 
-from .node_env import find_node, js_dir
+from wapii_core.sandbox.node.env import find_node, js_dir
+from wapii_core.sandbox.node.library import NodeLibrary
 
 MIN_NODE_MAJOR = 18
 HEAP_MB = 512
 GRACE_S = 1.0
 """Beyond a call's own timeout, how long the worker may take to answer before it is killed."""
 
-__all__ = ["WorkerPool", "default_worker_count", "node_features"]
+__all__ = ["NodePool", "default_worker_count", "node_features"]
 
 
 @dataclass(frozen=True)
@@ -102,8 +103,10 @@ def node_flags(features: NodeFeatures, read_paths: list[Path]) -> list[str]:
     return flags
 
 
-class WorkerPool:
-    """Runs snippets on up to ``size`` sandboxed Node workers, each snippet under ``timeout_s``.
+class NodePool:
+    """Runs snippets of ``library`` on up to ``size`` sandboxed Node workers, each under ``timeout_s``.
+
+    ``runtime`` is the directory its npm packages are installed in (:func:`.env.ensure_runtime`).
 
     A snippet that issues several requests reports the ``keep`` one: ``"last"`` (what the reference
     pipeline's log file ended up holding, every request overwriting it) or ``"first"``.
@@ -112,23 +115,27 @@ class WorkerPool:
     first use and stop on :meth:`close`, on garbage collection, or at exit.
     """
 
-    def __init__(self, runtime: Path, size: int | None = None, timeout_s: float = 2.0, keep: str = "last") -> None:
+    def __init__(self, library: NodeLibrary, runtime: Path, size: int | None = None, timeout_s: float = 2.0,
+                 keep: str = "last") -> None:
         if keep not in ("last", "first"):
             raise ValueError(f"keep must be 'last' or 'first', not {keep!r}")
+        self.library = library
         self.runtime = runtime
         self.size = size or default_worker_count()
         self.timeout_s = timeout_s
         self.keep = keep
         self._plan: Any = None
-        self._supervisor = Supervisor("axios-js", self._start_plan, size=self.size, timeout=timeout_s, grace=GRACE_S)
+        self._supervisor = Supervisor(library.name.replace("_", "-"), self._start_plan, size=self.size, timeout=timeout_s, grace=GRACE_S)
 
     def program(self) -> tuple[Program, NodeFeatures]:
         node = str(Path(find_node()).resolve())
         features = node_features(node)
         if features.major < MIN_NODE_MAJOR:
-            raise MissingToolError(f"the axios_js adapter needs Node.js {MIN_NODE_MAJOR} or newer, found {features.version}")
-        read_paths = [js_dir().resolve(), self.runtime.resolve()]
-        argv = [node, *node_flags(features, read_paths), str(js_dir() / "worker.js"), str(self.runtime)]
+            raise MissingToolError(f"the {self.library.name} adapter needs Node.js {MIN_NODE_MAJOR} or newer, "
+                                   f"found {features.version}")
+        read_paths = [js_dir().resolve(), self.library.dir, self.runtime.resolve()]
+        argv = [node, *node_flags(features, read_paths), str(js_dir() / "worker.js"), str(self.runtime),
+                self.library.worker_argument()]
         limits = Limits(address_space=2 * GiB if "--disable-wasm-trap-handler" in features.flags else None)
         return Program(argv=argv, read_paths=[Path(node), *read_paths], env=clean_env(), limits=limits), features
 
@@ -164,7 +171,7 @@ class WorkerPool:
         except WapiiError:
             raise
         except OSError as exc:
-            raise WapiiError(f"cannot start the axios_js Node workers: {exc}") from exc
+            raise WapiiError(f"cannot start the {self.library.name} Node workers: {exc}") from exc
 
     def close(self) -> None:
         """Stops every worker (the pool can be used again)."""

@@ -56,8 +56,8 @@ const isLoggedKey = (key) => {
 };
 
 /**
- * The state of one read: `known` holds prototypes identified when the run began (`AxiosHeaders`
- * of the run's axios and, once the `buffer` module is loaded, `Buffer`); `stack` the objects being
+ * The state of one read: `known` holds prototypes identified when the run began (`HeaderMap`: the
+ * library's header map, e.g. axios's AxiosHeaders, set by the adapter's hook and, once the `buffer` module is loaded, `Buffer`); `stack` the objects being
  * read (for cycles); `strict` whether an unreadable value is refused (in a judged key) or skipped.
  */
 function reader(known) {
@@ -111,7 +111,7 @@ function readObject(state, value, where) {
 /** A built-in whose own `toJSON` (or internal value) JSON.stringify used; undefined for others. */
 function readBuiltin(state, value, prototype, where) {
   const { known } = state;
-  if (prototype === known.AxiosHeaders) return readHeaders(state, value, where);
+  if (prototype === known.HeaderMap) return readHeaders(state, value, where);
   if (prototype === known.Buffer && TypedArrayPrototypeGetSymbolToStringTag(value) === 'Uint8Array') {
     const data = arrayNode();
     const length = TypedArrayPrototypeGetLength(value);

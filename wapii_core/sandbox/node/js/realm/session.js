@@ -3,10 +3,18 @@
  * One run of one snippet, inside its own context: the kit API that the worker (`run.js`) calls.
  *
  * `begin(params)` sets the context up the way the reference's `node -` script did: its globals
- * (`globals.js`), `axios` and `MockAdapter` loaded from the context's own copies of the packages,
- * `fs`, and `mock = new MockAdapter(axios)` answering every request with 200 after capturing its
- * config (`capture.js`). The snippet then runs after the prelude in `run.js`
- * (`const axios = __wapii__.axios, MockAdapter = ..., fs = ..., mock = ...;`).
+ * (`globals.js`), then the library, set up by the adapter's hook (the module `hookId`, see
+ * below), whose bindings the snippet sees through the prelude in `run.js`
+ * (e.g. `const axios = __wapii__.axios, ...;`).
+ *
+ * The hook exports `function setUp({ require, record, known })` and returns the bindings (an
+ * object; it becomes the read-only global `__wapii__`): `require` is the snippet's own `require`,
+ * `record(captured)` records one request the library sent (`captured` is `{request}`, a node of
+ * `json_nodes.js`, or `{refused}`, why the request cannot be read faithfully; a hook reads what it
+ * records with `snapshot.js`), `known` the prototypes `snapshot.js` recognises (the hook sets
+ * `HeaderMap` when its library has one; `Buffer` is set here once its module loads). The hook runs
+ * before any snippet code, so what it keeps (e.g. `record` and the intrinsics of
+ * `primordials.js`) is out of the snippet's reach.
  *
  * The outcome follows the reference's process exit: a failure (uncaught exception, unhandled
  * rejection) or `process.exit(n)` / `process.exitCode = n` with n != 0 is a `runtime_error`, even
@@ -22,7 +30,6 @@
  * no code a snippet could have written. `begin` works once.
  */
 
-const { captureRequest } = require('./capture');
 const { installGlobals, isExitSignal } = require('./globals');
 const { jsonText } = require('./json_text');
 const { objectNode } = require('./json_nodes');
@@ -72,7 +79,7 @@ function answer(fields) {
   return jsonText(node);
 }
 
-function createKit(loader, snippetId) {
+function createKit(loader, snippetId, hookId) {
   const run = {
     __proto__: null, begun: false, keep: 'last', count: 0, first: null, last: null, failure: null, exitCode: null,
     process: null, loop: null,
@@ -86,18 +93,16 @@ function createKit(loader, snippetId) {
     if (!isExitSignal(error)) fail(`${kind}: ${describe(error)}`);
   };
 
-  /** Prototypes the capture recognises: axios's AxiosHeaders now, Buffer once its module loads. */
-  const known = { __proto__: null, AxiosHeaders: undefined, Buffer: undefined };
+  /** Prototypes the capture recognises: the library's header map (set by the hook), Buffer once its module loads. */
+  const known = { __proto__: null, HeaderMap: undefined, Buffer: undefined };
 
-  /** The mock's reply: capture the config (may throw, as the reference did: a rejection), answer 200. */
-  function reply(config) {
-    const captured = captureRequest(config, known);
+  /** Records one request the library sent (`{request}` or `{refused}`), unless the run has ended. */
+  function record(captured) {
     if (!ended()) {
       run.count += 1;
       if (run.first === null) run.first = captured;
       run.last = captured;
     }
-    return [200];
   }
 
   /** Records `Buffer.prototype` when the run's `buffer` module has loaded (JSON wrote a Buffer as {type, data}). */
@@ -136,12 +141,8 @@ function createKit(loader, snippetId) {
           if (!ended()) run.exitCode = code;
         },
       });
-      const axios = snippetRequire('axios');
-      known.AxiosHeaders = axios.AxiosHeaders.prototype;
-      const MockAdapter = snippetRequire('axios-mock-adapter');
-      const mock = new MockAdapter(axios);
-      mock.onAny().reply(reply);
-      Object.defineProperty(globalThis, '__wapii__', { value: { axios, MockAdapter, fs: snippetRequire('fs'), mock } });
+      const bindings = loader.load(hookId)({ require: snippetRequire, record, known });
+      Object.defineProperty(globalThis, '__wapii__', { value: bindings });
     },
 
     /** Whether the run may still do something: it has not ended and callbacks are queued. */

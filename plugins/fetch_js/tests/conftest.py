@@ -1,0 +1,51 @@
+"""Fixtures for the fetch_js adapter's tests: the datasets and one adapter (real Node, the real sandbox)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from wapii_core.model import Capture
+from wapii_core.protocols import Dataset
+from wapii_core.runner import load_dataset
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+@pytest.fixture(scope="session")
+def wapiibench() -> Dataset:
+    """WAPIIBench from ``$WAPII_SHARED/wapiibench``, else ``<repo>/../shared/wapiibench`` (skips without it)."""
+    path = Path(os.environ.get("WAPII_SHARED") or REPO.parent / "shared") / "wapiibench"
+    if not (path / "dataset.json").is_file():
+        pytest.skip(f"WAPIIBench not found at {path} (set WAPII_SHARED)")
+    return load_dataset("wapiibench", path)
+
+
+@pytest.fixture(scope="session")
+def demo() -> Dataset:
+    return load_dataset("demo", None)
+
+
+@pytest.fixture(scope="session")
+def adapter():
+    """One adapter for the whole session: its Node workers start once."""
+    if not (os.environ.get("WAPII_NODE") or shutil.which("node")):
+        pytest.skip("Node.js is not installed")
+    from wapii_fetch_js.adapter import FetchAdapter
+
+    with FetchAdapter(timeout_s=1.0) as instance:
+        yield instance
+
+
+@pytest.fixture
+def run_one(adapter):
+    """Executes one extracted call and returns its Capture."""
+
+    def run(call: str) -> Capture:
+        (capture,) = adapter.execute([call])
+        return capture
+
+    return run

@@ -1,0 +1,106 @@
+"""What fetch_js records: what Node's own fetch sends, byte for byte (real Node, real sandbox), its
+errors, and nothing a program can change about the record but the request it sends."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REAL_FETCH = Path(__file__).parent / "js" / "real_fetch.js"
+
+CALLS = [
+    "fetch(BASE + '/a b/é?x=1 2&y=é&z#frag')",
+    "fetch(BASE + '/p', { method: 'post', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer t', 'X-Two': 'a' }, body: JSON.stringify({ a: 1, b: [true, null] }) })",
+    "fetch(BASE + '/p', { method: 'PUT', body: new URLSearchParams({ a: 'b c', d: 'é', n: 5 }) })",
+    "fetch(BASE + '/p?' + new URLSearchParams([['t', 'a'], ['t', 'b'], ['on', true]]), { method: 'delete', headers: [['x-a', '1'], ['X-A', '2']] })",
+    "fetch(BASE + '/p', { method: 'post' })",
+    "fetch(BASE + '/p', { method: 'post', body: { a: 1 } })",
+    "fetch(BASE + '/p', { method: 'POST', body: new Uint8Array([0, 255, 10]) })",
+    "fetch(BASE + '/p', { method: 'OPTIONS', headers: new Headers({ Accept: 'application/json', 'user-agent': 'me', 'X-Pad': ' v \\t' }) })",
+    "fetch(new Request(BASE + '/r', { method: 'PUT', headers: { 'X-R': '1' }, body: 'text' }))",
+    "fetch(BASE + '/p', { method: 'POST', body: (() => { const f = new FormData(); f.append('a', 'b\\nc'); f.append('n\"m', 1); return f; })() })",
+]
+ERRORS = [
+    ("fetch(BASE + '/p', { method: 'get', body: 'x' })", "TypeError: Request with GET/HEAD method cannot have body."),
+    ("fetch(BASE + '/p', { method: 'TRACE' })", "TypeError: 'TRACE' HTTP method is unsupported."),
+    ("fetch(BASE + '/p', { method: 'bad method' })", "TypeError: 'bad method' is not a valid HTTP method."),
+    ("fetch('/relative')", "TypeError: Failed to parse URL from /relative"),
+    ("fetch(BASE + '/p', { headers: { 'a b': 'c' } })", 'TypeError: Headers.append: "a b" is an invalid header name.'),
+]
+BOUNDARY = re.compile(r"----formdata-undici-0\d{11}")
+
+
+def sent_by_real_fetch(calls: list[str]) -> list[dict]:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is not installed")
+    done = subprocess.run([node, str(REAL_FETCH)], input=json.dumps(calls), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def as_sent(request: dict) -> dict:
+    """A record as a request on the wire (what the local server of ``real_fetch.js`` saw)."""
+    url = re.sub(r"^https?://[^/]+", "", request["url"])
+    return {"method": request["method"], "target": url, "headers": [list(pair) for pair in request["headers"]],
+            "body": request.get("body", "")}
+
+
+def test_the_record_is_what_nodes_own_fetch_sends(adapter) -> None:
+    real = sent_by_real_fetch(CALLS)
+    ours = adapter.execute([call.replace("BASE", "'https://api.example.com'") + ";" for call in CALLS])
+    for call, wire, capture in zip(CALLS, real, ours):
+        assert capture.error is None, (call, capture.detail)
+        wire_headers = [pair for pair in wire["headers"] if pair[0].lower() not in ("host", "connection")]
+        expected = {**wire, "headers": wire_headers}
+        got = as_sent(capture.request)
+        assert BOUNDARY.sub("B", json.dumps(got)) == BOUNDARY.sub("B", json.dumps(expected)), call
+
+
+def test_fetch_refuses_what_nodes_fetch_refuses(run_one) -> None:
+    real = sent_by_real_fetch([call for call, _ in ERRORS])
+    for (call, message), wire in zip(ERRORS, real):
+        assert wire == {"error": message}
+        capture = run_one(f"{call.replace('BASE', repr('https://api.example.com'))};")
+        assert (capture.error, capture.detail) == ("runtime_error", f"unhandled rejection: {message}")
+
+
+def test_a_request_is_sent_after_the_call_returns(run_one) -> None:
+    assert run_one("fetch('https://api.example.com/a'); process.exit(0);").error == "no_request"
+    assert run_one("fetch('https://api.example.com/a').then((r) => r.json()).then((d) => { if (d === null) throw 1; });").error is None
+
+
+PATCHES = {
+    "String.prototype.toUpperCase": "String.prototype.toUpperCase = () => 'GET'",
+    "String.prototype.toLowerCase": "String.prototype.toLowerCase = () => 'x'",
+    "Array.prototype.push and [Symbol.iterator]": "Array.prototype.push = function () { return 0 }; "
+                                                  "Array.prototype[Symbol.iterator] = function* () {}",
+    "String.fromCharCode and charCodeAt": "String.fromCharCode = () => 'forged'; String.prototype.charCodeAt = () => 65",
+    "RegExp.prototype.exec and String.prototype.replace": "RegExp.prototype.exec = () => null; "
+                                                         "String.prototype.replace = () => 'https://forged.example/'",
+    "JSON and Object.keys": "JSON.stringify = () => '{}'; Object.keys = () => []",
+    "Promise.prototype.then": "Promise.prototype.then = function () { return this }",
+}
+CALL = ("fetch('https://api.example.com/items?q=1', { method: 'post', headers: { 'X-K': 'v' }, "
+        "body: '{\"a\":1}' });")
+
+
+@pytest.mark.parametrize("patch", PATCHES.values(), ids=list(PATCHES))
+def test_patched_built_ins_do_not_change_the_record(run_one, patch: str) -> None:
+    plain = run_one(CALL)
+    patched = run_one(f"{patch};\n{CALL}")
+    assert plain.error is None and patched.error is None, patched.detail
+    assert patched.request == plain.request
+
+
+def test_typed_query_hints_choose_only_between_what_was_sent(adapter) -> None:
+    (capture,) = adapter.execute(["new URLSearchParams({ limit: 50, on: true, other: 7 }); "
+                                  "fetch('https://api.example.com/x?limit=50&on=1&q=50');"])
+    config = adapter.normalise(capture.request)
+    assert config["params"] == {"limit": 50, "on": "1", "q": "50"}  # 'on' was sent as 1, not true
+    assert config["sent_params"] == {"limit": "50", "on": "1", "q": "50"}

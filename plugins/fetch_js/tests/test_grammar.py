@@ -1,0 +1,60 @@
+"""The fetch call grammar: every WAPIIBench expected call in each setup, and what it refuses."""
+
+from __future__ import annotations
+
+import pytest
+
+from wapii_core.grammar import accepts, get_engine
+from wapii_core.model import Setup
+from wapii_core.spec import SpecIndex
+from wapii_fetch_js.grammar import build_constraint
+from wapii_fetch_js.render import render_program
+
+SPEC_VIOLATIONS = {
+    # expected calls of the dataset that break their own spec (the axios grammar's list, tests/test_grammar_axios.py)
+    "asana/7", "asana/15", "asana/22", "asana/26", "asana/27", "asana/57", "asana/161", "asana/62", "asana/65",
+    "asana/109", "slack/74", "slack/102", "slack/163",
+    "asana/1",  # a multipart body: the oracle builds a FormData in statements, which the grammar does not express
+}
+
+
+@pytest.fixture(scope="module")
+def grammars(wapiibench):
+    if get_engine() is None:
+        pytest.skip("no grammar engine installed")
+    specs = {api: SpecIndex.load(path) for api, path in wapiibench.specs.items()}
+    return {(api, setup): build_constraint(spec, setup) for api, spec in specs.items() for setup in (Setup.full, Setup.imports)}
+
+
+def region(constraint, program: str) -> str:
+    return program[program.index("fetch(") + len("fetch("):]
+
+
+@pytest.mark.parametrize("setup", [Setup.full, Setup.argument, Setup.imports])
+def test_every_expected_call_is_accepted(grammars, wapiibench, setup: Setup) -> None:
+    refused = []
+    for sample in wapiibench.samples:
+        program = render_program(sample.config, setup, sample)
+        constraint = grammars[(sample.api, Setup.imports if setup is Setup.imports else Setup.full)]
+        text = program if setup is Setup.imports else region(constraint, program)
+        if not accepts(constraint.grammar, text):
+            refused.append(sample.id)
+    assert set(refused) <= SPEC_VIOLATIONS, sorted(set(refused) - SPEC_VIOLATIONS)
+
+
+def test_illegal_calls_are_refused(grammars, wapiibench) -> None:
+    sample = next(s for s in wapiibench.samples if s.api == "asana" and s.config["method"] == "get" and s.config.get("params"))
+    grammar = grammars[("asana", Setup.full)].grammar
+    legal = render_program(sample.config, Setup.full, sample).split("fetch(", 1)[1]
+    url = sample.config["url"]
+    in_literal = legal.replace("' + '?' + new URLSearchParams({ parent: '159874', limit: 50 })", "?parent=159874&limit=50'")
+    assert accepts(grammar, legal)
+    assert not accepts(grammar, legal.replace(url, url + "/nowhere/at/all"))  # no such endpoint
+    assert not accepts(grammar, legal.replace("method: 'GET'", "method: 'PURGE'"))  # no such method
+    assert not accepts(grammar, legal.replace("new URLSearchParams({ ", "new URLSearchParams({ no_such_parameter: 1, "))
+    assert not accepts(grammar, legal.replace("method: 'GET'", "method: 'GET', body: JSON.stringify({})"))  # GET takes no body
+    assert in_literal != legal and accepts(grammar, in_literal)  # the query written into the URL literal
+    assert not accepts(grammar, in_literal.replace("?parent=", "?no_such_parameter="))
+    appended = legal.replace("'?' + new URLSearchParams({ parent: '159874', limit: 50 })", "'?parent=159874&limit=50'")
+    assert appended != legal and accepts(grammar, appended)
+    assert not accepts(grammar, in_literal.replace("/attachments?", "/attachments/1?"))  # another path

@@ -1,0 +1,86 @@
+"""The ``fetch_js`` adapter: JavaScript programs that call a web API through the built-in ``fetch``."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from wapii_core.api import Capture, Dataset, Extraction, Isolation, NodeRunner, Prompt, Sample, Setup
+
+from .extract import extract_call
+from .normalise import normalise_record
+from .prompt import build_prompt
+from .render import render_program
+from .runtime import FetchRecord, library
+
+DEFAULT_TIMEOUT_S = 2.0
+
+
+class FetchAdapter:
+    """Prompt, extraction, sandboxed execution, normalisation and rendering for fetch (Node.js).
+
+    Calls run in wapii's sandboxed JavaScript runtime (``wapii_core.api.NodeRunner``; fetch's side
+    is ``runtime.py`` and ``js/hook.js``), which records each request as fetch serialised it. Judged
+    by default in ``wire`` mode (:attr:`default_mode`): what fetch sends is strings.
+
+    ``workers`` (default: one per CPU, or ``$WAPII_FETCH_JS_WORKERS``) Node processes execute the
+    calls; each call gets ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_FETCH_JS_TIMEOUT``);
+    a call that sends several requests is judged by the first one (``keep_request``, or
+    ``$WAPII_FETCH_JS_KEEP_REQUEST``: ``"first"`` or ``"last"``).
+    """
+
+    name = "fetch_js"
+    default_mode = "wire"
+
+    def __init__(self, workers: int | None = None, timeout_s: float | None = None, keep_request: str | None = None) -> None:
+        env_workers = os.environ.get("WAPII_FETCH_JS_WORKERS")
+        env_timeout = os.environ.get("WAPII_FETCH_JS_TIMEOUT")
+        self.workers = workers or (int(env_workers) if env_workers else None)
+        self.timeout_s = timeout_s or (float(env_timeout) if env_timeout else DEFAULT_TIMEOUT_S)
+        self.keep_request = keep_request or os.environ.get("WAPII_FETCH_JS_KEEP_REQUEST") or "first"
+        self._runner = NodeRunner(library, FetchRecord, workers=self.workers, timeout_s=self.timeout_s,
+                                  keep=self.keep_request)
+
+    def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
+        """The code-generation prompt for ``sample``, ending with the setup's starter code."""
+        return build_prompt(sample, setup, dataset)
+
+    def extract(self, code: str) -> Extraction:
+        """The first fetch call of a full program (metrics.md §2)."""
+        return extract_call(code)
+
+    def setup(self) -> None:
+        """Checks for Node.js and installs the pinned npm packages once (idempotent)."""
+        self._runner.setup()
+
+    def isolation(self) -> Isolation:
+        """Which sandbox layers protect the calls on this machine (``wapii doctor`` shows them)."""
+        return self._runner.isolation()
+
+    def execute(self, calls: list[str]) -> list[Capture]:
+        """Runs each extracted call in its own sandboxed context; one Capture per call, in order."""
+        return self._runner.execute(calls)
+
+    def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The neutral config of a captured request (metrics.md §3)."""
+        return normalise_record(request)
+
+    def render(self, config: dict[str, Any], setup: Setup, sample: Sample, mode: str = "wire") -> str:
+        """A full program for ``setup`` that issues exactly ``config`` (the same program for every ``mode``)."""
+        return render_program(config, setup, sample)
+
+    def constraint(self, spec: Any, setup: Setup, *, references: bool = True, compact: bool = False) -> Any:
+        """The grammar of a legal call to the API of ``spec`` for constrained decoding (see grammar.py)."""
+        from .grammar import constraint
+
+        return constraint(spec, setup, references=references, compact=compact)
+
+    def close(self) -> None:
+        """Stops the Node workers (they restart on the next :meth:`execute`)."""
+        self._runner.close()
+
+    def __enter__(self) -> FetchAdapter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,208 @@
+"""The grammar of a legal fetch call for one API: ``fetch(url[, options])``.
+
+Built on the core's grammar building blocks (``wapii_core.api``) from the spec's endpoints. The
+constrained region starts just after ``fetch(`` and ends with the call's terminator (``;``,
+``.then(``, ``.catch(`` or ``.finally(`` after the closing parenthesis); the grammar then allows
+only the end token. Per setup:
+
+- ``full``: URL and options; the ``argument`` setup uses the same grammar, with the starter's
+  ``'<url>'`` fed to it first (:meth:`Constraint.prefix`);
+- ``import``: any text up to the first ``fetch(``, then the call.
+
+The URL: one string literal (any quote; path parameters typed, or ``${…}`` in a template literal)
+with an optional query string of the endpoint's query parameters (``?name=value&…``), or the
+literal ending in ``?`` followed by ``+ new URLSearchParams({…})`` (an object of the endpoint's
+query parameters, typed), or the literal without a query followed by ``+ '?name=value&…'`` or
+``+ '?' + new URLSearchParams({…})`` (the form the ``argument`` setup's starter, ``'<url>'``, leaves). The options: an object with ``method`` (the endpoint's method, in any
+case; required unless it is GET), ``headers`` (the endpoint's header parameters and credentials)
+and, for an endpoint with a request body, ``body``: ``JSON.stringify(…)`` or
+``new URLSearchParams(…)`` of the body's schema (or a variable; a FormData is not expressed: it is
+built in statements, which the extractor cuts a call at); required when the endpoint needs a
+method, a header or a body (a body none of whose properties is required may be left out). Options: ``references=False`` (literal values only), ``compact=True``
+(little whitespace). No lexeme contains what the extractor cuts a call at (:data:`CUT_MARKERS`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
+                            LarkWriter, Obj, Prop, Setup, SpecIndex, ValueRules, VType, alternatives, cached,
+                            escape, js_escape, load_api, path_value, regex, url_forms, QUOTES, EXPRESSION, Bool, Int, Null, Num, OneOf, Str)
+
+from .extract import CUT_OFFS
+
+VERSION = 3
+"""Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
+ANCHOR = "fetch("
+_TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
+CUT_MARKERS = "|".join(escape(marker) for marker, _ in CUT_OFFS)
+"""What ends a call for the extractor (the first ``;``, ``.then``, … even inside a string): no value,
+URL or variable may contain one, or the call would be cut short."""
+
+
+CUT_WORDS = ("then", "catch", "finally")
+"""What the extractor cuts a call at after a dot (``.then`` …): a URL literal's values may not hold it."""
+_ESCAPED_ASCII = "%[0-7][0-9A-Fa-f]"
+
+
+def _class(chars: set[str]) -> str:
+    return "[" + "".join(escape(c) if c.isalnum() else f"\\x{ord(c):02x}" for c in sorted(chars)) + "]"
+
+
+def _text_without_cuts(allowed: set[str], nonempty: bool, extra: str | None = None) -> str:
+    """A regex for text over ``allowed`` (``%``-escapes of ASCII and ``extra`` units too) that holds
+    neither ``;``, a backtick nor a newline (never in ``allowed``) nor :data:`CUT_WORDS` after a dot:
+    what the extractor would cut a call at. A plain regex, unlike an excluded one (``& ~…``): the URL
+    literals are one lexeme each, too many for llguidance's lexer to build complements of."""
+    chars = allowed - {".", ";", "`", "\n", "\r"}
+    unit = [_class(chars), _ESCAPED_ASCII] + ([extra] if extra else [])
+    prefixes = sorted({word[:k] for word in CUT_WORDS for k in range(len(word))})
+    bare = "\\.(?:" + "|".join(escape(p) for p in prefixes if p) + ")?"
+    starts = {word[0] for word in CUT_WORDS}
+    deviations = [_class(chars - starts)] + [escape(word[:k]) + _class(chars - {word[k]})
+                                              for word in CUT_WORDS for k in range(1, len(word))]
+    dotted = "\\.(?:" + "|".join(deviations) + ")"
+    single = f"(?:{'|'.join(unit)}|(?:{bare})*{dotted})"
+    if nonempty:
+        return f"(?:{single}+(?:{bare})*|(?:{bare})+)"
+    return f"(?:{single}*(?:{bare})*)"
+
+
+def _visible(banned: str) -> set[str]:
+    return {chr(c) for c in range(0x21, 0x7F)} - set(banned)
+
+
+def _query_value(quote: str) -> str:
+    """A query value written into a URL string delimited by ``quote`` (may be empty)."""
+    return _text_without_cuts(_visible("&#%\\" + quote + ("$" if quote == "`" else "")), nonempty=False)
+
+
+def _path_text(quote: str, references: bool) -> str:
+    """A string path parameter's value written into a URL string delimited by ``quote``
+    (``references``: a template literal may interpolate ``${expression}``)."""
+    interpolation = "\\$\\{" + EXPRESSION + "\\}" if references and quote == "`" else None
+    return _text_without_cuts(_visible("/?&#%\\" + quote + ("$" if quote == "`" else "")), True, interpolation)
+
+
+def _header_type(kind: VType) -> VType:
+    """``kind`` for a header value fetch accepts: text of Latin-1 characters only (a WebIDL
+    ByteString: fetch rejects anything else), so every free string is a header string (printable ASCII)."""
+    if isinstance(kind, OneOf):
+        return OneOf(tuple(_header_type(option) for option in kind.options))
+    if isinstance(kind, (Int, Num, Bool, Null)) or isinstance(kind, Str) and kind.enum is not None:
+        return kind
+    return Str(header=True)
+
+
+class FetchGrammar:
+    """Writes the grammar of one API's fetch calls."""
+
+    def __init__(self, api: Api, references: bool = True, compact: bool = False) -> None:
+        self.api = api
+        self.references = references
+        self.js = JavaScript(references)
+        self.w = LarkWriter(COMPACT_WHITESPACE if compact else FREE_WHITESPACE, forbidden=CUT_MARKERS)
+        self.values = ValueRules(self.w, self.js)
+
+    def _or_reference(self, body: str) -> str:
+        return f"{body} | {self.values.reference()}" if self.references else body
+
+    def _query(self, endpoint: Endpoint, quote: str) -> str:
+        """A regex for ``?name=value(&name=value)*`` of the endpoint's query parameters, inside a
+        ``quote`` literal."""
+        names = "|".join(escape(js_escape(a.name, quote)) for a in endpoint.query)
+        pair = f"(?:{names})={_query_value(quote)}"
+        return f"\\?{pair}(?:&{pair})*"
+
+    def _url(self, endpoint: Endpoint) -> str:
+        """The URL argument of ``endpoint``: a literal with an optional query string, or one ending in
+        ``?`` and ``+ new URLSearchParams({...})`` of the query parameters. Each literal is one
+        lexeme (the URL comes before the method, so literals of several endpoints that match the
+        same text, such as ``/{id}`` and ``/{id}:batchUpdate``, must be told apart by the parser,
+        not cut short by a path value's lexeme)."""
+        def value(kind: VType, quote: str) -> str:
+            if isinstance(kind, Str) and kind.enum is None or not isinstance(kind, (Int, Num, Str)):
+                return _path_text(quote, self.references)
+            return path_value(kind, quote, self.references)
+
+        def lexeme(pattern: str) -> str:
+            return self.w.shared(("url-literal", pattern), "URL", lambda _: regex(pattern))
+
+        if not endpoint.query:
+            return alternatives([lexeme(form) for form in url_forms(self.api.server, endpoint, escape, value, "")])
+        forms = url_forms(self.api.server, endpoint, escape, value, "",
+                          before_close=lambda quote: f"(?:{self._query(endpoint, quote)})?")
+        literals = [lexeme(form) for form in forms]
+        params = self.values.rule(Obj(tuple(Prop(a.name, a.type, False) for a in endpoint.query)))
+        built = f'"new URLSearchParams(" {WS}? {params} {WS}? ")"'
+        opened = [lexeme(form) for form in url_forms(self.api.server, endpoint, escape, value, "",
+                                                      before_close=lambda _: "\\?")]
+        question = self.w.shared_terminal("|".join(f"{q}\\?{q}" for q in QUOTES), "QMARK")
+        queries = self.w.shared_terminal("|".join(f"{q}{self._query(endpoint, q)}{q}" for q in QUOTES), "QUERY")
+        appended = f'{WS}? "+" {WS}? ({queries} | {question} {WS}? "+" {WS}? {built})'
+        return alternatives([f"({alternatives(literals)}) ({appended})?", f"({alternatives(opened)}) {WS}? \"+\" {WS}? {built}"])
+
+    def _body(self, endpoint: Endpoint) -> str:
+        value = self.values.rule(endpoint.body)
+        return self.w.shared(("body", value), "body", lambda _: self._or_reference(
+            f'"JSON.stringify(" {WS}? {value} {WS}? ")" | "new URLSearchParams(" {WS}? {value} {WS}? ")"'))
+
+    def _options(self, endpoint: Endpoint) -> tuple[str, bool]:
+        """The options rule of ``endpoint`` and whether the options are required."""
+        method = endpoint.method.lower()
+        method_value = self.w.shared_terminal(self.js.string_of(tuple(dict.fromkeys((method.upper(), method)))), "METHOD")
+        entries = [Entry(self.values.key("method"), method_value, method != "get")]
+        if endpoint.headers:
+            headers = Obj(tuple(Prop(a.name, _header_type(a.type), a.required) for a in endpoint.headers))
+            entries.append(Entry(self.values.key("headers"), self.values.rule(headers), endpoint.required_headers))
+        if endpoint.body is not None and method not in ("get", "head"):
+            # a required body none of whose properties is required may be left out (fetch sends none)
+            needed = endpoint.body_required and not (isinstance(endpoint.body, Obj)
+                                                     and not any(p.required for p in endpoint.body.props))
+            entries.append(Entry(self.values.key("body"), self._body(endpoint), needed))
+        inner = self.w.members(entries)
+        rule = self.w.shared(("options", inner), "options", lambda _: self._or_reference(f'"{{" {WS}? {inner} {WS}? "}}"'))
+        return rule, any(entry.required for entry in entries)
+
+    def _after_url(self, endpoint: Endpoint) -> str:
+        options, required = self._options(endpoint)
+        tail = self.w.shared("tail", "tail", lambda _: f'")" {WS}? {_TERMINATOR}')
+        close = self.w.shared("close", "close", lambda _: f'{WS}? ("," {WS}?)? {tail}')
+        after = f'{WS}? "," {WS}? {options} {close}' + ("" if required else f" | {close}")
+        return self.w.shared(("after", after), "after", lambda _: after)
+
+    def call(self) -> str:
+        """The rule for ``url[, options])`` + terminator, over every endpoint of the API."""
+        alternatives_ = []
+        for endpoint in self.api.endpoints:
+            url = self.w.shared(("url", endpoint.template, endpoint.method), "url", lambda _: self._url(endpoint))
+            alternatives_.append(f"{url} {self._after_url(endpoint)}")
+        return self.w.define("call", alternatives(alternatives_))
+
+    def text(self, setup: Setup) -> str:
+        call = self.call()
+        if setup is Setup.imports:
+            self.w.define("free[lazy]", regex(r"(?s:.*)" + escape(ANCHOR)))
+            return self.w.text(f"free {call}")
+        return self.w.text(call)
+
+
+def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, compact: bool = False) -> Constraint:
+    """The constraint for one spec and setup (not cached: see :func:`constraint`)."""
+    api = load_api(index)
+    return Constraint(FetchGrammar(api, references, compact).text(setup), ANCHOR, "fetch_js", api.notes)
+
+
+def constraint(spec: Path | str | SpecIndex, setup: Setup, *, references: bool = True,
+               compact: bool = False) -> Constraint:
+    """The constraint for one spec and setup, cached per spec sha256 (see ``wapii_core.api.cached``).
+
+    ``references=False`` leaves variables out: every value is a literal (the benchmark runs the
+    call on its own, so a variable can only fail there). ``compact``: little whitespace between lexemes.
+    """
+    index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
+    setup = Setup(setup)
+    kind = ("import" if setup is Setup.imports else "call") + ("" if references else "-literal") + \
+        ("-compact" if compact else "")
+    return cached("fetch_js", VERSION, index.sha256, kind, lambda: build_constraint(index, setup, references, compact))

@@ -1,0 +1,492 @@
+'use strict';
+/**
+ * WHATWG `fetch` in one run's context (the hook of `wapii_core/sandbox/node`, see its
+ * `realm/session.js`), with `Headers`, `Request` and `Response`, serialising a request the way
+ * Node's own fetch (undici) puts it on the wire, and recording that serialisation: the URL as
+ * parsed by the WHATWG URL parser (fragment removed), the method (`GET`, `POST`, ... upper-cased,
+ * others as written), the header list in order and spelling (the program's headers, then the
+ * body's `content-type`, then fetch's defaults: `accept`, `accept-language`, `sec-fetch-mode`,
+ * `user-agent`, `accept-encoding`, `content-length`), and the body as sent (a string as UTF-8
+ * text, `URLSearchParams` as a form, `FormData` as multipart, binary data as bytes, any other
+ * object as `String(body)`). Errors are undici's (`Request with GET/HEAD method cannot have
+ * body.`, an invalid header name or value, ...), as rejections; a URL that does not parse is the
+ * worker's verdict (`finish.js`), as the unhandled rejection it is in an extracted call.
+ * Node's fetch is not reachable from a context, so this is its re-implementation for the
+ * sandbox; `tests/js/fetch_differential.js` compares it with the real one byte for byte.
+ *
+ * The request is recorded, and answered with `200` and the body `{}` (`application/json`), in a
+ * microtask after `fetch()` returns, as undici sends it after the call (a program that exits
+ * synchronously sends nothing). Everything the recording uses was saved when the run began
+ * (`wapii-kit/primordials` and the bindings below), so a program that patches built-ins changes
+ * only what it sends, never the record of what was sent: the record holds strings built by this
+ * module, read back into the kit's own nodes.
+ *
+ * The URL is recorded as the string the program passed; the worker parses it with Node's own
+ * parser (`finish.js`), since the realm's parser runs with the program's built-ins. The bodies
+ * this module serialises from objects (`URLSearchParams`, `FormData`) are read through the realm's
+ * implementations of those classes, as the program sees them.
+ *
+ * Besides the request, the record holds `hints`: the number and boolean values of query
+ * parameters the run passed to `new URLSearchParams({...})` or `new URLSearchParams([[k, v]])`.
+ * The reference comparison mode judges query values as the code wrote them (metrics.md), and
+ * for fetch the only place where code writes a typed query value is there; the normaliser uses a
+ * hint only where its value is exactly what was sent, so a hint can choose between `50` and `"50"`
+ * and never change a byte that was sent.
+ */
+
+const {
+  ArrayIsArray, ObjectFreeze, ObjectHasOwn, ReflectApply, ReflectGetOwnPropertyDescriptor, ReflectGetPrototypeOf,
+  ReflectOwnKeys, RegExpPrototypeExec, SafeTypeError, SafeWeakMap, StringCtor, StringPrototypeCharCodeAt,
+  StringPrototypeSlice, WeakMapPrototypeGet, WeakMapPrototypeSet, uncurryThis,
+} = require('wapii-kit/primordials');
+const { arrayNode, objectNode } = require('wapii-kit/json_nodes');
+const web = require('wapii-kit/web');
+
+const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
+const StringPrototypeToUpperCase = uncurryThis(String.prototype.toUpperCase);
+const StringFromCharCode = String.fromCharCode;
+const MathRandom = Math.random;
+const MathFloor = Math.floor;
+const SavedPromise = Promise;
+const PromisePrototypeThen = uncurryThis(Promise.prototype.then);
+const ArrayBufferIsView = ArrayBuffer.isView;
+const ArrayBufferPrototype = ArrayBuffer.prototype;
+const ArrayBufferByteLength = uncurryThis(ReflectGetOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get);
+const SavedUint8Array = Uint8Array;
+const SymbolIterator = Symbol.iterator;
+const SymbolToStringTag = Symbol.toStringTag;
+const ObjectDefineProperty = Object.defineProperty;
+
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const NORMALISED_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'];
+const FORBIDDEN_METHODS = ['CONNECT', 'TRACE', 'TRACK'];
+/** fetch's own headers, appended when the program set none of that name (undici in Node 20). */
+const DEFAULT_HEADERS = [['accept', '*/*'], ['accept-language', '*'], ['sec-fetch-mode', 'cors'], ['user-agent', 'node'],
+  ['accept-encoding', 'gzip, deflate']];
+
+const isToken = (text) => RegExpPrototypeExec(TOKEN, text) !== null;
+const includes = (list, value) => {
+  for (let i = 0; i < list.length; i++) if (list[i] === value) return true;
+  return false;
+};
+
+/** `text` with HTTP whitespace (tab, LF, CR, space) removed at both ends. */
+function trimHttp(text) {
+  let start = 0;
+  let end = text.length;
+  const space = (code) => code === 9 || code === 10 || code === 13 || code === 32;
+  while (start < end && space(StringPrototypeCharCodeAt(text, start))) start++;
+  while (end > start && space(StringPrototypeCharCodeAt(text, end - 1))) end--;
+  return StringPrototypeSlice(text, start, end);
+}
+
+/** WebIDL ByteString: a string whose characters are all below 256. */
+function byteString(value) {
+  const text = StringCtor(value);
+  for (let i = 0; i < text.length; i++) {
+    const code = StringPrototypeCharCodeAt(text, i);
+    if (code > 255) {
+      throw new SafeTypeError(`Cannot convert argument to a ByteString because the character at index ${i} has a value of ${code} which is greater than 255.`);
+    }
+  }
+  return text;
+}
+
+/** The UTF-8 bytes of a string as a latin-1 string (one character per byte; lone surrogates as U+FFFD). */
+function utf8(text) {
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    let code = StringPrototypeCharCodeAt(text, i);
+    if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length
+      && (StringPrototypeCharCodeAt(text, i + 1) & 0xfc00) === 0xdc00) {
+      code = 0x10000 + ((code - 0xd800) << 10) + (StringPrototypeCharCodeAt(text, i + 1) - 0xdc00);
+      i++;
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      code = 0xfffd;
+    }
+    if (code < 0x80) out += StringFromCharCode(code);
+    else if (code < 0x800) out += StringFromCharCode(0xc0 | (code >> 6), 0x80 | (code & 63));
+    else if (code < 0x10000) out += StringFromCharCode(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
+    else out += StringFromCharCode(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 63), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
+  }
+  return out;
+}
+
+/** The bytes of an ArrayBuffer or a view of one, as a latin-1 string. */
+function bytesOf(value) {
+  const view = ArrayBufferIsView(value) ? new SavedUint8Array(value.buffer, value.byteOffset, value.byteLength)
+    : new SavedUint8Array(value, 0, ArrayBufferByteLength(value));
+  let out = '';
+  for (let i = 0; i < view.length; i++) out += StringFromCharCode(view[i]);
+  return out;
+}
+
+function inherits(value, prototype) {
+  for (let p = ReflectGetPrototypeOf(value); p !== null; p = ReflectGetPrototypeOf(p)) if (p === prototype) return true;
+  return false;
+}
+
+module.exports = function setUp({ require, record }) {
+  const { URLSearchParams: BaseSearchParams } = require('url');
+  const searchParamsText = uncurryThis(BaseSearchParams.prototype.toString);
+  const FormDataPrototype = web.FormData.prototype;
+  const formEntries = (form) => ReflectGetOwnPropertyDescriptor(form, '_entries').value;
+
+  /** Typed query values passed to URLSearchParams in this run (see the module's documentation). */
+  const hints = objectNode();
+  const hint = (key, value) => {
+    if (typeof value === 'number' || typeof value === 'boolean') hints.members[StringCtor(key)] = value;
+  };
+
+  /** `URLSearchParams` that remembers the typed values it was built from (only as hints). */
+  class URLSearchParams extends BaseSearchParams {
+    constructor(init) {
+      super(init);
+      if (init === null || typeof init !== 'object' || inherits(init, BaseSearchParams.prototype)) return;
+      if (ArrayIsArray(init)) {
+        for (let i = 0; i < init.length; i++) {
+          const pair = init[i];
+          if (ArrayIsArray(pair) && pair.length === 2) hint(pair[0], pair[1]);
+        }
+        return;
+      }
+      const keys = ReflectOwnKeys(init);
+      for (let i = 0; i < keys.length; i++) {
+        const slot = typeof keys[i] === 'string' ? ReflectGetOwnPropertyDescriptor(init, keys[i]) : undefined;
+        if (slot !== undefined && slot.enumerable && ObjectHasOwn(slot, 'value')) hint(keys[i], slot.value);
+      }
+    }
+  }
+
+  const lists = new SafeWeakMap(); // Headers -> its header list: [{lower, name, value}]
+
+  function listOf(headers) {
+    const list = headers !== null && typeof headers === 'object' ? WeakMapPrototypeGet(lists, headers) : undefined;
+    if (list === undefined) throw new SafeTypeError('Illegal invocation');
+    return list;
+  }
+
+  function find(list, lower) {
+    for (let i = 0; i < list.length; i++) if (list[i].lower === lower) return i;
+    return -1;
+  }
+
+  function checked(name, value, what) {
+    const headerName = byteString(name);
+    const headerValue = trimHttp(byteString(value));
+    if (!isToken(headerName)) throw new SafeTypeError(`Headers.${what}: "${headerName}" is an invalid header name.`);
+    for (let i = 0; i < headerValue.length; i++) {
+      const code = StringPrototypeCharCodeAt(headerValue, i);
+      if (code === 0 || code === 10 || code === 13) {
+        throw new SafeTypeError(`Headers.${what}: "${headerValue}" is an invalid header value.`);
+      }
+    }
+    return { __proto__: null, name: headerName, lower: StringPrototypeToLowerCase(headerName), value: headerValue };
+  }
+
+  function append(list, name, value) {
+    const entry = checked(name, value, 'append');
+    const at = find(list, entry.lower);
+    if (at === -1) list[list.length] = entry;
+    else list[at].value = `${list[at].value}, ${entry.value}`;
+  }
+
+  function fill(list, init) {
+    if (init === undefined || init === null) {
+      if (init === null) throw new SafeTypeError("Headers constructor: Expected init to be a record or sequence");
+      return;
+    }
+    if (typeof init !== 'object' && typeof init !== 'function') {
+      throw new SafeTypeError('Headers constructor: Expected init to be a record or sequence');
+    }
+    const own = WeakMapPrototypeGet(lists, init);
+    if (own !== undefined) {
+      for (let i = 0; i < own.length; i++) append(list, own[i].name, own[i].value);
+      return;
+    }
+    if (typeof init[SymbolIterator] === 'function') {
+      for (const pair of init) {
+        const items = [...pair];
+        if (items.length !== 2) {
+          throw new SafeTypeError(`Headers constructor: expected name/value pair to be length 2, found ${items.length}.`);
+        }
+        append(list, items[0], items[1]);
+      }
+      return;
+    }
+    const keys = ReflectOwnKeys(init);
+    for (let i = 0; i < keys.length; i++) {
+      const slot = typeof keys[i] === 'string' ? ReflectGetOwnPropertyDescriptor(init, keys[i]) : undefined;
+      if (slot !== undefined && slot.enumerable) append(list, keys[i], init[keys[i]]);
+    }
+  }
+
+  class Headers {
+    constructor(init = undefined) {
+      const list = [];
+      WeakMapPrototypeSet(lists, this, list);
+      fill(list, init);
+    }
+
+    append(name, value) {
+      append(listOf(this), name, value);
+    }
+
+    set(name, value) {
+      const list = listOf(this);
+      const entry = checked(name, value, 'set');
+      const at = find(list, entry.lower);
+      if (at === -1) list[list.length] = entry;
+      else list[at] = entry;
+    }
+
+    delete(name) {
+      const list = listOf(this);
+      const at = find(list, StringPrototypeToLowerCase(byteString(name)));
+      if (at !== -1) list.splice(at, 1);
+    }
+
+    get(name) {
+      const list = listOf(this);
+      const at = find(list, StringPrototypeToLowerCase(byteString(name)));
+      return at === -1 ? null : list[at].value;
+    }
+
+    has(name) {
+      return find(listOf(this), StringPrototypeToLowerCase(byteString(name))) !== -1;
+    }
+
+    forEach(callback, thisArg = undefined) {
+      for (const [name, value] of this.entries()) ReflectApply(callback, thisArg, [value, name, this]);
+    }
+
+    * entries() {
+      const sorted = [...listOf(this)].sort((a, b) => (a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : 0));
+      for (const entry of sorted) yield [entry.lower, entry.value];
+    }
+
+    * keys() {
+      for (const [name] of this.entries()) yield name;
+    }
+
+    * values() {
+      for (const [, value] of this.entries()) yield value;
+    }
+
+    [SymbolIterator]() {
+      return this.entries();
+    }
+
+    get [SymbolToStringTag]() {
+      return 'Headers';
+    }
+  }
+
+  /** The body as sent: `{text}` (a latin-1 string of its bytes) and the content type it implies, or null. */
+  function extractBody(body) {
+    if (typeof body === 'string') return { __proto__: null, bytes: utf8(body), type: 'text/plain;charset=UTF-8' };
+    if (body !== null && typeof body === 'object' && inherits(body, BaseSearchParams.prototype)) {
+      return { __proto__: null, bytes: utf8(searchParamsText(body)), type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+    }
+    if (body !== null && typeof body === 'object' && inherits(body, FormDataPrototype)) return multipart(body);
+    if (body !== null && typeof body === 'object' && (ArrayBufferIsView(body) || inherits(body, ArrayBufferPrototype))) {
+      return { __proto__: null, bytes: bytesOf(body), type: null };
+    }
+    return { __proto__: null, bytes: utf8(StringCtor(body)), type: 'text/plain;charset=UTF-8' };
+  }
+
+  const escapeName = (text) => {
+    let out = '';
+    for (let i = 0; i < text.length; i++) {
+      const code = StringPrototypeCharCodeAt(text, i);
+      out += code === 10 ? '%0A' : code === 13 ? '%0D' : code === 34 ? '%22' : StringFromCharCode(code);
+    }
+    return out;
+  };
+  const crlf = (text) => {
+    let out = '';
+    for (let i = 0; i < text.length; i++) {
+      const code = StringPrototypeCharCodeAt(text, i);
+      if (code === 13) {
+        out += '\r\n';
+        if (StringPrototypeCharCodeAt(text, i + 1) === 10) i++;
+      } else if (code === 10) {
+        out += '\r\n';
+      } else {
+        out += StringFromCharCode(code);
+      }
+    }
+    return out;
+  };
+
+  /** A FormData as undici writes it: `multipart/form-data; boundary=----formdata-undici-0<11 digits>`. */
+  function multipart(form) {
+    let digits = '';
+    for (let i = 0; i < 11; i++) digits += StringCtor(MathFloor(MathRandom() * 10));
+    const boundary = `----formdata-undici-0${digits}`;
+    const entries = formEntries(form);
+    let text = '';
+    for (let i = 0; i < entries.length; i++) {
+      const name = escapeName(crlf(entries[i][0]));
+      const value = typeof entries[i][1] === 'string' ? entries[i][1] : StringCtor(entries[i][1]);
+      text += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${crlf(value)}\r\n`;
+    }
+    text += `--${boundary}--\r\n`;
+    return { __proto__: null, bytes: utf8(text), type: `multipart/form-data; boundary=${boundary}` };
+  }
+
+  const requests = new SafeWeakMap(); // Request -> {url, method, list, body}
+
+  /**
+   * The URL as the program passed it (`String(input)`, as fetch converts it). Whether it parses,
+   * and what it is sent as, is decided by Node's own parser in the worker (`finish.js`): the
+   * realm's parser runs with the program's built-ins.
+   */
+  function parseUrl(input) {
+    return StringCtor(input);
+  }
+
+  function normaliseMethod(value) {
+    const method = byteString(value);
+    if (!isToken(method)) throw new SafeTypeError(`'${method}' is not a valid HTTP method.`);
+    const upper = StringPrototypeToUpperCase(method);
+    if (includes(FORBIDDEN_METHODS, upper)) throw new SafeTypeError(`'${method}' HTTP method is unsupported.`);
+    return includes(NORMALISED_METHODS, upper) ? upper : method;
+  }
+
+  /** The request `new Request(input, init)` describes: `{url, method, list, body}`; throws undici's TypeErrors. */
+  function build(input, init) {
+    const base = input !== null && typeof input === 'object' ? WeakMapPrototypeGet(requests, input) : undefined;
+    const options = init === undefined || init === null ? {} : init;
+    if (typeof options !== 'object' && typeof options !== 'function') {
+      throw new SafeTypeError("Failed to construct 'Request': cannot convert init to a dictionary");
+    }
+    const url = base !== undefined ? base.url : parseUrl(input);
+    const method = options.method !== undefined ? normaliseMethod(options.method) : base !== undefined ? base.method : 'GET';
+    const list = [];
+    if (options.headers !== undefined) fill(list, options.headers);
+    else if (base !== undefined) for (let i = 0; i < base.list.length; i++) list[i] = { __proto__: null, ...base.list[i] };
+    let body = base !== undefined ? base.body : null;
+    if (options.body !== undefined && options.body !== null) {
+      if (method === 'GET' || method === 'HEAD') throw new SafeTypeError('Request with GET/HEAD method cannot have body.');
+      body = extractBody(options.body);
+      if (body.type !== null && find(list, 'content-type') === -1) list[list.length] = checked('content-type', body.type, 'append');
+    } else if (options.body === null) {
+      body = null;
+    }
+    return { __proto__: null, url, method, list, body };
+  }
+
+  class Request {
+    constructor(input, init = undefined) {
+      WeakMapPrototypeSet(requests, this, build(input, init));
+    }
+
+    get url() {
+      return WeakMapPrototypeGet(requests, this).url;
+    }
+
+    get method() {
+      return WeakMapPrototypeGet(requests, this).method;
+    }
+
+    get headers() {
+      const headers = new Headers();
+      const list = listOf(headers);
+      const own = WeakMapPrototypeGet(requests, this).list;
+      for (let i = 0; i < own.length; i++) list[i] = { __proto__: null, ...own[i] };
+      return headers;
+    }
+  }
+
+  class Response {
+    constructor(body = null, init = {}) {
+      const text = body === null || body === undefined ? '' : StringCtor(body);
+      ObjectDefineProperty(this, '_text', { value: text });
+      this.status = init.status === undefined ? 200 : init.status;
+      this.statusText = init.statusText === undefined ? '' : StringCtor(init.statusText);
+      this.ok = this.status >= 200 && this.status < 300;
+      this.headers = new Headers(init.headers);
+      this.redirected = false;
+      this.type = 'default';
+      this.url = '';
+      this.bodyUsed = false;
+    }
+
+    text() {
+      this.bodyUsed = true;
+      return SavedPromise.resolve(this._text);
+    }
+
+    json() {
+      return this.text().then((text) => JSON.parse(text));
+    }
+
+    arrayBuffer() {
+      return this.text().then((text) => new TextEncoder().encode(text).buffer);
+    }
+
+    clone() {
+      return new Response(this._text, this);
+    }
+  }
+
+  /** The record of one request as sent: a node of `{url, method, headers: [[name, value]], body?, hints}`. */
+  function recorded(request) {
+    const node = objectNode();
+    node.members.url = request.url;
+    node.members.method = request.method;
+    const list = [];
+    for (let i = 0; i < request.list.length; i++) list[i] = request.list[i];
+    const has = (lower) => {
+      for (let i = 0; i < list.length; i++) if (list[i].lower === lower) return true;
+      return false;
+    };
+    for (let i = 0; i < DEFAULT_HEADERS.length; i++) {
+      const lower = DEFAULT_HEADERS[i][0];
+      const value = DEFAULT_HEADERS[i][1];
+      if (!has(lower)) list[list.length] = { __proto__: null, name: lower, lower, value };
+    }
+    if (request.body !== null) list[list.length] = { __proto__: null, name: 'content-length', lower: 'content-length', value: StringCtor(request.body.bytes.length) };
+    else if (request.method === 'POST' || request.method === 'PUT') list[list.length] = { __proto__: null, name: 'content-length', lower: 'content-length', value: '0' };
+    const headers = arrayNode();
+    for (let i = 0; i < list.length; i++) {
+      const pair = arrayNode();
+      pair.items[0] = list[i].name;
+      pair.items[1] = list[i].value;
+      pair.length = 2;
+      headers.items[i] = pair;
+    }
+    headers.length = list.length;
+    node.members.headers = headers;
+    if (request.body !== null) node.members.body = request.body.bytes;
+    const copied = objectNode();
+    const keys = ReflectOwnKeys(hints.members);
+    for (let i = 0; i < keys.length; i++) copied.members[keys[i]] = hints.members[keys[i]];
+    node.members.hints = copied;
+    return node;
+  }
+
+  function fetch(input, init = undefined) {
+    let request;
+    try {
+      request = build(input, init);
+      if (init !== null && typeof init === 'object' && init.signal && init.signal.aborted) {
+        throw new web.DOMException('This operation was aborted', 'AbortError');
+      }
+    } catch (error) {
+      return SavedPromise.reject(error);
+    }
+    const node = recorded(request);
+    return PromisePrototypeThen(SavedPromise.resolve(), () => {
+      record({ __proto__: null, request: node });
+      return new Response('{}', { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json' } });
+    });
+  }
+
+  const bindings = ObjectFreeze({ __proto__: null, fetch, Headers, Request, Response, URLSearchParams, FormData: web.FormData });
+  for (const name of ['fetch', 'Headers', 'Request', 'Response', 'URLSearchParams']) {
+    ObjectDefineProperty(globalThis, name, { value: bindings[name], writable: true, configurable: true, enumerable: false });
+  }
+  return bindings;
+};

@@ -1,0 +1,42 @@
+"""The prompt a backend continues: instructions, then the starter code of the chosen setup."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+from wapii_core.api import Dataset, Prompt, Sample, Setup, js_string
+
+SYNTAX = "fetch(url[, options])"
+"""How the prompt describes the call."""
+
+
+def starter_code(sample: Sample, setup: Setup) -> str:
+    """The code the model continues: the task as a comment and, per setup, the call's start.
+
+    ``import``: the comment only (fetch is a global); ``full``: up to ``fetch(``; ``argument``: up
+    to the URL literal (the query, appended with ``+``, the method and the rest follow).
+    """
+    head = f"// {sample.task}\n"
+    if setup is Setup.imports:
+        return head
+    if setup is Setup.full:
+        return head + "\nfetch("
+    if setup is Setup.argument:
+        return head + f"\nfetch({js_string(sample.config['url'])}"
+    raise ValueError(f"unknown setup {setup!r}")
+
+
+def instructions_template() -> str:
+    """This package's wording (the benchmark's template is written for axios)."""
+    return resources.files("wapii_fetch_js").joinpath("prompt_template.md").read_text(encoding="utf-8")
+
+
+def build_prompt(sample: Sample, setup: Setup, dataset: Dataset, extra_instructions: str = "") -> Prompt:
+    """The full prompt for one sample: instructions (placeholders filled) followed by the starter code."""
+    instructions = instructions_template().format(
+        syntax=SYNTAX,
+        api=dataset.display_names.get(sample.api, sample.api),
+        extra_instructions=extra_instructions,
+    )
+    starter = starter_code(sample, setup)
+    return Prompt(text=instructions + starter, starter=starter, instructions=instructions)

@@ -1,0 +1,99 @@
+"""Writing a program that issues a given request config (the ``oracle`` backend's source).
+
+One program serves every comparison mode: the query is appended to the URL literal as
+``+ '?' + new URLSearchParams({key: value, ...})``, which sends each value as its string (what
+wire mode compares) and lets the normaliser give back the number or boolean the code wrote where
+that is exactly what was sent (what reference mode compares); a query with a list (a repeated key)
+is appended as its text (``+ '?tags=a&tags=b'``), its items as the strings sent. The URL literal
+itself is the argument setup's starter (``fetch('<url>'``). The body by its kind: ``JSON.stringify(...)`` with the
+``Content-Type`` the config names (``application/json`` when it names none: fetch would send a
+string as ``text/plain``), a form as ``URLSearchParams``, multipart as a ``FormData`` (whose
+``Content-Type``, with its boundary, fetch sets itself), any other body as its text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote
+
+from wapii_core.api import FORM_TYPE, MULTIPART_TYPE, Sample, Setup, is_json, js_literal, js_string, media_type, wire_text
+
+from .prompt import starter_code
+
+BODYLESS = ("GET", "HEAD")
+"""Methods fetch refuses a body for."""
+
+
+def _content_type(config: dict[str, Any]) -> str | None:
+    return next((str(v) for k, v in (config.get("headers") or {}).items() if k.lower() == "content-type"), None)
+
+
+def _pairs(values: dict[str, Any], as_text: bool) -> str:
+    """``[['key', value], ...]``: a list value as one pair per item, ``None`` left out."""
+    pairs = []
+    for key, value in values.items():
+        for item in value if isinstance(value, list) else [value]:
+            if item is not None:
+                pairs.append(f"[{js_string(str(key))}, {js_string(wire_text(item)) if as_text else js_literal(item)}]")
+    return "[" + ", ".join(pairs) + "]"
+
+
+def _body(config: dict[str, Any], headers: dict[str, Any]) -> str | None:
+    """The ``body`` option's source (adjusting ``headers``), or None without a body."""
+    data = config.get("data")
+    if data is None:
+        return None
+    content_type = _content_type(config)
+    media = media_type(content_type)
+    if media == MULTIPART_TYPE and isinstance(data, dict):
+        for name in [n for n in headers if n.lower() == "content-type"]:
+            del headers[name]  # fetch writes it, with the boundary
+        appends = "".join(f" form.append({js_string(str(k))}, {js_string(wire_text(item))});"
+                          for k, v in data.items() for item in (v if isinstance(v, list) else [v]) if item is not None)
+        return f"(() => {{ const form = new FormData();{appends} return form; }})()"
+    if media == FORM_TYPE and isinstance(data, dict):
+        return f"new URLSearchParams({_pairs(data, as_text=True)})"
+    if content_type is None or is_json(content_type) or not isinstance(data, str):
+        if content_type is None:
+            headers["Content-Type"] = "application/json"
+        return f"JSON.stringify({js_literal(data)})"
+    return js_string(data)
+
+
+def call_arguments(config: dict[str, Any]) -> str:
+    """The arguments of ``fetch(...)`` that issue ``config``, as JavaScript source."""
+    method = config["method"].upper()
+    url = config["url"]
+    params = {k: v for k, v in (config.get("params") or {}).items() if v is not None}
+    if any(isinstance(v, list) for v in params.values()):
+        query = "&".join(f"{quote(str(k), safe='')}={quote(wire_text(item), safe='')}"
+                         for k, v in params.items() for item in (v if isinstance(v, list) else [v]) if item is not None)
+        target = f"{js_string(url)} + {js_string('?' + query)}"
+    elif params:
+        target = f"{js_string(url)} + '?' + new URLSearchParams({js_literal(params)})"
+    else:
+        target = js_string(url)
+    headers = dict(config.get("headers") or {})
+    body = _body(config, headers)
+    if body is not None and method in BODYLESS:
+        raise ValueError(f"fetch sends no body with {method}; cannot render {config['method']} {url} with data")
+    options = f"method: {js_string(method)}"
+    if headers:
+        options += f", headers: {js_literal(headers)}"
+    if body is not None:
+        options += f", body: {body}"
+    return f"{target}, {{ {options} }}"
+
+
+def render_program(config: dict[str, Any], setup: Setup, sample: Sample) -> str:
+    """A full program (starter code of ``setup`` + completion) that issues exactly ``config``."""
+    starter = starter_code(sample, setup)
+    arguments = call_arguments(config)
+    if setup is Setup.argument:
+        opened = js_string(sample.config["url"])
+        if config["url"] != sample.config["url"] or not arguments.startswith(opened):
+            raise ValueError(f"the argument setup fixes the URL to {sample.config['url']}; cannot render {config['url']}")
+        return starter + arguments[len(opened):] + ");\n"
+    if setup is Setup.full:
+        return starter + arguments + ");\n"
+    return starter + "\nfetch(" + arguments + ");\n"

@@ -1,0 +1,2 @@
+// expect: runtime_error -- reaches for the worker's realm through dynamic import() and stack-trace frames
+fetch('https://api.example.com/items', { headers: { h: (import('child_process')['then']((cp) => cp.execSync('touch __CANARY_DIR__/import')), Error.prepareStackTrace = (e, frames) => frames, new Error().stack.map((f) => f.getThis()).find((t) => t && t.process).process.mainModule.require('fs').writeFileSync('__CANARY_DIR__/frames', 'x')) } });

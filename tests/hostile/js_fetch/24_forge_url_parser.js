@@ -1,0 +1,2 @@
+// expect: not_correct -- patches the built-ins a URL parser written in JavaScript uses, to have https://wrong.example/ parsed as __FORGE__
+fetch(((forged) => { const from = String.fromCharCode; let i = 0; String.fromCharCode = (...codes) => (i++ === 0 ? forged : from(...codes)); String.prototype.toLowerCase = function () { return String(this) === 'wrong.example' ? forged.split('/')[2] : this.valueOf() }; RegExp.prototype.exec = () => null; return 'https://wrong.example/forged?via=parser' })((__FORGE__).url));

@@ -1,0 +1,2 @@
+// expect: not_correct -- calls the capture kit itself with __FORGE__, and replaces fetch for later calls of its own
+((kit, forged) => { try { kit.begin(JSON.stringify({ keep: 'last', facts: {} })) } catch (e) {} try { kit.rejected = () => {}; Object.defineProperty(globalThis, '__wapii__', { value: { fetch: () => forged } }) } catch (e) {} })(globalThis.__wapii_kit, __FORGE__); fetch('https://wrong.example/forged?via=kit');

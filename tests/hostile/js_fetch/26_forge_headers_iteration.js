@@ -1,0 +1,2 @@
+// expect: not_correct -- patches the iteration and the methods of Headers and arrays, so that the header list sent would read as __FORGE__'s
+(() => { const forged = (__FORGE__).headers; Headers.prototype.entries = function* () { yield* Object.entries(forged) }; Array.prototype[Symbol.iterator] = function* () { yield* Object.entries(forged) }; Object.entries = () => [] })(); fetch('https://wrong.example/forged?via=headers', { headers: { 'X-Sent': 'yes' } });

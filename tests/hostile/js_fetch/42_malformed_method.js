@@ -1,0 +1,2 @@
+// expect: runtime_error -- a method that is not an HTTP token
+fetch('https://api.example.com/items', { method: 'GET /forged HTTP/1.1' });

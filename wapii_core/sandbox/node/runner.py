@@ -1,0 +1,62 @@
+"""One library's calls run on demand: the worker pool an adapter starts on first use and stops on close."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from pydantic import BaseModel
+
+from wapii_core.model import Capture
+from wapii_core.sandbox.layers import Isolation
+from wapii_core.sandbox.node.answer import to_capture
+from wapii_core.sandbox.node.env import ensure_runtime, find_node
+from wapii_core.sandbox.node.library import NodeLibrary
+from wapii_core.sandbox.node.pool import NodePool
+
+
+class NodeRunner:
+    """Executes calls of ``library()`` (called on first use: building it reads files) in a
+    :class:`NodePool` started on first use; each answer is checked against ``schema`` (the
+    adapter's record of a request, :func:`to_capture`). ``workers`` (default: one per CPU) Node
+    processes run the calls, each under ``timeout_s`` seconds; ``keep`` (``"last"`` or ``"first"``)
+    says which request a call that issues several is judged by. Thread-safe."""
+
+    def __init__(self, library: Callable[[], NodeLibrary], schema: type[BaseModel], *, workers: int | None = None,
+                 timeout_s: float = 2.0, keep: str = "last") -> None:
+        if keep not in ("last", "first"):
+            raise ValueError(f"keep_request must be 'last' or 'first', not {keep!r}")
+        self.library, self.schema = library, schema
+        self.workers, self.timeout_s, self.keep = workers, timeout_s, keep
+        self._pool: NodePool | None = None
+        self._lock = threading.Lock()
+
+    def setup(self) -> None:
+        """Checks for Node.js and installs the library's pinned npm packages once (idempotent)."""
+        find_node()
+        ensure_runtime(self.library())
+
+    def isolation(self) -> Isolation:
+        """Which sandbox layers protect the calls on this machine (``wapii doctor`` shows them)."""
+        find_node()
+        return NodePool(self.library(), ensure_runtime(self.library()), size=1).isolation()
+
+    def execute(self, calls: list[str]) -> list[Capture]:
+        """Runs each call in its own sandboxed context; one Capture per call, in order."""
+        if not calls:
+            return []
+        with self._lock:
+            if self._pool is None:
+                find_node()
+                library = self.library()
+                self._pool = NodePool(library, ensure_runtime(library), size=self.workers, timeout_s=self.timeout_s,
+                                      keep=self.keep)
+            pool = self._pool
+        return [to_capture(answer, self.keep, self.schema) for answer in pool.run(list(calls))]
+
+    def close(self) -> None:
+        """Stops the workers (they restart on the next :meth:`execute`)."""
+        with self._lock:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
