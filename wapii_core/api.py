@@ -61,6 +61,26 @@ _WHERE: dict[str, str] = {
     "header_literal": "wapii_core.grammar.values", "path_value_chars": "wapii_core.grammar.values",
     "RunConstraints": "wapii_core.grammar.per_request", "is_constrained": "wapii_core.grammar.per_request",
     "get_engine": "wapii_core.grammar", "Engine": "wapii_core.grammar", "Matcher": "wapii_core.grammar",
+    # Python HTTP-library adapters: what requests_py, httpx_py and aiohttp_py share.
+    "PythonLibrary": "wapii_core.pyhttp.library",
+    "PYTHON_REQUEST_METHODS": "wapii_core.pyhttp.library",
+    "PythonAdapterBase": "wapii_core.pyhttp.adapter",
+    "extract_python_call": "wapii_core.pyhttp.extract",
+    "normalise_python_request": "wapii_core.pyhttp.normalise",
+    "python_capture": "wapii_core.pyhttp.capture",
+    "written_query": "wapii_core.pyhttp.written",
+    "RequestMessage": "wapii_core.pyhttp.recording",
+    "RequestIssued": "wapii_core.pyhttp.harness",
+    "run_until_request": "wapii_core.pyhttp.harness",
+    "py_literal": "wapii_core.pyhttp.pyliteral",
+    "py_string": "wapii_core.pyhttp.pyliteral",
+    "py_body_kind": "wapii_core.pyhttp.render",
+    "py_code_headers": "wapii_core.pyhttp.render",
+    "py_form_value": "wapii_core.pyhttp.render",
+    "py_whole_number": "wapii_core.pyhttp.render",
+    "decode_body": "wapii_core.pyhttp.bodies",
+    "parse_query": "wapii_core.pyhttp.bodies",
+    "PythonCallGrammar": "wapii_core.grammar.python",
 }
 """Where each public name lives (imported on first use)."""
 

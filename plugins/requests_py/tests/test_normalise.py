@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import base64
 
-from wapii_requests_py.bodies import decode_body, parse_query
+from wapii_core.api import decode_body, parse_query
 from wapii_requests_py.libraries import HTTPX, REQUESTS
-from wapii_requests_py.normalise import normalise_record
+from wapii_core.api import normalise_python_request as normalise_record
 
 DEFAULTS = [["User-Agent", "python-requests/0"], ["Accept-Encoding", "gzip, deflate"], ["Accept", "*/*"],
             ["Connection", "keep-alive"]]

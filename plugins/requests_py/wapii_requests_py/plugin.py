@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from wapii_core.hookspecs import hookimpl
+from wapii_core.api import hookimpl
 
 from .adapter import httpx_adapter, requests_adapter
 
