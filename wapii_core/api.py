@@ -81,6 +81,7 @@ _WHERE: dict[str, str] = {
     "decode_body": "wapii_core.pyhttp.bodies",
     "parse_query": "wapii_core.pyhttp.bodies",
     "PythonCallGrammar": "wapii_core.grammar.python",
+    "accepts": "wapii_core.grammar",
 }
 """Where each public name lives (imported on first use)."""
 
