@@ -10,8 +10,9 @@ values may be strings whatever their type, as a query string is text; booleans o
 library accepts them), ``headers`` (a dict of its header parameters and header credentials, string
 values, or, with ``none_headers``, ``None`` for the library's own ``Accept``/``Content-Type``), the
 body as ``json=`` or ``data=`` (required when the spec requires a body; not on the library's
-bodyless shorthands), and ``timeout``. Required parameters and credentials make their dict
-required. Positional ``params``/``data`` arguments and ``files=`` bodies are not part of the grammar.
+bodyless shorthands), and ``timeout`` (where the library takes a number). Required parameters and
+credentials make their dict required. Positional ``params``/``data`` arguments and ``files=`` bodies
+are not part of the grammar.
 """
 
 from __future__ import annotations
@@ -111,14 +112,16 @@ def _query(kind: VType, booleans: bool = True) -> VType:
 
 class PythonCallGrammar:
     """Writes the grammar of one API's calls with one library (``none_headers``: the library leaves
-    out a header given as ``None``, so ``Accept``/``Content-Type`` may be ``None``)."""
+    out a header given as ``None``, so ``Accept``/``Content-Type`` may be ``None``; ``timeout``: a
+    number of seconds may be passed as ``timeout=``)."""
 
     def __init__(self, api: Api, library: PythonLibrary, references: bool = True, compact: bool = False, *,
-                 none_headers: bool = False) -> None:
+                 none_headers: bool = False, timeout: bool = True) -> None:
         self.api = api
         self.library = library
         self.references = references
         self.none_headers = none_headers
+        self.timeout = timeout
         self.booleans = library.query_text(True) is not None
         self.w = LarkWriter(COMPACT_WHITESPACE if compact else FREE_WHITESPACE)
         self.values = ValueRules(self.w, Python(references))
@@ -141,7 +144,8 @@ class PythonCallGrammar:
             entries.append(Entry(self._kwarg("headers"), self.values.rule(headers), endpoint.required_headers))
         if endpoint.body is not None and endpoint.method not in self.library.bodyless_shorthands:
             entries.append(Entry(self._kwarg("json|data"), self.values.rule(endpoint.body), endpoint.body_required))
-        entries.append(Entry(self._kwarg("timeout"), self.values.rule(Num())))
+        if self.timeout:
+            entries.append(Entry(self._kwarg("timeout"), self.values.rule(Num())))
         return self.w.members(entries, nonempty=True), any(e.required for e in entries)
 
     def _after_url(self, endpoint: Endpoint) -> tuple[str, str]:

@@ -4,7 +4,9 @@ Written by :class:`wapii_core.api.PythonCallGrammar` (see there for the call's r
 starts after the starter's ``    async with session.`` and ends with the call's closing parenthesis
 (a program that ends there still issues its request: the extraction closes the header). aiohttp
 refuses booleans in a query (a boolean query parameter is offered as a string only) and ``None`` as
-a header value (none is offered); every method takes a body.
+a header value (none is offered); every method takes a body. No ``timeout=``: aiohttp's is a
+``ClientTimeout`` (a bare number is its legacy form, and a huge one ends the program with an
+``OverflowError`` before the request).
 """
 
 from __future__ import annotations
@@ -16,14 +18,14 @@ from wapii_core.api import Constraint, PythonCallGrammar, Setup, SpecIndex, cach
 from .library import AIOHTTP
 from .prompt import ANCHOR
 
-VERSION = 1
+VERSION = 2
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 
 
 def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, compact: bool = False) -> Constraint:
     """The constraint for one spec and setup (not cached: see :func:`constraint`)."""
     api = load_api(index)
-    grammar = PythonCallGrammar(api, AIOHTTP, references, compact)
+    grammar = PythonCallGrammar(api, AIOHTTP, references, compact, timeout=False)
     return Constraint(grammar.text(setup, ANCHOR), ANCHOR, AIOHTTP.adapter, api.notes, tuple(grammar.endpoints))
 
 
