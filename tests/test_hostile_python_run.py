@@ -2,14 +2,14 @@
 
 Each program replaces one sample's generation in a replay run of a Python adapter on WAPIIBench:
 ``requests_py``, and ``aiohttp_py``, for which each program's ``requests`` calls are made with
-aiohttp (:data:`AIOHTTP_PRELUDE`) and its patches aim at aiohttp's harness. It makes a wrong call of its own while trying to be judged correct anyway (forged
-answers and hints, patched harness objects, a flooded or garbled wire channel), to change the
-verdicts of the samples after it, to smuggle host secrets into the run directory or to harm the
-processes above it. The run must end with ``summary.json`` and ``report.md``; no hostile sample may
-be judged correct; every sample between them must get the verdict it gets in a run without them
-(one worker, so each one runs right after a hostile one); no canary may trip. Each run is made in
-the ``wire`` mode (the adapter's default) and in the ``reference`` mode, which alone uses the typed
-query values the snippet reports.
+aiohttp (:data:`AIOHTTP_PRELUDE`) and its patches aim at aiohttp's harness. It makes a wrong call of
+its own while trying to be judged correct anyway (forged answers and hints, patched harness objects,
+a flooded or garbled wire channel), to change the verdicts of the samples after it, to smuggle host
+secrets into the run directory or to harm the processes above it. The run must end with
+``summary.json`` and ``report.md``; no hostile sample may be judged correct; every sample between
+them must get the verdict it gets in a run without them (one worker, so each one runs right after a
+hostile one); no canary may trip. Each run is made in the ``wire`` mode (the adapter's default) and
+in the ``reference`` mode, which alone uses the typed query values the snippet reports.
 
 A program's first line says what it must get: ``# expect: <kind> -- why``, with ``<kind>`` one of
 ``not_correct``, ``runtime_error``, ``blocked`` or ``any`` (no demand but that the run ends and no

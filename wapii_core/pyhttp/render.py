@@ -54,6 +54,7 @@ def py_code_headers(config: dict[str, Any], kind: str | None) -> dict[str, Any]:
     (a multipart body needs the library's boundary)."""
     headers = dict(config.get("headers") or {})
     for name in list(headers):
-        if name.lower() == "content-type" and kind is not None and media_type(str(headers[name])) == LIBRARY_SETS.get(kind):
+        if (name.lower() == "content-type" and kind is not None
+                and media_type(str(headers[name])) == LIBRARY_SETS.get(kind)):
             del headers[name]
     return headers

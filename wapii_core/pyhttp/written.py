@@ -40,7 +40,8 @@ def _request_call(tree: ast.AST) -> ast.Call | None:
     given a URL literal (``://``), else the first given a computed URL (so that
     ``os.environ.get("X")`` is passed over)."""
     calls = sorted((node for node in ast.walk(tree) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Attribute) and node.func.attr in (*PYTHON_REQUEST_METHODS, *URL_SECOND)),
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in (*PYTHON_REQUEST_METHODS, *URL_SECOND)),
                    key=lambda node: (node.lineno, node.col_offset))
 
     def url_of(node: ast.Call) -> ast.AST | None:

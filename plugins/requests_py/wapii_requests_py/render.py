@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import (PYTHON_REQUEST_METHODS, PythonLibrary, Sample, Setup, py_body_kind, py_code_headers, py_form_value,
-                            py_literal, py_string, py_whole_number, wire_text)
+from wapii_core.api import (PYTHON_REQUEST_METHODS, PythonLibrary, Sample, Setup, py_body_kind, py_code_headers,
+                            py_form_value, py_literal, py_string, py_whole_number, wire_text)
 
 from .prompt import starter_code
 
