@@ -229,7 +229,8 @@ def _first_request_end(tokens: list[tokenize.TokenInfo], receivers: set[str]) ->
     return None
 
 
-def close_request_header(program: str, library: PythonLibrary) -> str:
+def close_request_header(program: str, library: PythonLibrary, scan: _Scan | None = None,
+                         tree: ast.Module | None = None) -> str:
     """For a library whose requests are made in a ``with`` header (:attr:`PythonLibrary.request_in_header`):
     a program that does not compile but holds a complete first request call is cut right after that
     call's closing parenthesis and the statement closed (a header gets ``:`` and a ``pass`` body).
@@ -238,11 +239,13 @@ def close_request_header(program: str, library: PythonLibrary) -> str:
     the reference's extraction, which ends the call at its closing parenthesis, a completion cut off
     in the response's block (or ended there by a grammar) still issues its request. The program is
     returned unchanged when it compiles, has no complete request call, or the cut does not compile.
+    ``scan`` and ``tree`` (the program's tokens and its runnable prefix's tree) save reading it again.
     """
-    if isinstance(_compile(program), ast.Module):
-        return program
-    scan = _scan(program)
-    _, tree, _ = _runnable_prefix(program, scan)
+    if scan is None or tree is None:
+        if isinstance(_compile(program), ast.Module):
+            return program
+        scan = _scan(program)
+        _, tree, _ = _runnable_prefix(program, scan)
     end = _first_request_end(scan.tokens, _receivers(scan.tokens, library_names(tree, library)))
     if end is None:
         return program
@@ -263,10 +266,13 @@ def close_request_header(program: str, library: PythonLibrary) -> str:
 def extract_python_call(code: str, library: PythonLibrary) -> Extraction:
     """The statements of ``code`` (starter code + completion) that issue its first request, or why none."""
     program = cut_at_fence(code)
-    if library.request_in_header:
-        program = close_request_header(program, library)
     scan = _scan(program)
     prefix, tree, error = _runnable_prefix(program, scan)
+    if library.request_in_header and prefix != program:
+        closed = close_request_header(program, library, scan, tree)
+        if closed != program:
+            program, scan = closed, _scan(closed)
+            prefix, tree, error = _runnable_prefix(program, scan)
     names = library_names(tree, library)
     lines = _Lines(prefix)
     imports = [stmt for stmt in tree.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
