@@ -23,7 +23,7 @@ from wapii_core.model import Setup
 from wapii_core.runner import load_dataset
 
 REPO = Path(__file__).resolve().parents[1]
-ADAPTERS = ("requests_py", "httpx_py", "axios_js")
+ADAPTERS = ("requests_py", "httpx_py", "aiohttp_py", "axios_js")
 TARGET_S = 5.0
 
 

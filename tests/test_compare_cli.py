@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -17,6 +18,7 @@ pytest.importorskip("wapii_requests_py")
 
 DEMO = load_dataset("demo", None)
 PYTHON = ["requests_py", "httpx_py"]
+AIOHTTP = ["aiohttp_py"] if importlib.util.find_spec("wapii_aiohttp_py") else []
 HAS_NODE = shutil.which("node") is not None
 
 
@@ -39,7 +41,7 @@ def table(compared: dict, title: str) -> dict[str, list]:
 
 
 def test_oracle_scores_every_library_fully_and_no_task_differs(tmp_path: Path) -> None:
-    adapters = PYTHON + (["axios_js", "fetch_js"] if HAS_NODE else [])
+    adapters = PYTHON + AIOHTTP + (["axios_js", "fetch_js"] if HAS_NODE else [])
     out = tmp_path / "cmp"
     invoke("compare", *[a for name in adapters for a in ("--adapter", name)], "--backend", "oracle",
            "--out", str(out), "--resamples", "0", "--quiet")

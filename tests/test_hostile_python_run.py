@@ -1,14 +1,15 @@
 """Hostile Python programs in a real run (``tests/hostile/py_run``), judged from outside the sandbox.
 
-Each program replaces one sample's generation in a replay run of the ``requests_py`` adapter on
-WAPIIBench. It makes a wrong call of its own while trying to be judged correct anyway (forged
-answers and hints, patched harness objects, a flooded or garbled wire channel), to change the
-verdicts of the samples after it, to smuggle host secrets into the run directory or to harm the
-processes above it. The run must end with ``summary.json`` and ``report.md``; no hostile sample may
-be judged correct; every sample between them must get the verdict it gets in a run without them
-(one worker, so each one runs right after a hostile one); no canary may trip. Each run is made in
-the ``wire`` mode (the adapter's default) and in the ``reference`` mode, which alone uses the typed
-query values the snippet reports.
+Each program replaces one sample's generation in a replay run of a Python adapter on WAPIIBench:
+``requests_py``, and ``aiohttp_py``, for which each program's ``requests`` calls are made with
+aiohttp (:data:`AIOHTTP_PRELUDE`) and its patches aim at aiohttp's harness. It makes a wrong call of
+its own while trying to be judged correct anyway (forged answers and hints, patched harness objects,
+a flooded or garbled wire channel), to change the verdicts of the samples after it, to smuggle host
+secrets into the run directory or to harm the processes above it. The run must end with
+``summary.json`` and ``report.md``; no hostile sample may be judged correct; every sample between
+them must get the verdict it gets in a run without them (one worker, so each one runs right after a
+hostile one); no canary may trip. Each run is made in the ``wire`` mode (the adapter's default) and
+in the ``reference`` mode, which alone uses the typed query values the snippet reports.
 
 A program's first line says what it must get: ``# expect: <kind> -- why``, with ``<kind>`` one of
 ``not_correct``, ``runtime_error``, ``blocked`` or ``any`` (no demand but that the run ends and no
@@ -60,6 +61,45 @@ def _record(config: dict[str, Any]) -> dict[str, Any]:
             "headers": headers, "body": body, "passed": {"url": config["url"], "params": params}}
 
 
+AIOHTTP_PRELUDE = '''import aiohttp, asyncio
+aiohttp.ClientSession  # extraction keeps the program from its first use of the library on
+
+
+def _query(params):
+    return None if params is None else {k: ("true" if v else "false") if isinstance(v, bool) else v
+                                        for k, v in dict(params).items()}
+
+
+class requests:
+    """The corpus's requests calls, made with aiohttp."""
+
+    @staticmethod
+    def request(method, url, params=None, headers=None, data=None, json=None, **ignored):
+        async def call():
+            async with aiohttp.ClientSession() as session:
+                async with session.request(method, url, params=_query(params), headers=headers, data=data,
+                                           json=json) as response:
+                    return response
+        return asyncio.run(call())
+
+    get = staticmethod(lambda url, **kw: requests.request("GET", url, **kw))
+    post = staticmethod(lambda url, **kw: requests.request("POST", url, **kw))
+    Session = None
+'''
+"""What stands for ``requests`` in a corpus program run by ``aiohttp_py``."""
+
+
+def _for_adapter(template: str, adapter: str) -> str:
+    """The corpus program for ``adapter``: as written for ``requests_py``; for ``aiohttp_py`` its
+    ``import requests`` lines give way to :data:`AIOHTTP_PRELUDE` and it patches aiohttp's harness."""
+    if adapter == "requests_py":
+        return template
+    first, _, rest = template.partition("\n")
+    rest = "\n".join(line for line in rest.split("\n") if line.strip() != "import requests"
+                     and not line.startswith("requests.Session  #"))
+    return first + "\n" + AIOHTTP_PRELUDE + rest.replace("wapii_requests_py.harness", "wapii_aiohttp_py.harness")
+
+
 def _fill(template: str, sample: Any, following: Any) -> str:
     return (template.replace("__EXPECTED_URL__", sample.config["url"])
             .replace("__EXPECTED_RECORD__", repr(_record(sample.config)))
@@ -69,35 +109,38 @@ def _fill(template: str, sample: Any, following: Any) -> str:
             .replace("__NEXT_URL__", following.config["url"]))
 
 
-def _wrong(program: str) -> str:
-    """An ordinary program made wrong: the same call one path segment off."""
-    start = program.index("requests.")
+def _wrong(program: str, anchor: str) -> str:
+    """An ordinary program made wrong: the same call (after ``anchor``) one path segment off."""
+    start = program.rindex(anchor)
     quote = program.index("'", start)
     return program[: quote + 1] + program[quote + 1:].replace("'", "/extra'", 1)
 
 
 def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int,
-            mode: str) -> tuple[dict[str, Any], dict[str, Any]]:
+            mode: str, adapter: str) -> tuple[dict[str, Any], dict[str, Any]]:
     from wapii_core.runner import RunConfig, run
 
     generations = tmp_path / f"{name}.jsonl"
     generations.write_text("".join(json.dumps(line) + "\n" for line in lines))
     out = tmp_path / name
-    summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, adapter="requests_py", backend="replay",
+    summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, adapter=adapter, backend="replay",
                             generations=generations, limit=limit, mode=mode), out)
     assert (out / "summary.json").is_file() and (out / "report.md").is_file()
     results = {r["sample"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
     return summary, results
 
 
+@pytest.mark.parametrize("adapter_name", ["requests_py", "aiohttp_py"])
 @pytest.mark.parametrize("mode", ["wire", "reference"])
 @pytest.mark.parametrize("layers", ["bubblewrap", "no-bubblewrap"])
-def test_python_hostile_programs_in_a_run(layers: str, mode: str, canaries: Canaries, tmp_path: Path,
-                                          monkeypatch: pytest.MonkeyPatch) -> None:
+def test_python_hostile_programs_in_a_run(layers: str, mode: str, adapter_name: str, canaries: Canaries,
+                                          tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from wapii_core import plugins
     from wapii_core.model import Setup
     from wapii_core.runner import load_dataset
 
+    if adapter_name not in plugins.adapters.names():
+        pytest.skip(f"adapter {adapter_name} is not installed")
     if layers == "no-bubblewrap":
         monkeypatch.setenv(bwrap.BWRAP_ENV, "")
     monkeypatch.setenv("WAPII_PYTHON_WORKERS", "1")  # each ordinary program runs right after a hostile one
@@ -108,23 +151,25 @@ def test_python_hostile_programs_in_a_run(layers: str, mode: str, canaries: Cana
     hostile = [s for s in samples if s.config.get("params")][: len(programs)]
     ordinary = [s for s in samples if s not in hostile][: len(programs)]
     assert len(hostile) == len(ordinary) == len(programs)
-    adapter = plugins.adapters.get("requests_py")()
+    adapter = plugins.adapters.get(adapter_name)()
+    anchor = "requests." if adapter_name == "requests_py" else "session."
     try:
         benign = {}
         for n, sample in enumerate(ordinary):
             program = adapter.render(sample.config, Setup.full, sample, mode)
-            benign[sample.id] = program if n % 2 == 0 else _wrong(program)
+            benign[sample.id] = program if n % 2 == 0 else _wrong(program, anchor)
     finally:
         adapter.close()
     limit = max(samples.index(s) for s in hostile + ordinary) + 1
 
-    _, alone = _replay(tmp_path, "alone", [{"sample": sid, "code": code} for sid, code in benign.items()], limit, mode)
+    _, alone = _replay(tmp_path, "alone", [{"sample": sid, "code": code} for sid, code in benign.items()], limit, mode,
+                       adapter_name)
     lines, expect = [], {}
     for (name, expectation, template), sample, following in zip(programs, hostile, ordinary):
-        lines += [{"sample": sample.id, "code": _fill(template, sample, following)},
+        lines += [{"sample": sample.id, "code": _fill(_for_adapter(template, adapter_name), sample, following)},
                   {"sample": following.id, "code": benign[following.id]}]
         expect[sample.id] = (name, expectation)
-    summary, mixed = _replay(tmp_path, "mixed", lines, limit, mode)
+    summary, mixed = _replay(tmp_path, "mixed", lines, limit, mode, adapter_name)
 
     assert summary["judged"] == len(lines)
     assert {alone[sid]["verdict"] for sid in benign} == {"correct", "illegal"}  # both kinds of ordinary program ran

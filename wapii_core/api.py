@@ -57,6 +57,7 @@ _WHERE: dict[str, str] = {
     "js_string": "wapii_core.js_literal",
     "decode_body": "wapii_core.wire_bodies",
     "parse_query": "wapii_core.wire_bodies",
+    "raw_bytes": "wapii_core.wire_bodies",
     "media_type": "wapii_core.wire_bodies",
     "is_json": "wapii_core.wire_bodies",
     "FORM_TYPE": "wapii_core.wire_bodies",
@@ -120,6 +121,24 @@ _WHERE: dict[str, str] = {
     "QUOTES": "wapii_core.grammar.javascript",
     "EXPRESSION": "wapii_core.grammar.javascript",
     "Null": "wapii_core.grammar.types",
+    # Python adapters: the shared machinery (wapii_core.pyhttp) and the grammar's Python dialect.
+    "PythonLibrary": "wapii_core.pyhttp.library",
+    "PYTHON_REQUEST_METHODS": "wapii_core.pyhttp.library",
+    "PythonAdapterBase": "wapii_core.pyhttp.adapter",
+    "extract_python_call": "wapii_core.pyhttp.extract",
+    "normalise_python_request": "wapii_core.pyhttp.normalise",
+    "python_capture": "wapii_core.pyhttp.capture",
+    "written_query": "wapii_core.pyhttp.written",
+    "RequestMessage": "wapii_core.pyhttp.recording",
+    "RequestIssued": "wapii_core.pyhttp.harness",
+    "run_until_request": "wapii_core.pyhttp.harness",
+    "py_literal": "wapii_core.pyhttp.pyliteral",
+    "py_string": "wapii_core.pyhttp.pyliteral",
+    "py_body_kind": "wapii_core.pyhttp.render",
+    "py_code_headers": "wapii_core.pyhttp.render",
+    "py_form_value": "wapii_core.pyhttp.render",
+    "py_whole_number": "wapii_core.pyhttp.render",
+    "PythonCallGrammar": "wapii_core.grammar.python",
 }
 """Where each public name lives (imported on first use)."""
 

@@ -1,7 +1,7 @@
 """Decoding a body as sent by its content type, and query strings, into the neutral request's values.
 
-Shared by adapters that capture requests as sent (``fetch_js``; the same rules as
-``wapii_requests_py.bodies``, which can import them from here once it depends on the core only).
+Shared by every adapter that captures requests as sent (``fetch_js``, and the Python adapters
+through :mod:`wapii_core.pyhttp`).
 
 JSON bodies become typed values; ``x-www-form-urlencoded`` bodies and query strings become strings
 (a repeated key becomes a list of strings); ``multipart/form-data`` bodies become one string per
@@ -83,6 +83,15 @@ def _multipart_fields(data: bytes, content_type: str) -> dict[str, Any] | None:
         payload = part.get_payload(decode=True) or b""
         _add(fields, str(name), _as_text(payload))
     return fields
+
+
+def raw_bytes(body: dict[str, str] | None) -> bytes:
+    """The bytes of a body recorded as ``{"text": …}`` or ``{"base64": …}`` (nothing: no bytes)."""
+    if not body:
+        return b""
+    if "text" in body:
+        return body["text"].encode("utf-8")
+    return base64.b64decode(body.get("base64", ""))
 
 
 def decode_body(data: bytes, content_type: str | None) -> Any:

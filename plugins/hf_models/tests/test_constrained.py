@@ -188,10 +188,12 @@ def wapiibench():
     return load_wapiibench(SHARED / "wapiibench")
 
 
-@pytest.fixture(scope="module", params=["axios_js", "fetch_js", "requests_py"])
+@pytest.fixture(scope="module", params=["axios_js", "fetch_js", "requests_py", "aiohttp_py"])
 def any_adapter(request):
     from wapii_core import plugins
 
+    if request.param not in plugins.adapters.names():
+        pytest.skip(f"adapter {request.param} is not installed")
     adapter = plugins.adapters.get(request.param)()
     yield adapter
     adapter.close()

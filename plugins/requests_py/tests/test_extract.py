@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_requests_py.extract import cut_at_fence, extract_call
+from wapii_core.api import extract_python_call as extract_call
 from wapii_requests_py.libraries import HTTPX, REQUESTS
 
 START = "# list the books\nimport requests\n\n"
@@ -80,6 +80,6 @@ def test_non_ascii_source_is_cut_at_the_right_places() -> None:
     assert result.call == "import requests\nrequests.get('https://a.example/ü')\n"
 
 
-def test_cut_at_fence() -> None:
-    assert cut_at_fence("a\n  ```\nb") == "a\n"
-    assert cut_at_fence("a\nb") == "a\nb"
+def test_the_program_ends_at_a_fence_even_an_indented_one() -> None:
+    assert extract(START + "requests.get('https://a.example')\n  ```\nrequests.get(").call == \
+        "import requests\nrequests.get('https://a.example')\n"

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import base64
 
-from wapii_requests_py.bodies import decode_body, parse_query
+from wapii_core.api import parse_query, raw_bytes
+from wapii_core.api import decode_body as decode_bytes
+
+
+def decode_body(body, content_type):
+    """A recorded body decoded as the Python adapters decode it."""
+    return decode_bytes(raw_bytes(body), content_type)
 from wapii_requests_py.libraries import HTTPX, REQUESTS
-from wapii_requests_py.normalise import normalise_record
+from wapii_core.api import normalise_python_request as normalise_record
 
 DEFAULTS = [["User-Agent", "python-requests/0"], ["Accept-Encoding", "gzip, deflate"], ["Accept", "*/*"],
             ["Connection", "keep-alive"]]

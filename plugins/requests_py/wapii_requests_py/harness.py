@@ -5,7 +5,7 @@ sandboxed worker).
 Requests made with ``requests`` are taken at the transport by ``responses``; requests made with
 ``httpx`` (module functions, ``Client`` and ``AsyncClient``) by ``respx``. The mock answers nothing:
 it sends the request as the library handed it to its transport (method, URL, headers, body) down
-the wire channel (:func:`wapii_core.sandbox.wire_capture.send_request`), whose bytes the supervisor
+the wire channel (:func:`wapii_core.api.send_request`), whose bytes the supervisor
 judges, and raises :class:`RequestIssued`, which stops the program at its first request (what the
 program would do with the response never runs, like the code after the call that the reference's
 extraction cut off). A snippet whose code is a coroutine (top-level ``await``, ``async with``) runs
@@ -19,11 +19,7 @@ client (~50 ms each). The first :func:`run_snippet` starts the mocks for good
 
 from __future__ import annotations
 
-import ast
-import asyncio
-import builtins
 import functools
-import inspect
 import re
 import ssl
 from typing import Any
@@ -34,15 +30,9 @@ import responses
 import respx
 from httpx._transports import default as httpx_transports
 
-from wapii_core.api import send_request
+from wapii_core.api import RequestIssued, run_until_request, send_request
 
-from .recording import httpx_message, requests_message
-
-COMPILE_FLAGS = ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-
-
-class RequestIssued(BaseException):
-    """Raised by the mock at the first request: ends the program (``except Exception`` cannot catch it)."""
+from .messages import httpx_message, requests_message
 
 
 # ---------------------------------------------------------------- process-wide patches (at import)
@@ -126,32 +116,7 @@ def _capture() -> _Mocks:
     return _mocks.begin()
 
 
-def _execute(code: str) -> None:
-    compiled = compile(code, "<snippet>", "exec", flags=COMPILE_FLAGS, dont_inherit=True)
-    namespace: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
-    if compiled.co_flags & inspect.CO_COROUTINE:
-        asyncio.run(eval(compiled, namespace))
-    else:
-        exec(compiled, namespace)
-
-
 def run_snippet(code: str) -> dict[str, Any]:
-    """Runs ``code`` until its first request; returns ``{"sent": n}``, the requests sent down the wire
-    channel (what is judged is read from the channel, not from this value).
-
-    An exception before any request was sent propagates (the pool reports ``runtime_error``);
-    ``sys.exit`` before a request becomes a ``RuntimeError``. Once a request is sent, whatever the
-    program does next (it may catch the stop and go on) no longer changes the outcome.
-    """
-    mocks = _capture()
-    try:
-        _execute(code)
-    except RequestIssued:
-        pass
-    except SystemExit as exc:
-        if not mocks.sent:
-            raise RuntimeError(f"the program exited (sys.exit({exc.code!r})) before issuing a request") from None
-    except BaseException:
-        if not mocks.sent:
-            raise
-    return {"sent": mocks.sent}
+    """Runs ``code`` until its first request (:func:`wapii_core.api.run_until_request`); returns
+    ``{"sent": n}``. Call it only in a process made for running snippets: it starts the mocks for good."""
+    return run_until_request(code, _capture())

@@ -1,14 +1,11 @@
-"""Where extracted snippets run: the core's sandboxed Python worker pool, behind one seam.
-
-:func:`snippet_pool` is the only place that creates the pool: ``wapii_core.sandbox.PythonPool``
-(pre-loaded workers, each snippet in a forked child under rlimits, seccomp and the audit hook,
-inside bubblewrap where available), running :data:`HARNESS` with :data:`PRELOAD` imported and the
-:data:`WARMUP` snippets run once per worker before it forks.
+"""What the sandboxed Python workers of requests_py and httpx_py run: :data:`HARNESS` with
+:data:`PRELOAD` imported and the :data:`WARMUP` snippets run once per worker before it forks (the
+pool itself is :meth:`wapii_core.api.PythonAdapterBase._start_pool`: ``wapii_core.sandbox.PythonPool``,
+pre-loaded workers, each snippet in a forked child under rlimits, seccomp and the audit hook, inside
+bubblewrap where available).
 """
 
 from __future__ import annotations
-
-from typing import Any, Protocol
 
 HARNESS = "wapii_requests_py.harness:run_snippet"
 PRELOAD = ["requests", "responses", "httpx", "respx", "wapii_requests_py.harness"]
@@ -23,18 +20,3 @@ WARMUP = [
 """Trusted snippets each worker runs once before forking: they start the harness's mocks and let the
 libraries initialise what they set up on first use (patterns, mime tables, the event loop policy), so
 that none of it is mistaken for a change made by a snippet (which would cost a fork per snippet)."""
-
-
-class SnippetPool(Protocol):
-    """What the adapter needs of a pool: ``run`` (one result per snippet, in order) and ``close``."""
-
-    def run(self, snippets: list[str]) -> list[Any]: ...
-
-    def close(self) -> None: ...
-
-
-def snippet_pool(workers: int | None, timeout: float) -> SnippetPool:
-    """A sandboxed pool of ``workers`` Python workers (default one per CPU) running the harness."""
-    from wapii_core.api import PythonPool
-
-    return PythonPool(preload=PRELOAD, harness=HARNESS, workers=workers, timeout=timeout, warmup=WARMUP)

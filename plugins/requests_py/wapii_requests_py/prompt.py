@@ -9,13 +9,10 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.api import Dataset, Prompt, Sample, Setup
-
-from .libraries import Library
-from .pyliteral import py_string
+from wapii_core.api import Dataset, Prompt, PythonLibrary, Sample, Setup, py_string
 
 
-def starter_code(library: Library, sample: Sample, setup: Setup) -> str:
+def starter_code(library: PythonLibrary, sample: Sample, setup: Setup) -> str:
     """The code the model continues: the task as a comment, the import, and per setup the call's start."""
     comment = "".join(f"# {line}\n" for line in sample.task.splitlines() or [""])
     head = comment + library.import_line
@@ -33,7 +30,7 @@ def instructions_template() -> str:
     return resources.files("wapii_requests_py").joinpath("prompt_template.md").read_text(encoding="utf-8")
 
 
-def build_prompt(library: Library, sample: Sample, setup: Setup, dataset: Dataset,
+def build_prompt(library: PythonLibrary, sample: Sample, setup: Setup, dataset: Dataset,
                  extra_instructions: str = "") -> Prompt:
     """The full prompt for one sample: instructions (placeholders filled) followed by the starter code."""
     instructions = instructions_template().format(

@@ -14,79 +14,35 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import Sample, Setup, wire_text
+from wapii_core.api import (PYTHON_REQUEST_METHODS, PythonLibrary, Sample, Setup, py_body_kind, py_code_headers,
+                            py_form_value, py_literal, py_string, py_whole_number, wire_text)
 
-from .bodies import FORM_TYPE, MULTIPART_TYPE, is_json, media_type
-from .libraries import REQUEST_METHODS, Library
 from .prompt import starter_code
-from .pyliteral import py_literal, py_string
 
 
-def _content_type(config: dict[str, Any]) -> str | None:
-    for name, value in (config.get("headers") or {}).items():
-        if name.lower() == "content-type":
-            return str(value)
-    return None
-
-
-def body_kind(config: dict[str, Any]) -> str:
-    """``json``, ``form``, ``multipart`` or ``raw`` (a non-object body under another content type)."""
-    content_type = _content_type(config)
-    media = media_type(content_type)
-    if media == MULTIPART_TYPE:
-        return "multipart"
-    if media == FORM_TYPE:
-        return "form"
-    if content_type is None or is_json(content_type) or isinstance(config.get("data"), (dict, list)):
-        return "json"
-    return "raw"
-
-
-_LIBRARY_SETS = {"json": "application/json", "form": FORM_TYPE, "multipart": MULTIPART_TYPE}
-"""The Content-Type a library sets by itself for each body kind."""
-
-
-def _number(value: Any) -> Any:
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
-        return int(value)
-    return value
-
-
-def _query_value(library: Library, value: Any, mode: str) -> Any:
+def _query_value(library: PythonLibrary, value: Any, mode: str) -> Any:
     if isinstance(value, list):
         return [_query_value(library, item, mode) for item in value]
     if isinstance(value, bool) and library.module == "requests" and mode == "wire":
         return wire_text(value)
-    return _number(value)
+    return py_whole_number(value)
 
 
-def _form_value(value: Any) -> Any:
-    return [wire_text(item) for item in value] if isinstance(value, list) else wire_text(value)
-
-
-def _headers(config: dict[str, Any], kind: str | None) -> dict[str, Any]:
-    headers = dict(config.get("headers") or {})
-    for name in list(headers):
-        if name.lower() == "content-type" and kind is not None and media_type(str(headers[name])) == _LIBRARY_SETS.get(kind):
-            del headers[name]
-    return headers
-
-
-def call_arguments(library: Library, config: dict[str, Any], mode: str = "wire") -> list[str]:
+def call_arguments(library: PythonLibrary, config: dict[str, Any], mode: str = "wire") -> list[str]:
     """The keyword arguments after the URL, as Python source, for judging in comparison ``mode``."""
     data = config.get("data")
-    kind = body_kind(config) if data is not None else None
+    kind = py_body_kind(config) if data is not None else None
     args = []
     if config.get("params") is not None:
         params = {key: _query_value(library, value, mode) for key, value in config["params"].items()}
         args.append(f"params={py_literal(params)}")
-    headers = _headers(config, kind)
+    headers = py_code_headers(config, kind)
     if headers:
         args.append(f"headers={py_literal(headers)}")
     if kind == "json":
         args.append(f"json={py_literal(data)}")
     elif kind == "form":
-        args.append(f"data={py_literal({key: _form_value(value) for key, value in data.items()})}")
+        args.append(f"data={py_literal({key: py_form_value(value) for key, value in data.items()})}")
     elif kind == "multipart":
         parts = ", ".join(f"{py_string(str(key))}: (None, {py_string(wire_text(value))})" for key, value in data.items())
         args.append(f"files={{{parts}}}")
@@ -95,16 +51,16 @@ def call_arguments(library: Library, config: dict[str, Any], mode: str = "wire")
     return args
 
 
-def _shorthand(library: Library, config: dict[str, Any]) -> str | None:
+def _shorthand(library: PythonLibrary, config: dict[str, Any]) -> str | None:
     method = str(config["method"]).lower()
-    if method not in REQUEST_METHODS:
+    if method not in PYTHON_REQUEST_METHODS:
         return None
     if config.get("data") is not None and method in library.bodyless_shorthands:
         return None
     return method
 
 
-def render_call(library: Library, config: dict[str, Any], mode: str = "wire") -> str:
+def render_call(library: PythonLibrary, config: dict[str, Any], mode: str = "wire") -> str:
     """The call without the leading ``<module>.``: ``get('…', …)``, or ``request('METHOD', '…', …)``."""
     url = py_string(config["url"])
     args = call_arguments(library, config, mode)
@@ -114,7 +70,7 @@ def render_call(library: Library, config: dict[str, Any], mode: str = "wire") ->
     return "request(" + ", ".join([py_string(str(config["method"]).upper()), url, *args]) + ")"
 
 
-def render_program(library: Library, config: dict[str, Any], setup: Setup, sample: Sample,
+def render_program(library: PythonLibrary, config: dict[str, Any], setup: Setup, sample: Sample,
                    mode: str = "wire") -> str:
     """A full program (starter code of ``setup`` + completion) that issues exactly ``config`` as judged in ``mode``."""
     starter = starter_code(library, sample, setup)

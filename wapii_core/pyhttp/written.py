@@ -9,7 +9,7 @@ a literal (a dict, or a list of pairs), or a name bound to a literal by a top-le
 extracted code before the call; its URL when that is a string literal. A value computed at run time
 gives no type: the query value then counts as the string that was sent. The normalisation still
 keeps a typed value only where the library writes it as exactly what was sent
-(:meth:`.libraries.Library.sends_as`).
+(:meth:`wapii_core.pyhttp.library.PythonLibrary.sends_as`).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from __future__ import annotations
 import ast
 from typing import Any
 
-from .recording import typed_params
+from wapii_core.pyhttp.recording import typed_params
 
-REQUEST_METHODS = ("get", "post", "put", "patch", "delete", "head", "options")
+from wapii_core.pyhttp.library import PYTHON_REQUEST_METHODS
 URL_SECOND = ("request", "stream")
 """Calls whose URL is the second positional argument (after the method)."""
 
@@ -40,7 +40,8 @@ def _request_call(tree: ast.AST) -> ast.Call | None:
     given a URL literal (``://``), else the first given a computed URL (so that
     ``os.environ.get("X")`` is passed over)."""
     calls = sorted((node for node in ast.walk(tree) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Attribute) and node.func.attr in (*REQUEST_METHODS, *URL_SECOND)),
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in (*PYTHON_REQUEST_METHODS, *URL_SECOND)),
                    key=lambda node: (node.lineno, node.col_offset))
 
     def url_of(node: ast.Call) -> ast.AST | None:

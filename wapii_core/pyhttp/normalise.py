@@ -5,14 +5,14 @@
   reads ``a%2Fb`` as one path segment; ``method``: lower case;
 - ``headers``: those the code set, in the spelling sent; the library's own (its defaults with their
   default values, ``Content-Length``, ``Host`` naming the URL's authority, …:
-  :meth:`Library.is_own_header`) are dropped.
+  :meth:`PythonLibrary.is_own_header`) are dropped.
   ``Content-Type`` is kept: it says how the body the code chose was encoded (a multipart boundary
   is dropped from it);
 - ``params``: the query, decoded; a parameter the code passed in ``params=`` keeps the JSON value it
   was written with (``50``, ``True``: the reference's axios config kept them so too), one written into
   the URL's query string is a string (as in the reference), a key without ``=`` is ``True``;
 - ``sent_params``: the query exactly as sent (strings, a repeated key as a list), for wire mode;
-- ``data``: the body decoded by its content type (:func:`.bodies.decode_body`), absent without one.
+- ``data``: the body decoded by its content type (:func:`wapii_core.wire_bodies.decode_body`), absent without one.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import re
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from .bodies import MULTIPART_TYPE, decode_body, media_type, parse_query
-from .libraries import Library
+from wapii_core.wire_bodies import MULTIPART_TYPE, decode_body, media_type, parse_query, raw_bytes
+from wapii_core.pyhttp.library import PythonLibrary
 
 
 def _authority(netloc: str, scheme: str) -> str:
@@ -32,7 +32,7 @@ def _authority(netloc: str, scheme: str) -> str:
     return netloc[: -len(default)] if default and netloc.endswith(default) else netloc
 
 
-def _headers(record: dict[str, Any], library: Library) -> dict[str, str]:
+def _headers(record: dict[str, Any], library: PythonLibrary) -> dict[str, str]:
     """The code's headers, a repeated name (in any case) once, spelled as first sent, its values joined
     with ``", "`` (linear in the number of headers: a request may carry hundreds of thousands). A
     ``Host`` header that names another authority than the URL's is the code's own: the server routes
@@ -58,10 +58,11 @@ def _content_type(record: dict[str, Any]) -> str | None:
     return None
 
 
-def _params(query: str, passed: dict[str, Any], library: Library) -> dict[str, Any]:
+def _params(query: str, passed: dict[str, Any], library: PythonLibrary) -> dict[str, Any]:
     """The query with the typed values the code passed in ``params=`` put back in, each only where
-    the library writes it as exactly what was sent (the hint comes from the snippet's own process:
-    it may choose between ``50`` and ``"50"``, never change a byte that was sent)."""
+    the library writes it as exactly what was sent (the hint comes from the snippet's source: it may
+    choose between ``50`` and ``"50"``, never change a byte that was sent), read as the library's
+    :meth:`~wapii_core.pyhttp.library.PythonLibrary.written_value` says."""
     params = parse_query(query, bare=True)
     sent = parse_query(query)
     typed = passed.get("params") or {}
@@ -69,7 +70,7 @@ def _params(query: str, passed: dict[str, Any], library: Library) -> dict[str, A
     in_url = parse_query(urlsplit(passed_url).query) if isinstance(passed_url, str) else {}
     for key, value in typed.items():
         if key in params and key not in in_url and value is not None and library.sends_as(value, sent[key]):
-            params[key] = value
+            params[key] = library.written_value(value)
     return params
 
 
@@ -83,7 +84,7 @@ def _unquote_keeping_delimiters(url: str) -> str:
                    for part in DELIMITER_ESCAPES.split(url))
 
 
-def normalise_record(record: dict[str, Any], library: Library) -> dict[str, Any]:
+def normalise_python_request(record: dict[str, Any], library: PythonLibrary) -> dict[str, Any]:
     """The neutral config ``{url, method, headers, params?, sent_params?, data?}`` of a captured request."""
     if not isinstance(record, dict) or not isinstance(record.get("url"), str):
         raise TypeError("a captured request is a JSON object with a string 'url'")
@@ -97,7 +98,7 @@ def normalise_record(record: dict[str, Any], library: Library) -> dict[str, Any]
     if parts.query:
         config["params"] = _params(parts.query, record.get("passed") or {}, library)
         config["sent_params"] = parse_query(parts.query)
-    data = decode_body(record.get("body"), _content_type(record))
+    data = decode_body(raw_bytes(record.get("body")), _content_type(record))
     if data is not None:
         config["data"] = data
     return config

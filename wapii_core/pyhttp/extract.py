@@ -13,6 +13,9 @@ own grammar instead of text markers:
    precedes ``axios.``, a value defined before the call is gone (a ``NameError`` at run time).
 4. It ends with the runnable prefix. Execution stops at the first request the program issues, so
    what follows that request never runs.
+5. For a library whose requests are made in an ``async with`` header (aiohttp), a program that
+   does not compile but holds a complete first request call ends at that call's closing
+   parenthesis, its header closed (:func:`close_request_header`), before rules 2–4.
 
 Errors: no use of the library anywhere → ``no_request``; the program ends inside the statement that
 uses it (an open bracket or string, a dangling operator, a block header without body), or it was cut
@@ -30,11 +33,11 @@ from dataclasses import dataclass
 
 from wapii_core.api import Extraction
 
-from .libraries import REQUEST_METHODS, Library
+from wapii_core.pyhttp.library import PYTHON_REQUEST_METHODS, PythonLibrary
 
 FENCE = "```"
 COMPILE_FLAGS = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
-REQUEST_CALLS = frozenset(REQUEST_METHODS) | {"request", "stream", "send"}
+REQUEST_CALLS = frozenset(PYTHON_REQUEST_METHODS) | {"request", "stream", "send"}
 """Attribute names whose call issues a request (module functions and client / session methods)."""
 
 _SKIPPED_TOKENS = {tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT,
@@ -145,7 +148,7 @@ def _is_truncated(program: str, scan: _Scan, error: SyntaxError | None) -> bool:
     return position >= last.end
 
 
-def library_names(tree: ast.Module, library: Library) -> set[str]:
+def library_names(tree: ast.Module, library: PythonLibrary) -> set[str]:
     """Names that refer to the library or to something imported from it."""
     names = {library.module}
     for node in ast.walk(tree):
@@ -181,11 +184,95 @@ def _first_use_row(text: str, names: set[str]) -> int | None:
     return None
 
 
-def extract_call(code: str, library: Library) -> Extraction:
+_OPENING, _CLOSING = "([{", ")]}"
+
+
+def _receivers(tokens: list[tokenize.TokenInfo], names: set[str]) -> set[str]:
+    """The library's names and the names bound to something made from it: ``as NAME`` of a ``with``
+    item whose header uses the library (``async with aiohttp.ClientSession() as session``) and
+    ``NAME = <library name>…`` (``session = aiohttp.ClientSession()``)."""
+    found = set(names)
+    in_with = uses = False
+    for i, tok in enumerate(tokens):
+        if tok.type == tokenize.NAME and tok.string == "with":
+            in_with, uses = True, False
+        elif in_with and tok.type == tokenize.OP and tok.string == ":":
+            in_with = False
+        elif in_with and tok.type == tokenize.NAME:
+            uses = uses or tok.string in found
+            if tok.string == "as" and uses and i + 1 < len(tokens) and tokens[i + 1].type == tokenize.NAME:
+                found.add(tokens[i + 1].string)
+        elif (tok.type == tokenize.NAME and i + 2 < len(tokens) and tokens[i + 1].string == "="
+              and tokens[i + 2].type == tokenize.NAME and tokens[i + 2].string in found):
+            found.add(tok.string)
+    return found
+
+
+def _first_request_end(tokens: list[tokenize.TokenInfo], receivers: set[str]) -> tokenize.TokenInfo | None:
+    """The closing parenthesis of the first ``<receiver>.<request method>(…)`` call, None when the
+    program has none or ends inside it."""
+    for i in range(2, len(tokens) - 1):
+        tok = tokens[i]
+        if not (tok.type == tokenize.NAME and tok.string in REQUEST_CALLS and tokens[i - 1].string == "."
+                and tokens[i - 2].type == tokenize.NAME and tokens[i - 2].string in receivers
+                and tokens[i + 1].string == "("):
+            continue
+        depth = 0
+        for later in tokens[i + 1:]:
+            if later.type == tokenize.OP and later.string in _OPENING:
+                depth += 1
+            elif later.type == tokenize.OP and later.string in _CLOSING:
+                depth -= 1
+                if depth == 0:
+                    return later
+        return None
+    return None
+
+
+def close_request_header(program: str, library: PythonLibrary, scan: _Scan | None = None,
+                         tree: ast.Module | None = None) -> str:
+    """For a library whose requests are made in a ``with`` header (:attr:`PythonLibrary.request_in_header`):
+    a program that does not compile but holds a complete first request call is cut right after that
+    call's closing parenthesis and the statement closed (a header gets ``:`` and a ``pass`` body).
+
+    Execution stops at the first request, so what the program does after the call never runs: like
+    the reference's extraction, which ends the call at its closing parenthesis, a completion cut off
+    in the response's block (or ended there by a grammar) still issues its request. The program is
+    returned unchanged when it compiles, has no complete request call, or the cut does not compile.
+    ``scan`` and ``tree`` (the program's tokens and its runnable prefix's tree) save reading it again.
+    """
+    if scan is None or tree is None:
+        if isinstance(_compile(program), ast.Module):
+            return program
+        scan = _scan(program)
+        _, tree, _ = _runnable_prefix(program, scan)
+    end = _first_request_end(scan.tokens, _receivers(scan.tokens, library_names(tree, library)))
+    if end is None:
+        return program
+    lines = _Lines(program)
+    cut = program[:lines.offset(*end.end)]
+    line = lines.lines[end.start[0] - 1] if end.start[0] - 1 < len(lines.lines) else ""
+    header_row = next((tok.start[0] for tok in reversed(scan.tokens)
+                       if tok.type == tokenize.NAME and tok.string == "with" and tok.start <= end.start), None)
+    if header_row is not None:
+        line = lines.lines[header_row - 1]
+    indent = line[:len(line) - len(line.lstrip())]
+    for closing in (f":\n{indent}    pass\n", "\n"):
+        if isinstance(_compile(cut + closing), ast.Module):
+            return cut + closing
+    return program
+
+
+def extract_python_call(code: str, library: PythonLibrary) -> Extraction:
     """The statements of ``code`` (starter code + completion) that issue its first request, or why none."""
     program = cut_at_fence(code)
     scan = _scan(program)
     prefix, tree, error = _runnable_prefix(program, scan)
+    if library.request_in_header and prefix != program:
+        closed = close_request_header(program, library, scan, tree)
+        if closed != program:
+            program, scan = closed, _scan(closed)
+            prefix, tree, error = _runnable_prefix(program, scan)
     names = library_names(tree, library)
     lines = _Lines(prefix)
     imports = [stmt for stmt in tree.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]

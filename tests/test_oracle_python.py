@@ -1,10 +1,12 @@
-"""The ``oracle`` programs of every adapter score 100 % correct: every setup, both modes, demo and WAPIIBench.
+"""The ``oracle`` programs of every Python adapter (``requests_py``, ``httpx_py``, ``aiohttp_py``) score
+100 % correct: every setup, both modes, demo and WAPIIBench.
 
 The oracle renders for the mode it is judged in: ``requests`` sends a Python ``True`` in a query
 as ``True``, so for ``wire`` it writes ``'true'`` (what the API expects on the wire) and for
 ``reference`` it writes ``True`` (the value as the expected config holds it). Each rendering is
 also judged in the other mode, which shows the difference is real: 6 WAPIIBench and 2 demo tasks,
-all with a boolean query parameter.
+all with a boolean query parameter. aiohttp refuses booleans in a query: its programs write
+``'true'`` in both modes, which reference mode reads as the boolean (``wapii_aiohttp_py.library``).
 """
 
 from __future__ import annotations
@@ -15,11 +17,43 @@ from collections import Counter
 
 import pytest
 
+from support import WAPIIBENCH
 from wapii_core.compare import judge
 from wapii_core.model import Setup
 from wapii_core.protocols import Dataset
 from wapii_core.spec import SpecIndex
 from wapii_core.wire import judge_wire
+
+PYTHON_ADAPTERS = ["requests_py", "httpx_py", "aiohttp_py"]
+
+
+@pytest.fixture(scope="module", params=PYTHON_ADAPTERS)
+def adapter(request):
+    """Each Python adapter once per module (its sandboxed workers start once), 1 s per call; skipped
+    when its plugin is not installed."""
+    from wapii_core import plugins
+
+    if request.param not in plugins.adapters.names():
+        pytest.skip(f"adapter {request.param} is not installed")
+    instance = plugins.adapters.get(request.param)(timeout_s=1.0)
+    yield instance
+    instance.close()
+
+
+@pytest.fixture(scope="module")
+def wapiibench() -> Dataset:
+    from wapii_core.runner import load_dataset
+
+    if not (WAPIIBENCH / "dataset.json").is_file():
+        pytest.skip(f"WAPIIBench not found at {WAPIIBENCH} (set WAPII_SHARED)")
+    return load_dataset("wapiibench", WAPIIBENCH)
+
+
+@pytest.fixture(scope="module")
+def demo() -> Dataset:
+    from wapii_core.runner import load_dataset
+
+    return load_dataset("demo", None)
 
 
 def verdicts(adapter, dataset: Dataset, setup: Setup, rendered_for: str) -> dict[str, Counter]:

@@ -1,10 +1,10 @@
 """A request as a library hands it to its transport, and the record the normalisation reads.
 
-Inside the sandboxed snippet process, :func:`requests_message` / :func:`httpx_message` take the
-message the library built (method, full URL, headers in the order and spelling sent, body bytes)
-for the wire channel. On the supervisor's side, :func:`wire_record` turns a parsed wire request,
+Inside the sandboxed snippet process, an adapter's harness takes the :data:`RequestMessage` its library
+built (method, full URL, headers in the order and spelling sent, body bytes) for the wire channel.
+On the supervisor's side, :func:`wire_record` turns a parsed wire request,
 with what the code wrote for its query (:mod:`.written`: the URL and the typed ``params=`` values,
-read from the source), into the record that :mod:`.normalise` reads (``method``, ``url``,
+read from the source), into the record that :mod:`wapii_core.pyhttp.normalise` reads (``method``, ``url``,
 ``headers``, ``body`` as text or base64, ``passed``).
 """
 
@@ -69,38 +69,8 @@ def typed_params(params: Any) -> dict[str, Any] | None:
     return out
 
 
-def _read_all(body: Any) -> bytes:
-    if body is None:
-        return b""
-    if isinstance(body, str):
-        return body.encode("utf-8")
-    if isinstance(body, (bytes, bytearray, memoryview)):
-        return bytes(body)
-    if hasattr(body, "read"):
-        data = body.read()
-        return data.encode("utf-8") if isinstance(data, str) else bytes(data)
-    return b"".join(chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk) for chunk in body)
-
-
-def _text(value: Any) -> str:
-    return value.decode("latin-1") if isinstance(value, (bytes, bytearray)) else str(value)
-
-
-Message = tuple[str, str, list[tuple[str, str]], bytes]
+RequestMessage = tuple[str, str, list[tuple[str, str]], bytes]
 """What a library hands its transport: method, full URL, headers in order, body bytes."""
-
-
-def requests_message(prepared: Any) -> Message:
-    """The message of a ``requests.PreparedRequest``."""
-    return (_text(prepared.method), _text(prepared.url),
-            [(_text(name), _text(value)) for name, value in prepared.headers.items()], _read_all(prepared.body))
-
-
-def httpx_message(request: Any) -> Message:
-    """The message of an ``httpx.Request`` (its body already read)."""
-    return (request.method, str(request.url),
-            [(name.decode("latin-1"), value.decode("latin-1")) for name, value in request.headers.raw],
-            bytes(request.content))
 
 
 def _checked_params(params: Any) -> dict[str, Any] | None:
@@ -129,7 +99,7 @@ def checked_passed(passed: Any) -> dict[str, Any]:
 
 
 def wire_record(request: Any, passed: Any) -> dict[str, Any]:
-    """The record :mod:`.normalise` reads, from a :class:`~wapii_core.sandbox.wire_capture.WireRequest`
+    """The record :mod:`wapii_core.pyhttp.normalise` reads, from a :class:`~wapii_core.sandbox.wire_capture.WireRequest`
     and what the code wrote for its query (:func:`.written.written_query`; ValueError when malformed)."""
     return {
         "method": request.method,

@@ -1,0 +1,39 @@
+"""The ``aiohttp_py`` adapter: Python programs that call a web API with aiohttp's async client."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wapii_core.api import Dataset, Prompt, PythonAdapterBase, Sample, Setup
+
+from .library import AIOHTTP
+from .pool import HARNESS, PRELOAD, WARMUP
+from .prompt import build_prompt
+from .render import render_program
+
+
+class AiohttpAdapter(PythonAdapterBase):
+    """Prompt, rendering and grammar for aiohttp; extraction, sandboxed execution (the harness of
+    :mod:`.harness`, capturing at aiohttp's connector) and normalisation from
+    :class:`wapii_core.api.PythonAdapterBase`. Options: ``workers``, ``timeout_s``."""
+
+    harness = HARNESS
+    preload = PRELOAD
+    warmup = WARMUP
+
+    def __init__(self, workers: int | None = None, timeout_s: float | None = None) -> None:
+        super().__init__(AIOHTTP, workers, timeout_s)
+
+    def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
+        """The code-generation prompt for ``sample``, ending with the setup's starter code."""
+        return build_prompt(sample, setup, dataset)
+
+    def render(self, config: dict[str, Any], setup: Setup, sample: Sample, mode: str = "wire") -> str:
+        """A full program for ``setup`` that issues exactly ``config`` (the same in every mode)."""
+        return render_program(config, setup, sample, mode)
+
+    def constraint(self, spec: Any, setup: Setup, *, references: bool = True, compact: bool = False) -> Any:
+        """The grammar of a legal call to the API of ``spec`` for constrained decoding (see grammar.py)."""
+        from .grammar import constraint
+
+        return constraint(spec, setup, references=references, compact=compact)

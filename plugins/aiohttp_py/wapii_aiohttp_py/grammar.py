@@ -1,0 +1,41 @@
+"""The grammar of a legal aiohttp request: ``<method>(url, <keyword>=…, …)`` after ``    async with session.``.
+
+Written by :class:`wapii_core.api.PythonCallGrammar` (see there for the call's rules): the region
+starts after the starter's ``    async with session.`` and ends with the call's closing parenthesis
+(a program that ends there still issues its request: the extraction closes the header). aiohttp
+refuses booleans in a query (a boolean query parameter is offered as a string only) and ``None`` as
+a header value (none is offered); every method takes a body. No ``timeout=``: aiohttp's is a
+``ClientTimeout`` (a bare number is its legacy form, and a huge one ends the program with an
+``OverflowError`` before the request).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from wapii_core.api import Constraint, PythonCallGrammar, Setup, SpecIndex, cached, load_api
+
+from .library import AIOHTTP
+from .prompt import ANCHOR
+
+VERSION = 2
+"""Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
+
+
+def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, compact: bool = False) -> Constraint:
+    """The constraint for one spec and setup (not cached: see :func:`constraint`)."""
+    api = load_api(index)
+    grammar = PythonCallGrammar(api, AIOHTTP, references, compact, timeout=False)
+    return Constraint(grammar.text(setup, ANCHOR), ANCHOR, AIOHTTP.adapter, api.notes, tuple(grammar.endpoints))
+
+
+def constraint(spec: Path | str | SpecIndex, setup: Setup, *, references: bool = True,
+               compact: bool = False) -> Constraint:
+    """The constraint for one spec and setup, cached per spec sha256 (see :func:`wapii_core.api.cached`);
+    the options as in the axios grammar."""
+    index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
+    setup = Setup(setup)
+    kind = ("import" if setup is Setup.imports else "call") + ("" if references else "-literal") + \
+        ("-compact" if compact else "")
+    return cached(AIOHTTP.adapter, VERSION, index.sha256, kind,
+                  lambda: build_constraint(index, setup, references, compact))

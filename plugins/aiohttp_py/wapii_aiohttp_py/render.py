@@ -1,0 +1,81 @@
+"""Writing a program that issues a given request config with aiohttp (the ``oracle`` backend's source).
+
+The request is the one a careful programmer writes: ``async with session.<method>(url, …) as
+response:`` inside a top-level ``async with aiohttp.ClientSession() as session:``. The body by its
+kind: ``json=``, ``data=`` a dict for a form, ``data=aiohttp.FormData({…}, default_to_multipart=True)``
+for multipart, ``data=`` a string otherwise; the ``Content-Type`` header left to aiohttp when it sets
+exactly that type. Query values: aiohttp refuses booleans, so a boolean is the string ``'true'`` /
+``'false'`` (what the API expects on the wire, and what reference mode reads as the boolean: see
+:mod:`.library`); a float with an integral value is written as an integer (Python would send
+``1.0`` where JavaScript sends ``1``). The same program serves every comparison mode.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wapii_core.api import (PYTHON_REQUEST_METHODS, Sample, Setup, py_body_kind, py_code_headers, py_form_value,
+                            py_literal, py_string, py_whole_number, wire_text)
+
+from .prompt import ANCHOR, starter_code
+
+BODY = "\n        pass\n"
+"""The response's block: nothing runs after the request."""
+
+
+def _query_value(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_query_value(item) for item in value]
+    if isinstance(value, bool) or value is None:
+        return wire_text(value)
+    return py_whole_number(value)
+
+
+def call_arguments(config: dict[str, Any]) -> list[str]:
+    """The keyword arguments after the URL, as Python source."""
+    data = config.get("data")
+    kind = py_body_kind(config) if data is not None else None
+    args = []
+    if config.get("params") is not None:
+        params = {key: _query_value(value) for key, value in config["params"].items()}
+        args.append(f"params={py_literal(params)}")
+    headers = py_code_headers(config, kind)
+    if headers:
+        args.append(f"headers={py_literal(headers)}")
+    if kind == "json":
+        args.append(f"json={py_literal(data)}")
+    elif kind == "form":
+        args.append(f"data={py_literal({key: py_form_value(value) for key, value in data.items()})}")
+    elif kind == "multipart":
+        fields = {key: wire_text(value) for key, value in data.items()}
+        args.append(f"data=aiohttp.FormData({py_literal(fields)}, default_to_multipart=True)")
+    elif kind == "raw":
+        args.append(f"data={py_literal(data)}")
+    return args
+
+
+def render_call(config: dict[str, Any]) -> str:
+    """The call without the leading ``session.``: ``get('…', …)``, or ``request('METHOD', '…', …)``."""
+    url = py_string(config["url"])
+    args = call_arguments(config)
+    method = str(config["method"]).lower()
+    if method in PYTHON_REQUEST_METHODS:
+        return f"{method}(" + ", ".join([url, *args]) + ")"
+    return "request(" + ", ".join([py_string(method.upper()), url, *args]) + ")"
+
+
+def render_program(config: dict[str, Any], setup: Setup, sample: Sample, mode: str = "wire") -> str:
+    """A full program (starter code of ``setup`` + completion) that issues exactly ``config``; aiohttp
+    writes each value one way, so ``mode`` changes nothing."""
+    starter = starter_code(sample, setup)
+    if setup is Setup.argument:
+        fixed = (sample.config["method"], sample.config["url"])
+        if (config["method"], config["url"]) != fixed:
+            raise ValueError(f"the argument setup fixes method and URL to {fixed}; cannot render {config['method']} {config['url']}")
+        if str(config["method"]).lower() not in PYTHON_REQUEST_METHODS:
+            raise ValueError(f"session.{config['method']} does not exist")
+        return starter + " " + ", ".join(call_arguments(config)) + ") as response:" + BODY
+    call = render_call(config) + " as response:" + BODY
+    if setup is Setup.full:
+        return starter + call
+    return starter + "\nasync with aiohttp.ClientSession() as session:\n" + ANCHOR + call

@@ -1,0 +1,6 @@
+# task
+import aiohttp
+
+async with aiohttp.ClientSession() as session:
+    async with session.get('https://api.larchwood-library.example/v2/books', params={'author': 'Okafor', 'genre': 'mystery', 'available': 'true', 'limit': 10}, headers={'X-Api-Key': '<key>'}) as response:
+        pass

@@ -1,0 +1,6 @@
+# task
+import aiohttp
+
+async with aiohttp.ClientSession() as session:
+    async with session.get('https://api.larchwood-library.example/v2/books', params={'q': 'tidal clocks', 'published_after': 2015, 'offset': 20.0}, headers={'X-Api-Key': '<key>'}) as response:
+        pass

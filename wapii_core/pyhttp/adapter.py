@@ -1,0 +1,100 @@
+"""What every Python HTTP-library adapter does the same way: :class:`PythonAdapterBase`.
+
+A subclass names its :class:`~wapii_core.pyhttp.library.PythonLibrary` and its harness (the function the
+sandboxed workers call, the modules they pre-load, the trusted warm-up snippets they run once before
+forking), and writes its own prompt, rendering and grammar. The base extracts the first request
+(:mod:`wapii_core.pyhttp.extract`), runs the calls in the core's sandboxed Python pool, turns each
+result into a :class:`~wapii_core.model.Capture` from the bytes sent on the wire
+(:mod:`wapii_core.pyhttp.capture`) and normalises the captured request
+(:mod:`wapii_core.pyhttp.normalise`).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, ClassVar, Protocol
+
+from wapii_core.model import Capture, Extraction
+from wapii_core.pyhttp.capture import python_capture
+from wapii_core.pyhttp.extract import extract_python_call
+from wapii_core.pyhttp.library import PythonLibrary
+from wapii_core.pyhttp.normalise import normalise_python_request
+
+DEFAULT_TIMEOUT_S = 2.0
+
+
+class SnippetPool(Protocol):
+    """What the adapter needs of a pool: ``run`` (one result per snippet, in order) and ``close``."""
+
+    def run(self, snippets: list[str]) -> list[Any]: ...
+
+    def close(self) -> None: ...
+
+
+class PythonAdapterBase:
+    """Extraction, sandboxed execution and normalisation for one Python HTTP library.
+
+    ``workers`` (default: one per CPU, or ``$WAPII_PYTHON_WORKERS``) processes execute the calls;
+    each call gets ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_PYTHON_TIMEOUT``).
+    Judged by default in ``wire`` mode (:attr:`default_mode`): the requests are captured as sent.
+    Subclasses set :attr:`harness` (``"module:function"``), :attr:`preload` and :attr:`warmup`.
+    """
+
+    default_mode = "wire"
+    harness: ClassVar[str]
+    preload: ClassVar[list[str]]
+    warmup: ClassVar[list[str]]
+
+    def __init__(self, library: PythonLibrary, workers: int | None = None, timeout_s: float | None = None) -> None:
+        env_workers = os.environ.get("WAPII_PYTHON_WORKERS")
+        env_timeout = os.environ.get("WAPII_PYTHON_TIMEOUT")
+        self.library = library
+        self.name = library.adapter
+        self.workers = workers or (int(env_workers) if env_workers else None)
+        self.timeout_s = timeout_s or (float(env_timeout) if env_timeout else DEFAULT_TIMEOUT_S)
+        self._pool: SnippetPool | None = None
+        self._lock = threading.Lock()
+
+    def extract(self, code: str) -> Extraction:
+        """The statements that issue the program's first request (see :mod:`wapii_core.pyhttp.extract`)."""
+        return extract_python_call(code, self.library)
+
+    def setup(self) -> None:
+        """Nothing to install: the libraries are dependencies of the adapter's distribution."""
+
+    def _start_pool(self) -> SnippetPool:
+        """The sandboxed pool (``wapii_core.sandbox.PythonPool``) running this adapter's harness."""
+        from wapii_core.sandbox import PythonPool
+
+        return PythonPool(preload=list(self.preload), harness=self.harness, workers=self.workers,
+                          timeout=self.timeout_s, warmup=list(self.warmup))
+
+    def _ensure_pool(self) -> SnippetPool:
+        with self._lock:
+            if self._pool is None:
+                self._pool = self._start_pool()
+            return self._pool
+
+    def execute(self, calls: list[str]) -> list[Capture]:
+        """Runs each extracted call in its own sandboxed process; one Capture per call, in order."""
+        if not calls:
+            return []
+        return [python_capture(result, call) for result, call in zip(self._ensure_pool().run(list(calls)), calls)]
+
+    def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
+        """The neutral config of a captured request (see :mod:`wapii_core.pyhttp.normalise`)."""
+        return normalise_python_request(request, self.library)
+
+    def close(self) -> None:
+        """Stops the workers (they start again on the next :meth:`execute`)."""
+        with self._lock:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
+
+    def __enter__(self) -> PythonAdapterBase:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,60 @@
+"""Building blocks of the programs the ``oracle`` backend renders for a Python adapter.
+
+How a request config's body is written (:func:`py_body_kind`), which ``Content-Type`` header the
+library sets by itself and is therefore left out (:func:`py_code_headers`), and values written so that
+the library sends what JavaScript would (:func:`py_whole_number`, :func:`py_form_value`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wapii_core.wire_bodies import FORM_TYPE, MULTIPART_TYPE, is_json, media_type
+from wapii_core.wire import wire_text
+
+LIBRARY_SETS = {"json": "application/json", "form": FORM_TYPE, "multipart": MULTIPART_TYPE}
+"""The Content-Type a library sets by itself for each body kind."""
+
+
+def content_type(config: dict[str, Any]) -> str | None:
+    """The config's ``Content-Type`` header value (any spelling), or None."""
+    for name, value in (config.get("headers") or {}).items():
+        if name.lower() == "content-type":
+            return str(value)
+    return None
+
+
+def py_body_kind(config: dict[str, Any]) -> str:
+    """``json``, ``form``, ``multipart`` or ``raw`` (a non-object body under another content type)."""
+    found = content_type(config)
+    media = media_type(found)
+    if media == MULTIPART_TYPE:
+        return "multipart"
+    if media == FORM_TYPE:
+        return "form"
+    if found is None or is_json(found) or isinstance(config.get("data"), (dict, list)):
+        return "json"
+    return "raw"
+
+
+def py_whole_number(value: Any) -> Any:
+    """A float with an integral value as an int (Python would send ``1.0`` where JavaScript sends ``1``)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e21:
+        return int(value)
+    return value
+
+
+def py_form_value(value: Any) -> Any:
+    """A form field's value as the string (or list of strings) it is sent as."""
+    return [wire_text(item) for item in value] if isinstance(value, list) else wire_text(value)
+
+
+def py_code_headers(config: dict[str, Any], kind: str | None) -> dict[str, Any]:
+    """The config's headers less a ``Content-Type`` that the library sets by itself for body ``kind``
+    (a multipart body needs the library's boundary)."""
+    headers = dict(config.get("headers") or {})
+    for name in list(headers):
+        if (name.lower() == "content-type" and kind is not None
+                and media_type(str(headers[name])) == LIBRARY_SETS.get(kind)):
+            del headers[name]
+    return headers
