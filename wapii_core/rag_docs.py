@@ -16,7 +16,7 @@ from typing import Any
 
 from .spec import SpecIndex
 from .spec_document import spec_document
-from .spec_reader import OPERATION_METHODS, _Resolver
+from .spec_reader import OPERATION_METHODS, Resolver
 
 METHOD_WORDS = {"get": "get list retrieve fetch read show find", "post": "create add post send make new",
                 "put": "update replace set edit", "patch": "update modify change edit", "delete": "delete remove"}
@@ -45,7 +45,7 @@ def _cut(text: Any, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def _type_name(schema: Any, resolve: _Resolver) -> str:
+def _type_name(schema: Any, resolve: Resolver) -> str:
     schema = resolve(schema)
     if not isinstance(schema, dict):
         return "any"
@@ -59,7 +59,7 @@ def _type_name(schema: Any, resolve: _Resolver) -> str:
     return "object" if "properties" in schema or "allOf" in schema else "any"
 
 
-def _properties(schema: Any, resolve: _Resolver, depth: int = 0) -> tuple[dict[str, Any], set[str]]:
+def _properties(schema: Any, resolve: Resolver, depth: int = 0) -> tuple[dict[str, Any], set[str]]:
     """Top-level properties and required names of an object schema (allOf parts merged)."""
     schema = resolve(schema)
     if not isinstance(schema, dict) or depth > 8:
@@ -98,7 +98,7 @@ def endpoint_docs(index: SpecIndex) -> list[EndpointDoc]:
     return out
 
 
-def _endpoint_doc(server: str, template: str, method: str, item: dict[str, Any], resolve: _Resolver) -> EndpointDoc:
+def _endpoint_doc(server: str, template: str, method: str, item: dict[str, Any], resolve: Resolver) -> EndpointDoc:
     op = resolve(item.get(method)) or {}
     summary = _cut(op.get("summary"), DESCRIPTION_CHARS)
     description = _cut(op.get("description"), DESCRIPTION_CHARS)

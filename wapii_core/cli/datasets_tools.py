@@ -1,4 +1,4 @@
-"""``wapii datasets check`` and ``wapii datasets generate``: dataset tooling for any API.
+"""``wapii datasets check``, ``scaffold`` and ``generate``: dataset tooling for any API.
 
 Wired into the ``datasets`` command group by ``add_to(datasets_app)``.
 """
@@ -47,6 +47,22 @@ def add_to(datasets_app: typer.Typer) -> None:
         typer.echo(f"{ds.name}: {len(problems)} problem(s) in {flagged} of {len(ds.samples)} samples", err=True)
         if problems:
             raise typer.Exit(1)
+
+    @datasets_app.command("scaffold")
+    def scaffold_command(
+        spec: Path = typer.Option(..., "--spec", help="The OpenAPI 3 spec (YAML or JSON) to write tasks for."),
+        out: Path = typer.Option(..., "--out", "-o", help="New dataset directory (dataset.json, specs/, apis.json)."),
+        api: Optional[str] = typer.Option(None, "--api", help="The API's name (default: the spec file's stem)."),
+        every: int = typer.Option(1, "--every", min=1, help="Only every N-th operation (a subset of a large API)."),
+    ) -> None:
+        """Write a template task for every endpoint of a spec (no model: values from the schemas), each
+        checked against the spec: a smoke test of an API before generating natural tasks."""
+        from ..dataset_scaffold import scaffold_dataset
+
+        report = scaffold_dataset(spec, out, api, every)
+        for line in report.lines():
+            typer.echo(line, err=True)
+        typer.echo(str(out))
 
     @datasets_app.command("generate")
     def generate_command(
