@@ -3,9 +3,11 @@
 :func:`read_document` is how the dataset loader, the spec index, schema validation, retrieval
 documentation and grammar building get a spec's parsed document. A file ending in ``.json`` is
 parsed as JSON, any other as YAML (with :mod:`wapii_core.yamlload`, equal to ``yaml.safe_load``).
-A document is parsed at most once per process (memoised by the file's sha256) and at most once
-per user (stored in :mod:`wapii_core.spec_cache`, keyed by the same sha256); every reader gets
-the same object, to be treated as read-only.
+A document is parsed at most once per process (memoised by the file's sha256); a YAML document
+also at most once per user (stored as JSON in :mod:`wapii_core.spec_cache`, keyed by the same
+sha256: reading that back is JSON's C parser, several times faster than YAML's). A JSON document
+is not stored again: reading a copy would cost what parsing the file costs. Every reader gets the
+same object, to be treated as read-only.
 
 Every problem is a one-line :class:`~wapii_core.errors.InputError` naming the file: unreadable,
 not UTF-8, or malformed (with line and column).
@@ -56,10 +58,13 @@ def document_of(path: Path, raw: bytes) -> SpecDocument:
         if data is not _MISSING:
             _memo.move_to_end(key)
     if data is _MISSING:
-        data = spec_cache.read(sha, f"document-{syntax}", FORMAT)
-        if data is None:
-            data = parse_json(path, raw) if syntax == "json" else parse_yaml(path, raw)
-            spec_cache.write(sha, f"document-{syntax}", FORMAT, data)
+        if syntax == "json":
+            data = parse_json(path, raw)
+        else:
+            data = spec_cache.read(sha, "document-yaml", FORMAT)
+            if data is None:
+                data, tree = parse_yaml_tree(path, raw)
+                spec_cache.write(sha, "document-yaml", FORMAT, data, tree=tree)
         with _lock:
             _memo[key] = data
             while len(_memo) > MEMO_SIZE:
@@ -89,12 +94,17 @@ def parse_json(path: Path, raw: bytes) -> Any:
 
 def parse_yaml(path: Path, raw: bytes) -> Any:
     """``raw`` (UTF-8) as one YAML document; a problem is an :class:`InputError` naming ``path``."""
+    return parse_yaml_tree(path, raw)[0]
+
+
+def parse_yaml_tree(path: Path, raw: bytes) -> tuple[Any, bool]:
+    """:func:`parse_yaml`, and whether the document is a tree (:func:`wapii_core.yamlload.load_tree`)."""
     import yaml
 
     from . import yamlload
 
     try:
-        return yamlload.load(raw.decode("utf-8"))
+        return yamlload.load_tree(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except yaml.MarkedYAMLError as exc:
