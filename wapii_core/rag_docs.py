@@ -85,8 +85,28 @@ def _words(text: str) -> str:
                     .replace(".", " ").replace("/", " ").replace("{", " ").replace("}", " ").split())
 
 
+CACHE_FORMAT = 1
+"""Version of the cached documentation (bumped whenever what :func:`_endpoint_doc` writes changes)."""
+
+
 def endpoint_docs(index: SpecIndex) -> list[EndpointDoc]:
-    """The documentation of every operation of the indexed spec, in the index's order."""
+    """The documentation of every operation of the indexed spec, in the index's order (cached on disk
+    by the spec's sha256, :mod:`wapii_core.spec_cache`: a warm process does not read the document)."""
+    from . import spec_cache
+
+    cached = spec_cache.read(index.sha256, "endpoint-docs", CACHE_FORMAT)
+    try:
+        if cached is not None:
+            return [EndpointDoc(*map(str, entry)) for entry in cached if len(entry) == 4]
+    except TypeError:
+        pass
+    docs = _build(index)
+    spec_cache.write(index.sha256, "endpoint-docs", CACHE_FORMAT,
+                     [[d.method, d.template, d.text, d.shown] for d in docs], tree=True)
+    return docs
+
+
+def _build(index: SpecIndex) -> list[EndpointDoc]:
     doc, resolve = spec_document(index)
     paths = resolve(doc.get("paths")) or {}
     out = []
