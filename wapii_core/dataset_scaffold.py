@@ -3,7 +3,8 @@
 For each operation, in spec order, the expected request is what a spec-abiding client sends with
 only what the operation requires: the server + path with every path parameter filled, every
 required query and header parameter, the security credential, and a JSON body with the required
-properties (the first declared property when none is required). Values come from the schema:
+properties (the first declared property when none is required), or a form when that is the first
+media type the operation declares. Values come from the schema:
 ``example`` (3.1: the first of ``examples``), ``default``, the first ``enum`` value or ``const``,
 else a value of the schema's type that meets its ``format``, bounds and lengths (strings without a
 format are ``<name>`` placeholders, as WAPIIBench writes unknown values). Headers are those axios
@@ -33,6 +34,7 @@ from .spec_reader import OPERATION_METHODS, Resolver
 AXIOS_ACCEPT = "application/json, text/plain, */*"
 """The ``Accept`` header axios sends by default, as every WAPIIBench expected request carries it."""
 JSON_TYPE = "application/json"
+FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 MAX_DEPTH = 4
 _PLACEHOLDER = re.compile(r"{([^{}]*)}")
 _FORMATS = {
@@ -123,9 +125,10 @@ def template_request(server: str, template: str, method: str, item: dict[str, An
             else:
                 config["headers"][name] = value if isinstance(value, str) else json.dumps(value)
             said.append(f"{location} parameter {name} {json.dumps(value)}")
-    body = _body(resolve, operation)
-    if body is not None and method in ("put", "post", "patch"):  # the only methods the judge allows it on
-        config["headers"]["Content-Type"] = JSON_TYPE
+    body, media_type = _body(resolve, operation)
+    if body is not None and (method in ("put", "post", "patch")  # the only methods the judge allows it on
+                             or media_type != JSON_TYPE):
+        config["headers"]["Content-Type"] = media_type
     for scheme in _required_schemes(operation, security):
         field, name, value = scheme
         (query if field == "params" else config["headers"])[name] = value
@@ -145,21 +148,25 @@ def _url_safe(value: Any) -> bool:
     return not isinstance(value, (dict, list)) and not any(c in str(value) for c in "/?#% ")
 
 
-def _body(resolve: Resolver, operation: dict[str, Any]) -> dict[str, Any] | None:
-    """The JSON body with the required properties (None: no JSON object body declared)."""
+def _body(resolve: Resolver, operation: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+    """The body with the required properties and its media type (the first declared; None: no JSON,
+    form or multipart object body declared)."""
     request_body = resolve(operation.get("requestBody"))
     content = request_body.get("content") if isinstance(request_body, dict) else None
     if not isinstance(content, dict) or not content:
-        return None
+        return None, JSON_TYPE
     media_type, media = next(iter(content.items()))
-    if not (media_type.split(";")[0].strip().lower() == JSON_TYPE or media_type.endswith("+json")):
-        return None
-    schema = _merged(resolve, resolve(media).get("schema") if isinstance(resolve(media), dict) else None)
+    base = str(media_type).split(";")[0].strip().lower()
+    if not (base in (JSON_TYPE, *FORM_TYPES) or base.endswith("+json")):
+        return None, JSON_TYPE
+    media = resolve(media)
+    schema = _merged(resolve, media.get("schema") if isinstance(media, dict) else None)
     properties = resolve(schema.get("properties"))
     if not isinstance(properties, dict) or not properties:
-        return None
+        return None, JSON_TYPE
     names = [n for n in schema.get("required") or [] if n in properties] or [next(iter(properties))]
-    return {name: _value(resolve, properties[name], name, None, 1) for name in names}
+    return {name: _value(resolve, properties[name], name, None, 1) for name in names}, \
+        (base if base in FORM_TYPES else JSON_TYPE)
 
 
 def _value(resolve: Resolver, schema: Any, name: str, example: Any, depth: int) -> Any:

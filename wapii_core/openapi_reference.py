@@ -45,16 +45,14 @@ class ReferenceSpec:
 
     def __init__(self, validator: OperationValidator) -> None:
         from jsonschema_path import SchemaPath
-        from openapi_core.validation.request.validators import (
-            V30RequestBodyValidator,
-            V30RequestParametersValidator,
-        )
+        from openapi_core.validation.request import validators
 
         self.server = validator.server
         self.spec = SchemaPath.from_dict(json_aliased(validator.document))
+        version = "V31" if validator.openapi31 else "V30"  # 3.1: its JSON Schema dialect (type lists, ...)
         # spec_validator_cls=None: real-world specs are often not strictly valid; validate requests only
-        self._parameters = V30RequestParametersValidator(self.spec, spec_validator_cls=None)
-        self._body = V30RequestBodyValidator(self.spec, spec_validator_cls=None)
+        self._parameters = getattr(validators, f"{version}RequestParametersValidator")(self.spec, spec_validator_cls=None)
+        self._body = getattr(validators, f"{version}RequestBodyValidator")(self.spec, spec_validator_cls=None)
 
     def request(self, wire: Wire, template: str) -> _Request:
         """``wire`` in the shape openapi-core reads."""
