@@ -81,6 +81,9 @@ def add_to(datasets_app: typer.Typer) -> None:
         chunk_endpoints: int = typer.Option(30, "--chunk-endpoints", min=1,
                                             help="Endpoints per request when a spec is split."),
         retries: int = typer.Option(2, "--retries", min=0, help="Re-asks after a malformed answer."),
+        subset_spec: bool = typer.Option(False, "--subset-spec/--whole-spec",
+                                         help="When a spec is split: show each request only its paths and the "
+                                              "components they use (default: the whole spec every time)."),
         drop_failing: bool = typer.Option(False, "--drop-failing",
                                           help="Leave out samples that fail the check (default: keep them, "
                                                "with their problems in `checks`, for vetting)."),
@@ -94,6 +97,7 @@ def add_to(datasets_app: typer.Typer) -> None:
         config = GenerateConfig(spec=spec, backend=backend, model=model, out=out, prompts_dir=prompts,
                                 data_dir=data_dir, api=api, max_endpoints=max_endpoints,
                                 chunk_endpoints=chunk_endpoints, retries=retries, drop_failing=drop_failing,
+                                subset_spec=subset_spec,
                                 backend_options=parse_options(option))
         report = generate_dataset(config)
         for line in report.lines():
