@@ -110,8 +110,9 @@ def endpoint_chunks(document: dict[str, Any], max_endpoints: int, chunk_endpoint
 def spec_subset(document: dict[str, Any], paths: list[str]) -> dict[str, Any]:
     """``document`` with only ``paths`` and what they use: every component a local ``$ref`` reaches
     from them (transitively), the security schemes, and the top-level fields other than ``paths``,
-    ``components`` and ``webhooks``."""
-    subset = {k: v for k, v in document.items() if k not in ("paths", "components", "webhooks")}
+    ``components``, ``webhooks`` and extensions (``x-...``: GitHub's ``x-webhooks`` alone is 5 MB)."""
+    subset = {k: v for k, v in document.items()
+              if k not in ("paths", "components", "webhooks") and not str(k).startswith("x-")}
     subset["paths"] = {p: document["paths"][p] for p in paths}
     components = document.get("components") if isinstance(document.get("components"), dict) else {}
     kept: dict[str, dict[str, Any]] = {}
