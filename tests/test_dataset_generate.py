@@ -135,3 +135,32 @@ def test_the_cli_command(tmp_path):
     assert "4 sample(s) written" in done.stderr
     checked = CliRunner().invoke(app, ["datasets", "check", "--dataset-dir", str(tmp_path / "cli")])
     assert checked.exit_code == 0 and checked.stdout == ""
+
+
+def test_subset_requests_show_only_their_paths_and_the_components_they_use(tmp_path):
+    from wapii_core.dataset_generate import _local_refs, endpoint_chunks, spec_subset, subset_text
+    from wapii_core.documents import parse_yaml
+
+    spec = WAPIIBENCH / "specs" / "asana.yaml"
+    document = read_spec(spec)
+    chunks = endpoint_chunks(document, 100, 30)
+    assert len(chunks) > 1
+    for chunk in chunks:
+        subset = spec_subset(document, chunk)
+        assert list(subset["paths"]) == chunk and subset["servers"] == document["servers"]
+        for ref in _local_refs(subset):  # self-contained: every reference resolves inside the subset
+            node = subset
+            for part in ref[2:].split("/"):
+                node = node[part.replace("~1", "/").replace("~0", "~")]
+        text = subset_text(subset, False)
+        assert parse_yaml(spec, text.encode()) == subset and len(text) < spec.stat().st_size / 2
+    with testing_server.OpenAIServer(lambda call: json.dumps({"samples": []})) as server:
+        with pytest.raises(WapiiError):  # no sample at all: nothing written, but every request was made
+            generate_dataset(GenerateConfig(
+                spec=spec, backend="openai", model="scripted-chat", out=tmp_path / "asana", subset_spec=True,
+                prompts_dir=WAPIIBENCH / "prompts", backend_options={"base_url": server.base_url, "no_cache": "true"}))
+        users = [call.body["messages"][1]["content"] for call in server.calls]
+    assert len(users) == len(chunks)
+    for user, chunk in zip(users, chunks):
+        others = [p for c in chunks if c is not chunk for p in c if all(p not in q for q in chunk)]
+        assert all(f"\n  {p}:" in user for p in chunk) and not any(f"\n  {p}:\n" in user for p in others)

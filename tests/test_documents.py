@@ -58,6 +58,22 @@ def test_plain_json_needs_no_tags() -> None:
     assert not tagged and same(tagged_json.loads(text, False), value)
 
 
+def test_a_tree_takes_the_c_encoder_only_where_it_is_exact() -> None:
+    """``tree=True`` gives the same text a plain document gets and falls back to tags wherever a type
+    would be lost; only a document read without aliases is a tree."""
+    value, tree = yamlload.load_tree(YAML_VALUES)
+    assert not tree  # "again: *a"
+    text, tagged = tagged_json.dumps(value, tree=True)
+    assert tagged and same(tagged_json.loads(text, tagged), value)
+    plain, tree = yamlload.load_tree("a: [1, 2.5, true, ~, {b: -0.0, c: .inf}]\nd: '\u00e9'\n")
+    assert tree
+    text, tagged = tagged_json.dumps(plain, tree=True)
+    assert not tagged and (text, tagged) == tagged_json.dumps(plain) and same(tagged_json.loads(text, False), plain)
+    for lossy in ({200: "ok"}, {"k": (1, 2)}, {True: 1}, [float("nan")], {"1": 1, 1: 2}):
+        text, tagged = tagged_json.dumps(lossy, tree=True)
+        assert same(tagged_json.loads(text, tagged), lossy), lossy
+
+
 def test_unencodable_values_are_refused() -> None:
     loop: list = []
     loop.append(loop)
@@ -85,7 +101,7 @@ def test_a_document_is_parsed_once_per_content_and_cached_on_disk(tmp_path: Path
     assert spec_cache.entry_path(first.sha256, "document-yaml").is_file()
 
     monkeypatch.setattr(documents, "_memo", documents.OrderedDict())
-    monkeypatch.setattr(documents, "parse_yaml", lambda *a: pytest.fail("parsed although cached"))
+    monkeypatch.setattr(documents, "parse_yaml_tree", lambda *a: pytest.fail("parsed although cached"))
     again = documents.read_document(path)
     assert again.data is not first.data and same(again.data, first.data)
 
@@ -140,5 +156,5 @@ def test_cached_wapiibench_documents_equal_the_parse(api: str, monkeypatch) -> N
     parsed = yamlload.load(path.read_bytes().decode("utf-8"))
     documents.read_document(path)
     monkeypatch.setattr(documents, "_memo", documents.OrderedDict())
-    monkeypatch.setattr(documents, "parse_yaml", lambda *a: pytest.fail("parsed although cached"))
+    monkeypatch.setattr(documents, "parse_yaml_tree", lambda *a: pytest.fail("parsed although cached"))
     assert same(documents.read_document(path).data, parsed)

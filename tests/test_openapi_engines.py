@@ -339,3 +339,36 @@ def test_the_path_finder_replay_picks_openapi_cores_operation(wapiibench: Datase
                 assert (found and (found.template, found.variables)) == expected, (path.name, method, template)
                 shadowed += found is not None and found.template != template
     assert shadowed >= 1  # the edge spec's /projects/{gid}/tasks, at least
+
+
+def test_json_aliasing_copies_only_what_it_changes(tmp_path: Path) -> None:
+    """openapi-core's copy of a spec gives every non-JSON request body a JSON alias, reached through
+    ``$ref`` chains too, and leaves the shared parsed document as it was (copy on write)."""
+    from wapii_core.documents import read_document
+    from wapii_core.openapi_reference import aliased_contents, json_aliased
+
+    spec = tmp_path / "forms.yaml"
+    spec.write_text(
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\nservers: [{url: 'https://h'}]\npaths:\n"
+        "  /a:\n    post:\n      requestBody: {$ref: '#/components/requestBodies/Hop'}\n"
+        "      responses: {'200': {description: ok}}\n"
+        "  /b:\n    put:\n      requestBody:\n        content:\n          application/x-www-form-urlencoded:\n"
+        "            schema: {type: object, properties: {x: {type: integer}}}\n"
+        "      responses: {'200': {description: ok}}\n"
+        "  /c:\n    patch:\n      requestBody:\n        content:\n          application/json:\n"
+        "            schema: {type: object}\n      responses: {'200': {description: ok}}\n"
+        "components:\n  requestBodies:\n    Hop: {$ref: '#/components/requestBodies/Form'}\n"
+        "    Form:\n      content:\n        multipart/form-data:\n          schema: {type: object}\n")
+    document = read_document(spec).data
+    before = copy.deepcopy(document)
+    expected = copy.deepcopy(document)
+    for content in aliased_contents(expected):
+        content["application/json"] = next(iter(content.values()))
+    patched = json_aliased(document)
+    assert document == before
+    assert patched == expected
+    assert patched["paths"]["/c"] is document["paths"]["/c"]  # untouched parts are shared, not copied
+    form = patched["components"]["requestBodies"]["Form"]["content"]
+    assert list(form) == ["multipart/form-data", "application/json"]
+    assert list(patched["paths"]["/b"]["put"]["requestBody"]["content"]) == [
+        "application/x-www-form-urlencoded", "application/json"]

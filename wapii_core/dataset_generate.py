@@ -4,7 +4,8 @@ A model is shown the spec, WAPIIBench's dataset-generation prompt, its JSON temp
 prompts directory has one, ``<api>_instructions.md`` (WAPIIBench ships ``slack_instructions.md``),
 and asked for one task + expected request per endpoint. A spec with more than ``max_endpoints``
 operations is asked for in subsets of paths (about ``chunk_endpoints`` operations each), as the
-paper did for its largest APIs. Every answer is parsed as JSON (a malformed one is asked again, up
+paper did for its largest APIs; each request shows the whole spec, or with ``subset_spec`` only
+its paths and the components they use (what makes a spec of 1,000 endpoints fit a context window). Every answer is parsed as JSON (a malformed one is asked again, up
 to ``retries`` times, then reported); every sample is run through ``datasets check`` (its problems
 go into the sample's ``checks`` field, as in WAPIIBench; ``drop_failing`` leaves such samples out);
 repeated tasks and requests are dropped. The result is a dataset directory in the WAPIIBench layout
@@ -51,6 +52,7 @@ class GenerateConfig:
     chunk_endpoints: int = 30
     retries: int = 2
     drop_failing: bool = False
+    subset_spec: bool = False  # show each subset request only its paths and the components they use
     backend_options: dict[str, str] = field(default_factory=dict)
 
 
@@ -103,6 +105,60 @@ def endpoint_chunks(document: dict[str, Any], max_endpoints: int, chunk_endpoint
     if chunk:
         chunks.append(chunk)
     return chunks
+
+
+def spec_subset(document: dict[str, Any], paths: list[str]) -> dict[str, Any]:
+    """``document`` with only ``paths`` and what they use: every component a local ``$ref`` reaches
+    from them (transitively), the security schemes, and the top-level fields other than ``paths``,
+    ``components``, ``webhooks`` and extensions (``x-...``: GitHub's ``x-webhooks`` alone is 5 MB)."""
+    subset = {k: v for k, v in document.items()
+              if k not in ("paths", "components", "webhooks") and not str(k).startswith("x-")}
+    subset["paths"] = {p: document["paths"][p] for p in paths}
+    components = document.get("components") if isinstance(document.get("components"), dict) else {}
+    kept: dict[str, dict[str, Any]] = {}
+    if isinstance(components.get("securitySchemes"), dict):
+        kept["securitySchemes"] = dict(components["securitySchemes"])
+    pending = [subset["paths"], kept.get("securitySchemes", {})]
+    seen: set[tuple[str, str]] = set()
+    while pending:
+        for ref in _local_refs(pending.pop()):
+            parts = [part.replace("~1", "/").replace("~0", "~") for part in ref[2:].split("/")]
+            if len(parts) < 3 or parts[0] != "components" or (parts[1], parts[2]) in seen:
+                continue
+            seen.add((parts[1], parts[2]))
+            group = components.get(parts[1])
+            if isinstance(group, dict) and parts[2] in group:
+                kept.setdefault(parts[1], {})[parts[2]] = group[parts[2]]
+                pending.append(group[parts[2]])
+    if kept:  # in the document's own order
+        subset["components"] = {kind: {name: node for name, node in components[kind].items() if name in kept[kind]}
+                                for kind in components if kind in kept}
+    return subset
+
+
+def _local_refs(node: Any) -> list[str]:
+    """Every ``$ref`` string starting with ``#/`` in ``node``."""
+    found, stack = [], [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/"):
+                found.append(ref)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def subset_text(subset: dict[str, Any], as_json: bool) -> str:
+    """A spec subset written as the spec file was (JSON or YAML)."""
+    if as_json:
+        return json.dumps(subset, indent=2, ensure_ascii=False, default=str)
+    import yaml
+
+    return yaml.dump(subset, Dumper=getattr(yaml, "CSafeDumper", yaml.SafeDumper), sort_keys=False, allow_unicode=True,
+                     width=1000)
 
 
 def build_prompt(prompts_dir: Path, spec_text: str, api: str, paths: list[str] | None) -> str:
@@ -181,7 +237,9 @@ def generate_dataset(config: GenerateConfig, ask: Ask | None = None) -> Generati
         spec_text = _read_text(config.spec)
         raw_samples = []
         for number, paths in enumerate(endpoint_chunks(document, config.max_endpoints, config.chunk_endpoints)):
-            user = build_prompt(prompts_dir, spec_text, api, paths)
+            shown = spec_text if paths is None or not config.subset_spec else \
+                subset_text(spec_subset(document, paths), config.spec.suffix.lower() == ".json")
+            user = build_prompt(prompts_dir, shown, api, paths)
             (log / f"request-{number}.in").write_text(f"{SYSTEM_MESSAGE}\n\n{user}", encoding="utf-8")
             raw_samples += _ask_until_parsed(ask, user, number, config.retries, log, report)
         samples = _finish_samples(raw_samples, api, config, report)

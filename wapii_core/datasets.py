@@ -182,7 +182,9 @@ def _check_openapi(path: Path, document: Any) -> None:
         raise fail(f"the top level is {_type_name(document)}, expected a mapping")
     version = document.get("openapi")
     if version is None:
-        raise fail("it is Swagger 2.0; convert it to OpenAPI 3" if "swagger" in document else "no 'openapi: 3.x' field")
+        raise fail("it is Swagger 2.0; convert it to OpenAPI 3 first, e.g. with `npx swagger2openapi "
+                   f"{path.name} -o {path.stem}.openapi3.yaml`" if "swagger" in document
+                   else "no 'openapi: 3.x' field")
     if not str(version).startswith("3."):
         raise fail(f"'openapi' is {str(version)!r}, expected 3.x")
     paths = document.get("paths")

@@ -3,9 +3,11 @@
 :func:`read_document` is how the dataset loader, the spec index, schema validation, retrieval
 documentation and grammar building get a spec's parsed document. A file ending in ``.json`` is
 parsed as JSON, any other as YAML (with :mod:`wapii_core.yamlload`, equal to ``yaml.safe_load``).
-A document is parsed at most once per process (memoised by the file's sha256) and at most once
-per user (stored in :mod:`wapii_core.spec_cache`, keyed by the same sha256); every reader gets
-the same object, to be treated as read-only.
+A document is parsed at most once per process (memoised by the file's sha256); a YAML document
+also at most once per user (stored as JSON in :mod:`wapii_core.spec_cache`, keyed by the same
+sha256: reading that back is JSON's C parser, several times faster than YAML's). A JSON document
+is not stored again: reading a copy would cost what parsing the file costs. Every reader gets the
+same object, to be treated as read-only.
 
 Every problem is a one-line :class:`~wapii_core.errors.InputError` naming the file: unreadable,
 not UTF-8, or malformed (with line and column).
@@ -13,19 +15,27 @@ not UTF-8, or malformed (with line and column).
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import json
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from . import spec_cache
 from .errors import InputError
 
 FORMAT = 1
 """Version of the cached documents' layout (bumped when the parser's results change)."""
+
+FREEZE_BYTES = 1 << 20
+"""A document parsed from this many bytes or more is moved, with everything allocated before it, out
+of the cyclic collector's reach (``gc.freeze``): it lives as long as the process, and each later
+full collection would otherwise walk its million objects again (0.1 s each for GitHub's spec).
+Frozen objects are still freed by reference counting."""
 
 MEMO_SIZE = 16
 """Documents kept in memory per process (the most recently read)."""
@@ -56,15 +66,34 @@ def document_of(path: Path, raw: bytes) -> SpecDocument:
         if data is not _MISSING:
             _memo.move_to_end(key)
     if data is _MISSING:
-        data = spec_cache.read(sha, f"document-{syntax}", FORMAT)
-        if data is None:
-            data = parse_json(path, raw) if syntax == "json" else parse_yaml(path, raw)
-            spec_cache.write(sha, f"document-{syntax}", FORMAT, data)
+        with _collector_paused():
+            if syntax == "json":
+                data = parse_json(path, raw)
+            else:
+                data = spec_cache.read(sha, "document-yaml", FORMAT)
+                if data is None:
+                    data, tree = parse_yaml_tree(path, raw)
+                    spec_cache.write(sha, "document-yaml", FORMAT, data, tree=tree)
+        if len(raw) >= FREEZE_BYTES:
+            gc.freeze()
         with _lock:
             _memo[key] = data
             while len(_memo) > MEMO_SIZE:
                 _memo.popitem(last=False)
     return SpecDocument(path, sha, data)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a document is built: a parse allocates hundreds of
+    thousands of containers, none of them garbage, and every collection would walk them all."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def read_bytes(path: Path) -> bytes:
@@ -89,12 +118,17 @@ def parse_json(path: Path, raw: bytes) -> Any:
 
 def parse_yaml(path: Path, raw: bytes) -> Any:
     """``raw`` (UTF-8) as one YAML document; a problem is an :class:`InputError` naming ``path``."""
+    return parse_yaml_tree(path, raw)[0]
+
+
+def parse_yaml_tree(path: Path, raw: bytes) -> tuple[Any, bool]:
+    """:func:`parse_yaml`, and whether the document is a tree (:func:`wapii_core.yamlload.load_tree`)."""
     import yaml
 
     from . import yamlload
 
     try:
-        return yamlload.load(raw.decode("utf-8"))
+        return yamlload.load_tree(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except yaml.MarkedYAMLError as exc:

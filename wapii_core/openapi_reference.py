@@ -8,7 +8,6 @@ schema of its first media type (what judging reads, metrics.md §5; see :func:`j
 
 from __future__ import annotations
 
-import copy
 import warnings
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -20,7 +19,6 @@ from .openapi_validate import (
     cast_where,
     media_kind,
     parameter_where,
-    resolve,
     schema_violations,
 )
 
@@ -47,16 +45,14 @@ class ReferenceSpec:
 
     def __init__(self, validator: OperationValidator) -> None:
         from jsonschema_path import SchemaPath
-        from openapi_core.validation.request.validators import (
-            V30RequestBodyValidator,
-            V30RequestParametersValidator,
-        )
+        from openapi_core.validation.request import validators
 
         self.server = validator.server
         self.spec = SchemaPath.from_dict(json_aliased(validator.document))
+        version = "V31" if validator.openapi31 else "V30"  # 3.1: its JSON Schema dialect (type lists, ...)
         # spec_validator_cls=None: real-world specs are often not strictly valid; validate requests only
-        self._parameters = V30RequestParametersValidator(self.spec, spec_validator_cls=None)
-        self._body = V30RequestBodyValidator(self.spec, spec_validator_cls=None)
+        self._parameters = getattr(validators, f"{version}RequestParametersValidator")(self.spec, spec_validator_cls=None)
+        self._body = getattr(validators, f"{version}RequestBodyValidator")(self.spec, spec_validator_cls=None)
 
     def request(self, wire: Wire, template: str) -> _Request:
         """``wire`` in the shape openapi-core reads."""
@@ -84,25 +80,69 @@ class ReferenceSpec:
 
 
 def json_aliased(document: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``document`` where every request body without a JSON media type also accepts
-    ``application/json`` with the schema of its first media type (what judging reads, metrics.md §5)."""
-    patched = copy.deepcopy(document)
-    for content in aliased_contents(patched):
-        content["application/json"] = next(iter(content.values()))
+    """``document`` where every request body without a JSON media type also accepts
+    ``application/json`` with the schema of its first media type (what judging reads, metrics.md §5).
+
+    Copy on write: only the objects on the way from the root to each such ``content`` are copied
+    (a GitHub-sized document is not copied whole); ``document`` itself is left as it is.
+    """
+    patched = dict(document)
+    copies: dict[tuple[Any, ...], Any] = {(): patched}
+    for location in _aliased_locations(document):
+        node = patched
+        for depth in range(len(location)):
+            key = location[:depth + 1]
+            if key not in copies:
+                child = node[location[depth]]
+                copies[key] = node[location[depth]] = list(child) if isinstance(child, list) else dict(child)
+            node = copies[key]
+        node["application/json"] = next(iter(node.values()))
     return patched
 
 
 def aliased_contents(document: dict[str, Any]) -> list[dict[str, Any]]:
     """The ``content`` objects of ``document`` that :func:`json_aliased` gives a JSON alias, each once."""
     found: dict[int, dict[str, Any]] = {}
-    for item in (document.get("paths") or {}).values():
-        item = resolve(document, item)
-        for operation in (item.values() if isinstance(item, dict) else ()):
-            body = resolve(document, operation.get("requestBody")) if isinstance(operation, dict) else None
+    for location in _aliased_locations(document):
+        content = _at(document, location)
+        found.setdefault(id(content), content)
+    return list(found.values())
+
+
+def _aliased_locations(document: dict[str, Any]) -> list[tuple[Any, ...]]:
+    """Where (keys from the root, ``$ref``s followed) each ``content`` object without a JSON media
+    type of an operation's request body is, each place once."""
+    found: dict[tuple[Any, ...], None] = {}
+    paths = document.get("paths")
+    for template, item in (paths.items() if isinstance(paths, dict) else ()):
+        item, item_at = _located(document, item, ("paths", template))
+        for method, operation in (item.items() if isinstance(item, dict) else ()):
+            if not isinstance(operation, dict):
+                continue
+            body, body_at = _located(document, operation.get("requestBody"), (*item_at, method, "requestBody"))
             content = body.get("content") if isinstance(body, dict) else None
             if isinstance(content, dict) and content and not any(media_kind(m) == "json" for m in content):
-                found.setdefault(id(content), content)
-    return list(found.values())
+                found.setdefault((*body_at, "content"), None)
+    return list(found)
+
+
+def _located(document: dict[str, Any], node: Any, location: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
+    """``resolve(document, node)`` and where the node it gives is (``location``: where ``node`` is)."""
+    for _ in range(20):
+        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+            break
+        location = tuple(part.replace("~1", "/").replace("~0", "~")
+                         for part in node["$ref"].removeprefix("#/").split("/"))
+        node = _at(document, location, {})
+    return node, location
+
+
+def _at(document: Any, location: tuple[Any, ...], missing: Any = None) -> Any:
+    """The node at ``location`` (``missing`` when there is none; as :func:`resolve` follows one hop)."""
+    node = document
+    for key in location:
+        node = node.get(key, missing) if isinstance(node, dict) else missing
+    return node
 
 
 def classify(error: Exception, data: Any = None) -> Iterator[Violation]:

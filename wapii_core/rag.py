@@ -15,12 +15,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .model import Prompt, Sample
+from .rag_docs import CACHE_FORMAT as DOCS_FORMAT
 from .rag_docs import EndpointDoc, endpoint_docs
 from .spec import SpecIndex
 
 if TYPE_CHECKING:
     from .protocols import Dataset
 
+WORDS_FORMAT = 1
+"""Version of the cached BM25 tokens (bumped whenever tokenising or the indexed text changes)."""
 DEFAULT_K = 5
 DEFAULT_MAX_CHARS = 4000
 RAG_SETTINGS = ("rag", "constrained-rag")
@@ -48,22 +51,41 @@ def _stemmer() -> Any:
 class Retriever:
     """BM25 over one spec's endpoint documentation."""
 
-    def __init__(self, docs: list[EndpointDoc]) -> None:
+    def __init__(self, docs: list[EndpointDoc], words: list[list[str]] | None = None) -> None:
+        """``words``: each document's tokens as :meth:`words` gives them (computed when None)."""
         import bm25s
 
         self.docs = docs
         self._stem = _stemmer()
         self._bm25 = bm25s.BM25()
-        self._bm25.index(self._tokens([d.text for d in docs]), show_progress=False)
+        self._bm25.index(words if words is not None else self.words(docs), show_progress=False)
+
+    def words(self, docs: list[EndpointDoc]) -> list[list[str]]:
+        """Each document's indexed text as BM25 tokens (stemmed, stop words left out)."""
+        tokens = self._tokens([d.text for d in docs])
+        vocab = {i: w for w, i in tokens.vocab.items()}
+        return [[vocab[i] for i in row] for row in tokens.ids]
 
     @classmethod
     def for_spec(cls, spec: Path | str | SpecIndex) -> "Retriever":
-        """The retriever of a spec file (built once per file content)."""
+        """The retriever of a spec file (built once per file content; its documents' tokens cached on
+        disk by the spec's sha256, next to the documentation)."""
+        from . import spec_cache
+
         index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
         with _lock:
             found = _retrievers.get(index.sha256)
         if found is None:
-            found = cls(endpoint_docs(index))
+            docs = endpoint_docs(index)
+            kind = f"bm25-words-{'stemmed' if _stemmer() is not None else 'plain'}"
+            version = WORDS_FORMAT * 1000 + DOCS_FORMAT  # the tokens of the text of that documentation
+            words = spec_cache.read(index.sha256, kind, version)
+            if not (isinstance(words, list) and len(words) == len(docs)
+                    and all(isinstance(row, list) and all(isinstance(w, str) for w in row) for row in words)):
+                words = None
+            found = cls(docs, words)
+            if words is None:
+                spec_cache.write(index.sha256, kind, version, found.words(docs), tree=True)
             with _lock:
                 _retrievers[index.sha256] = found
         return found

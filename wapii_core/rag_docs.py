@@ -16,7 +16,7 @@ from typing import Any
 
 from .spec import SpecIndex
 from .spec_document import spec_document
-from .spec_reader import OPERATION_METHODS, _Resolver
+from .spec_reader import OPERATION_METHODS, Resolver
 
 METHOD_WORDS = {"get": "get list retrieve fetch read show find", "post": "create add post send make new",
                 "put": "update replace set edit", "patch": "update modify change edit", "delete": "delete remove"}
@@ -45,7 +45,7 @@ def _cut(text: Any, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def _type_name(schema: Any, resolve: _Resolver) -> str:
+def _type_name(schema: Any, resolve: Resolver) -> str:
     schema = resolve(schema)
     if not isinstance(schema, dict):
         return "any"
@@ -59,7 +59,7 @@ def _type_name(schema: Any, resolve: _Resolver) -> str:
     return "object" if "properties" in schema or "allOf" in schema else "any"
 
 
-def _properties(schema: Any, resolve: _Resolver, depth: int = 0) -> tuple[dict[str, Any], set[str]]:
+def _properties(schema: Any, resolve: Resolver, depth: int = 0) -> tuple[dict[str, Any], set[str]]:
     """Top-level properties and required names of an object schema (allOf parts merged)."""
     schema = resolve(schema)
     if not isinstance(schema, dict) or depth > 8:
@@ -85,8 +85,28 @@ def _words(text: str) -> str:
                     .replace(".", " ").replace("/", " ").replace("{", " ").replace("}", " ").split())
 
 
+CACHE_FORMAT = 1
+"""Version of the cached documentation (bumped whenever what :func:`_endpoint_doc` writes changes)."""
+
+
 def endpoint_docs(index: SpecIndex) -> list[EndpointDoc]:
-    """The documentation of every operation of the indexed spec, in the index's order."""
+    """The documentation of every operation of the indexed spec, in the index's order (cached on disk
+    by the spec's sha256, :mod:`wapii_core.spec_cache`: a warm process does not read the document)."""
+    from . import spec_cache
+
+    cached = spec_cache.read(index.sha256, "endpoint-docs", CACHE_FORMAT)
+    try:
+        if cached is not None:
+            return [EndpointDoc(*map(str, entry)) for entry in cached if len(entry) == 4]
+    except TypeError:
+        pass
+    docs = _build(index)
+    spec_cache.write(index.sha256, "endpoint-docs", CACHE_FORMAT,
+                     [[d.method, d.template, d.text, d.shown] for d in docs], tree=True)
+    return docs
+
+
+def _build(index: SpecIndex) -> list[EndpointDoc]:
     doc, resolve = spec_document(index)
     paths = resolve(doc.get("paths")) or {}
     out = []
@@ -98,7 +118,7 @@ def endpoint_docs(index: SpecIndex) -> list[EndpointDoc]:
     return out
 
 
-def _endpoint_doc(server: str, template: str, method: str, item: dict[str, Any], resolve: _Resolver) -> EndpointDoc:
+def _endpoint_doc(server: str, template: str, method: str, item: dict[str, Any], resolve: Resolver) -> EndpointDoc:
     op = resolve(item.get(method)) or {}
     summary = _cut(op.get("summary"), DESCRIPTION_CHARS)
     description = _cut(op.get("description"), DESCRIPTION_CHARS)

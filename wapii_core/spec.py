@@ -196,6 +196,49 @@ class _Compiled:
             return re.compile(value.join(re.escape(p) for p in parts))
 
 
+class _SegmentTrie:
+    """The paths that are matched segment by segment (:attr:`_Compiled.segments`), as a trie: a URL
+    is matched by walking its segments (a literal child, and the placeholder child for any segment
+    that is not empty and holds no ``?`` or ``&``), not by trying every path in turn."""
+
+    __slots__ = ("literal", "placeholder", "ends")
+
+    def __init__(self) -> None:
+        self.literal: dict[str, _SegmentTrie] = {}
+        self.placeholder: _SegmentTrie | None = None
+        self.ends: list[int] = []
+
+    def add(self, segments: list[str | None], position: int) -> None:
+        node = self
+        for segment in segments:
+            if segment is None:
+                node.placeholder = node.placeholder or _SegmentTrie()
+                node = node.placeholder
+            else:
+                node = node.literal.setdefault(segment, _SegmentTrie())
+        node.ends.append(position)
+
+    def matches(self, given: list[str]) -> list[int]:
+        """The positions of every path that matches the URL's segments ``given``."""
+        found: list[int] = []
+        level = [self]
+        for text in given:
+            value = text != "" and "?" not in text and "&" not in text
+            following = []
+            for node in level:
+                child = node.literal.get(text)
+                if child is not None:
+                    following.append(child)
+                if value and node.placeholder is not None:
+                    following.append(node.placeholder)
+            if not following:
+                return found
+            level = following
+        for node in level:
+            found += node.ends
+        return found
+
+
 class SpecIndex:
     """An OpenAPI 3 spec reduced to what judging needs; build it with :meth:`load`."""
 
@@ -217,6 +260,7 @@ class SpecIndex:
         self._compiled: dict[bool, list[_Compiled]] = {}
         self._rank = {i: rank for rank, i in enumerate(self._order)}
         self._buckets: dict[bool, dict[tuple[str, Any], list[int]]] = {}
+        self._tries: dict[bool, _SegmentTrie] = {}
         self._matched: dict[tuple[str, bool], list[int]] = {}  # the same URLs are matched several times a sample
         self._lock = threading.Lock()
 
@@ -257,19 +301,25 @@ class SpecIndex:
                 if compiled is None:
                     compiled = [_Compiled(item, strict) for item in self._items]
                     buckets: dict[tuple[str, Any], list[int]] = {}
+                    trie = _SegmentTrie()
                     for i in self._order:
-                        buckets.setdefault(compiled[i].bucket(), []).append(i)
+                        if compiled[i].segments is not None:
+                            trie.add(compiled[i].segments, i)
+                        else:
+                            buckets.setdefault(compiled[i].bucket(), []).append(i)
                     self._buckets[strict] = buckets
+                    self._tries[strict] = trie
                     self._compiled[strict] = compiled
         return compiled
 
-    def _possible(self, rest: str, strict: bool) -> list[int]:
-        """The paths (positions, in candidate order) whose bucket admits ``rest``."""
+    def _possible(self, rest: str, strict: bool) -> tuple[list[int], list[int]]:
+        """The paths (positions) that match ``rest`` segment by segment (found in the trie, no check
+        needed), and those whose bucket admits ``rest`` (each still to be matched)."""
         buckets = self._buckets[strict]
         first, slash, _ = rest[1:].partition("/") if rest.startswith("/") else ("", "", "")
         found = [*buckets.get(("any", None), ()), *buckets.get(("length", len(rest)), ()),
                  *(buckets.get(("segment", first), ()) if slash else ())]
-        return sorted(found, key=self._rank.__getitem__)
+        return self._tries[strict].matches(rest.split("/")), found
 
     def _strip_server(self, url: str) -> str:
         return url[len(self.server):] if self.server and url.startswith(self.server) else url
@@ -282,7 +332,8 @@ class SpecIndex:
         if found is None:
             rest = self._strip_server(url)
             compiled = self._regexes(strict)
-            found = [i for i in self._possible(rest, strict) if compiled[i].matches(rest)]
+            matched, possible = self._possible(rest, strict)
+            found = sorted([*matched, *(i for i in possible if compiled[i].matches(rest))], key=self._rank.__getitem__)
             if len(self._matched) >= MATCHED_URLS:
                 self._matched.clear()
             self._matched[key] = found

@@ -11,12 +11,12 @@ from typing import Any
 
 from .documents import read_document
 from .spec import SpecIndex
-from .spec_reader import _Resolver
+from .spec_reader import Resolver
 
 
-def spec_document(index: SpecIndex) -> tuple[dict[str, Any], _Resolver]:
+def spec_document(index: SpecIndex) -> tuple[dict[str, Any], Resolver]:
     """The spec's parsed document and a ``$ref`` resolver for it (the index's own reader)."""
     document = read_document(index.path)
     if document.sha256 != index.sha256:
         raise RuntimeError(f"{index.path} changed since it was indexed")
-    return document.data, _Resolver(document.data, index.path)
+    return document.data, Resolver(document.data, index.path)

@@ -53,7 +53,10 @@ def read(path: Path, doc: Any) -> dict[str, Any]:
     """
     version = doc.get("openapi") if isinstance(doc, dict) else None
     if not isinstance(version, str) or not version.startswith("3."):
-        raise InputError(path, "not an OpenAPI 3 document (no 'openapi: 3.x' field)")
+        swagger = isinstance(doc, dict) and "swagger" in doc
+        raise InputError(path, "not an OpenAPI 3 document (" + (
+            "it is Swagger 2.0; convert it to OpenAPI 3 first, e.g. with `npx swagger2openapi "
+            f"{path.name} -o {path.stem}.openapi3.yaml`)" if swagger else "no 'openapi: 3.x' field)"))
     paths = doc.get("paths")
     if not isinstance(paths, dict):
         raise InputError(path, "has no 'paths' object")
@@ -61,12 +64,12 @@ def read(path: Path, doc: Any) -> dict[str, Any]:
     if not (isinstance(servers, list) and servers and isinstance(servers[0], dict)
             and isinstance(servers[0].get("url"), str)):
         raise InputError(path, "has no servers[].url")
-    resolver = _Resolver(doc, path)
+    resolver = Resolver(doc, path)
     items = [_path_item(resolver, str(template), node) for template, node in paths.items()]
     return {"server": servers[0]["url"], "security": _security(resolver), "paths": items}
 
 
-class _Resolver:
+class Resolver:
     """Follows local ``$ref`` chains (``#/components/...``) in the parsed document.
 
     A reference met on the way to a pointer's target (``#/components/schemas/A/properties/b`` where
@@ -103,7 +106,7 @@ class _Resolver:
         return node
 
 
-def _parameters(resolve: _Resolver, nodes: Any) -> tuple[tuple[str, str], ...]:
+def _parameters(resolve: Resolver, nodes: Any) -> tuple[tuple[str, str], ...]:
     out = []
     for node in nodes if isinstance(nodes, list) else []:
         param = resolve(node)
@@ -112,7 +115,7 @@ def _parameters(resolve: _Resolver, nodes: Any) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _schema_properties(resolve: _Resolver, schema: Any, depth: int = 0) -> set[str] | None:
+def _schema_properties(resolve: Resolver, schema: Any, depth: int = 0) -> set[str] | None:
     """Property names of an object schema (allOf parts included); None if it is no object schema."""
     schema = resolve(schema)
     if not isinstance(schema, dict) or depth > 32:
@@ -129,7 +132,7 @@ def _schema_properties(resolve: _Resolver, schema: Any, depth: int = 0) -> set[s
     return names
 
 
-def _operation(resolve: _Resolver, node: Any, path_params: tuple[tuple[str, str], ...]) -> Operation:
+def _operation(resolve: Resolver, node: Any, path_params: tuple[tuple[str, str], ...]) -> Operation:
     node = resolve(node)
     node = node if isinstance(node, dict) else {}
     body: frozenset[str] | None = None
@@ -141,7 +144,7 @@ def _operation(resolve: _Resolver, node: Any, path_params: tuple[tuple[str, str]
     return Operation(parameters=_parameters(resolve, node.get("parameters")) + path_params, body_properties=body)
 
 
-def _path_item(resolve: _Resolver, template: str, node: Any) -> PathItem:
+def _path_item(resolve: Resolver, template: str, node: Any) -> PathItem:
     node = resolve(node)
     node = node if isinstance(node, dict) else {}
     params = _parameters(resolve, node.get("parameters"))
@@ -149,7 +152,7 @@ def _path_item(resolve: _Resolver, template: str, node: Any) -> PathItem:
     return PathItem(template=template, parameters=params, operations=operations)
 
 
-def _security(resolve: _Resolver) -> list[tuple[str, str | None, str | None]]:
+def _security(resolve: Resolver) -> list[tuple[str, str | None, str | None]]:
     components = resolve(resolve.doc.get("components"))
     schemes = resolve(components.get("securitySchemes")) if isinstance(components, dict) else None
     out = []

@@ -24,12 +24,23 @@ class Unencodable(ValueError):
     """A value with no exact JSON form here (a recursive structure, an unknown type, too many nodes)."""
 
 
-def dumps(value: Any, max_nodes: int = 20_000_000) -> tuple[str, bool]:
+def dumps(value: Any, max_nodes: int = 20_000_000, tree: bool = False) -> tuple[str, bool]:
     """``(text, tagged)``: the JSON text of ``value`` and whether it holds tags (``loads`` needs to know).
 
     Raises :class:`Unencodable` for a recursive structure, a type YAML's safe loader never
     builds, or more than ``max_nodes`` values (anchors can make a small file a huge document).
+    ``tree=True`` (the caller knows no object is reachable twice, so the text is no larger than
+    the value's source) tries JSON's C encoder first and keeps its text when it reads back equal
+    to ``value``: JSON keeps ``int``, ``float``, ``bool`` and ``None`` apart, so equality is only
+    lost where a type is (a non-string key, a tuple, a NaN), and then the tagged walk below runs.
     """
+    if tree:
+        try:
+            text = json.dumps(value, separators=(",", ":"), default=_no_default)
+            if json.loads(text) == value:
+                return text, False
+        except (TypeError, ValueError):
+            pass
     state = {"nodes": 0, "tagged": False}
     active: set[int] = set()
 
@@ -68,6 +79,10 @@ def dumps(value: Any, max_nodes: int = 20_000_000) -> tuple[str, bool]:
 
     data = encode(value)
     return json.dumps(data, separators=(",", ":")), state["tagged"]  # ASCII: lone surrogates survive
+
+
+def _no_default(value: Any) -> Any:
+    raise TypeError(f"no plain JSON form for {type(value).__name__}")
 
 
 def loads(text: str | bytes, tagged: bool) -> Any:

@@ -64,12 +64,18 @@ def _merge_into(target: dict, source: Any) -> None:
 
 def load(text: str | bytes) -> Any:
     """The single document of ``text`` as Python objects (raises ``yaml.YAMLError`` when malformed)."""
+    return load_tree(text)[0]
+
+
+def load_tree(text: str | bytes) -> tuple[Any, bool]:
+    """:func:`load`, and whether the result is a tree: no alias (``*name``) was followed, so no object
+    is reachable twice and the document is no larger than its text (what a cache may rely on)."""
     if _CParser is None:
-        return yaml.safe_load(text)
+        return yaml.safe_load(text), False
     try:
         return _load_events(text)
     except _TaggedCollection:  # rare in specs: let PyYAML construct !!set, !!omap and the like
-        return yaml.load(text, Loader=_CParser)
+        return yaml.load(text, Loader=_CParser), False
 
 
 class _TaggedCollection(Exception):
@@ -79,8 +85,9 @@ class _TaggedCollection(Exception):
 _PLAIN_COLLECTION_TAGS = (None, "!", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq")
 
 
-def _load_events(text: str | bytes) -> Any:
+def _load_events(text: str | bytes) -> tuple[Any, bool]:
     parser = _CParser(text)
+    aliases = 0
     containers: list[Any] = []
     keys: list[Any] = []  # one pending key per open mapping
     merges: list[list[Any]] = []  # per open mapping: what its ``<<`` keys merge in, applied at its end
@@ -111,6 +118,7 @@ def _load_events(text: str | bytes) -> Any:
                     raise yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}",
                                                       event.start_mark)
                 value = anchors[event.anchor]
+                aliases += 1
             elif kind is DocumentStartEvent:
                 documents += 1
                 if documents > 1:
@@ -148,4 +156,4 @@ def _load_events(text: str | bytes) -> Any:
                 containers.append(value)
     finally:
         parser.dispose()
-    return root
+    return root, aliases == 0

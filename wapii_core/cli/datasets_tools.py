@@ -1,4 +1,4 @@
-"""``wapii datasets check`` and ``wapii datasets generate``: dataset tooling for any API.
+"""``wapii datasets check``, ``scaffold`` and ``generate``: dataset tooling for any API.
 
 Wired into the ``datasets`` command group by ``add_to(datasets_app)``.
 """
@@ -48,6 +48,22 @@ def add_to(datasets_app: typer.Typer) -> None:
         if problems:
             raise typer.Exit(1)
 
+    @datasets_app.command("scaffold")
+    def scaffold_command(
+        spec: Path = typer.Option(..., "--spec", help="The OpenAPI 3 spec (YAML or JSON) to write tasks for."),
+        out: Path = typer.Option(..., "--out", "-o", help="New dataset directory (dataset.json, specs/, apis.json)."),
+        api: Optional[str] = typer.Option(None, "--api", help="The API's name (default: the spec file's stem)."),
+        every: int = typer.Option(1, "--every", min=1, help="Only every N-th operation (a subset of a large API)."),
+    ) -> None:
+        """Write a template task for every endpoint of a spec (no model: values from the schemas), each
+        checked against the spec: a smoke test of an API before generating natural tasks."""
+        from ..dataset_scaffold import scaffold_dataset
+
+        report = scaffold_dataset(spec, out, api, every)
+        for line in report.lines():
+            typer.echo(line, err=True)
+        typer.echo(str(out))
+
     @datasets_app.command("generate")
     def generate_command(
         spec: Path = typer.Option(..., "--spec", help="The OpenAPI 3 spec (YAML or JSON) to write tasks for."),
@@ -65,6 +81,9 @@ def add_to(datasets_app: typer.Typer) -> None:
         chunk_endpoints: int = typer.Option(30, "--chunk-endpoints", min=1,
                                             help="Endpoints per request when a spec is split."),
         retries: int = typer.Option(2, "--retries", min=0, help="Re-asks after a malformed answer."),
+        subset_spec: bool = typer.Option(False, "--subset-spec/--whole-spec",
+                                         help="When a spec is split: show each request only its paths and the "
+                                              "components they use (default: the whole spec every time)."),
         drop_failing: bool = typer.Option(False, "--drop-failing",
                                           help="Leave out samples that fail the check (default: keep them, "
                                                "with their problems in `checks`, for vetting)."),
@@ -78,6 +97,7 @@ def add_to(datasets_app: typer.Typer) -> None:
         config = GenerateConfig(spec=spec, backend=backend, model=model, out=out, prompts_dir=prompts,
                                 data_dir=data_dir, api=api, max_endpoints=max_endpoints,
                                 chunk_endpoints=chunk_endpoints, retries=retries, drop_failing=drop_failing,
+                                subset_spec=subset_spec,
                                 backend_options=parse_options(option))
         report = generate_dataset(config)
         for line in report.lines():

@@ -23,7 +23,7 @@ from typing import Any
 
 from ..spec import SpecIndex
 from ..spec_document import spec_document
-from ..spec_reader import OPERATION_METHODS, _Resolver
+from ..spec_reader import OPERATION_METHODS, Resolver
 from .types import BOOLEAN, NULL, STRING, Notes, Obj, VType, one_of, value_type
 
 _PLACEHOLDER = re.compile(r"{([^{}]*)}")
@@ -86,7 +86,7 @@ def load_api(index: SpecIndex) -> Api:
     return Api(index.server, tuple(endpoints), tuple(notes.items), index.sha256)
 
 
-def _parameters(resolve: _Resolver, item: dict[str, Any], op: dict[str, Any]) -> list[dict[str, Any]]:
+def _parameters(resolve: Resolver, item: dict[str, Any], op: dict[str, Any]) -> list[dict[str, Any]]:
     """The operation's parameters: its own, then the path-level ones it does not override."""
     out: dict[tuple[str, str], dict[str, Any]] = {}
     for nodes in (op.get("parameters"), item.get("parameters")):
@@ -97,7 +97,7 @@ def _parameters(resolve: _Resolver, item: dict[str, Any], op: dict[str, Any]) ->
     return list(out.values())
 
 
-def _schema_of(resolve: _Resolver, param: dict[str, Any]) -> Any:
+def _schema_of(resolve: Resolver, param: dict[str, Any]) -> Any:
     if "schema" in param:
         return param["schema"]
     content = resolve(param.get("content"))
@@ -107,7 +107,7 @@ def _schema_of(resolve: _Resolver, param: dict[str, Any]) -> Any:
     return None
 
 
-def _endpoint(index: SpecIndex, doc: dict[str, Any], resolve: _Resolver, notes: Notes, template: str,
+def _endpoint(index: SpecIndex, doc: dict[str, Any], resolve: Resolver, notes: Notes, template: str,
               method: str, item: dict[str, Any]) -> Endpoint:
     op = resolve(item.get(method)) or {}
     where = f"{method.upper()} {template}"
@@ -141,7 +141,7 @@ def _endpoint(index: SpecIndex, doc: dict[str, Any], resolve: _Resolver, notes: 
                     body, body_required)
 
 
-def _body(index: SpecIndex, resolve: _Resolver, notes: Notes, op: dict[str, Any], method: str, template: str,
+def _body(index: SpecIndex, resolve: Resolver, notes: Notes, op: dict[str, Any], method: str, template: str,
           where: str) -> tuple[VType | None, bool]:
     request_body = resolve(op.get("requestBody"))
     content = request_body.get("content") if isinstance(request_body, dict) else None
@@ -158,7 +158,7 @@ def _body(index: SpecIndex, resolve: _Resolver, notes: Notes, op: dict[str, Any]
     return body, request_body.get("required") is True
 
 
-def _credentials(index: SpecIndex, doc: dict[str, Any], resolve: _Resolver, notes: Notes, op: dict[str, Any],
+def _credentials(index: SpecIndex, doc: dict[str, Any], resolve: Resolver, notes: Notes, op: dict[str, Any],
                  method: str, template: str) -> list[tuple[str, Arg]]:
     """(field, credential) pairs the operation allows; required as the module docstring says."""
     components = resolve(doc.get("components"))

@@ -14,6 +14,14 @@ import hashlib
 import threading
 from typing import Any
 
+PARSER_LIMITS = {"initial_lexer_fuel": 20_000_000, "step_lexer_fuel": 4_000_000, "step_max_items": 500_000,
+                 "max_items_in_row": 20_000, "max_lexer_states": 4_000_000}
+"""llguidance's resource limits, ten to twenty times its defaults. Every matcher of a compiled grammar
+shares its lexer; with a whole large API in one grammar (GitHub's 811 URL patterns alive at once)
+the defaults run out over a long run (``lexer error: too many expressions constructed``) and every
+later row would end ``unsatisfiable``. The limits only bound work and memory; they never change
+which tokens a grammar allows."""
+
 _BYTE_TOKENIZER: Any = None
 _lock = threading.Lock()
 
@@ -127,7 +135,8 @@ class LLGuidanceEngine:
             return found
         import llguidance
 
-        matcher = llguidance.LLMatcher(tokenizer.ll, llguidance.LLMatcher.grammar_from_lark(grammar), log_level=0)
+        matcher = llguidance.LLMatcher(tokenizer.ll, llguidance.LLMatcher.grammar_from_lark(grammar), log_level=0,
+                                       limits=llguidance.LLParserLimits(**PARSER_LIMITS))
         if matcher.is_error():
             raise ValueError(f"invalid grammar: {matcher.get_error()}")
         compiled = LLGuidanceGrammar(matcher, tokenizer)

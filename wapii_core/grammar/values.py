@@ -10,6 +10,7 @@ grammars accept them, and a program that uses one fails at run time rather than 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from functools import lru_cache
 
 from .lark import WS, Entry, LarkWriter, alternatives, escape, literal, regex, sequence
 from .types import Any_, Arr, Bool, Int, Null, Num, Obj, OneOf, Str, VType
@@ -17,6 +18,11 @@ from .types import Any_, Arr, Bool, Int, Null, Num, Obj, OneOf, Str, VType
 
 def _ascii_class(banned: set[str]) -> str:
     """Visible ASCII (``!`` to ``~``) less ``banned``, as the inside of a regex class."""
+    return _ascii_class_of(frozenset(banned))
+
+
+@lru_cache(maxsize=256)
+def _ascii_class_of(banned: frozenset[str]) -> str:
     return "".join(c if c.isalnum() else f"\\x{ord(c):02x}" for c in map(chr, range(0x21, 0x7F)) if c not in banned)
 
 
