@@ -10,7 +10,7 @@ from typing import Any, Callable
 import pluggy
 
 from . import hookspecs
-from .errors import UnknownNameError
+from .errors import UnknownNameError, did_you_mean
 
 GROUP = "wapii"
 
@@ -82,7 +82,8 @@ class Registry:
         entries = self.entries()
         if name not in entries:
             known = ", ".join(sorted(entries)) or "none"
-            raise UnknownNameError(f"unknown {self.kind} {name!r} (known: {known}; `wapii plugins` lists what is installed)")
+            raise UnknownNameError(f"unknown {self.kind} {name!r}{did_you_mean(name, list(entries))} (known: {known}; "
+                                   "`wapii plugins` lists what is installed)")
         return entries[name].value
 
     def names(self) -> list[str]:

@@ -14,12 +14,25 @@ from ..model import Setup
 
 
 def default_out(dataset: str, adapter: str, backend: str, model: Optional[str], setup: Setup,
-                setting: str = "unconstrained") -> Path:
-    """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>]``: the same command resumes the same run."""
+                setting: str = "unconstrained", mode: Optional[str] = None, draws: int = 1,
+                limit: Optional[int] = None, apis: Optional[list[str]] = None) -> Path:
+    """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>][-<mode>][-n<draws>][-<apis>][-limit<N>]``.
+
+    Every option that changes what a run measures is in the name (the optional parts only when they
+    differ from the default), so the same command resumes the same run and a different one never
+    lands in its directory."""
     parts = [dataset, adapter, backend] + ([model] if model else []) + [setup.value]
     if setting != "unconstrained":
         parts.append(setting)
-    name = "-".join(re.sub(r"[^A-Za-z0-9_.]+", "_", p).strip("_") for p in parts)
+    if mode:
+        parts.append(mode)
+    if draws != 1:
+        parts.append(f"n{draws}")
+    if apis:
+        parts.append("+".join(sorted(set(apis))))
+    if limit is not None:
+        parts.append(f"limit{limit}")
+    name = "-".join(re.sub(r"[^A-Za-z0-9_.+]+", "_", p).strip("_") for p in parts)
     return Path("runs") / name
 
 
@@ -96,6 +109,8 @@ def add_to(app: typer.Typer) -> None:
         require_isolation: bool = typer.Option(False, "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",
                                                help="Refuse to execute generated code unless every sandbox layer "
                                                     "is active (see `wapii doctor`)."),
+        force: bool = typer.Option(False, "--force", help="Start over in a run directory that already holds a "
+                                                          "run (its files are replaced)."),
     ) -> None:
         """Generate, execute and judge programs for every task; resumes an interrupted run directory.
 
@@ -108,20 +123,21 @@ def add_to(app: typer.Typer) -> None:
         from .progress import progress_bars
 
         if dataset_dir is not None:
-            dataset, data_dir = "dir", dataset_dir
+            dataset = dataset_dir.resolve().name
         columns = []
         for one_setup in dict.fromkeys(setup):
-            config = RunConfig(dataset=dataset, data_dir=data_dir, adapter=adapter, backend=backend, model=model,
+            config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=adapter, backend=backend, model=model,
                                setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
                                backend_options=parse_options(option), metrics=metric or None, limit=limit,
                                apis=api or None)
             if out is None:
-                target = default_out(dataset, adapter, backend, model, one_setup, setting)
+                target = default_out(dataset, adapter, backend, model, one_setup, setting, mode, draws, limit, api)
             else:
                 target = out / one_setup.value if len(set(setup)) > 1 else out
             try:
                 with progress_bars(not quiet) as progress:
-                    summary = run(config, target, progress)
+                    summary = run(config, target, progress, force=force,
+                                  note=lambda text: typer.echo(text, err=True))
             except GenerationPending as pending:  # not an error: the status, and how to go on
                 typer.echo(f"{target}: {pending}")
                 continue
