@@ -110,7 +110,8 @@ def add_to(app: typer.Typer) -> None:
         backend: str = typer.Option("oracle", "--backend", "-b", help="Where completions come from."),
         model: Optional[str] = typer.Option(None, "--model", "-m", help="Model name or path, for model backends."),
         dataset: str = typer.Option("demo", "--dataset", "-d", help="Dataset name (`wapii datasets list`)."),
-        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR"),
+        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                                help="Where the dataset's files are (default: the per-user cache)."),
         setup: list[Setup] = typer.Option([Setup.full], "--setup", "-s", help="Setups to run; repeat for several."),
         mode: str = typer.Option(DEFAULT_MODE, "--mode", help="Comparison mode for every library: wire (default), "
                                  "reference or strict."),
@@ -126,7 +127,7 @@ def add_to(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or tables."),
     ) -> None:
         """Run one backend with several adapters on the same tasks and compare the libraries side by side."""
-        from ..report_formats import print_report
+        from wapii_core.report_terminal import print_report
         from ..runner import RunConfig, run
         from .progress import progress_bars
         from .run import generation_failures, parse_options

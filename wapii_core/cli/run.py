@@ -157,9 +157,11 @@ def add_to(app: typer.Typer) -> None:
     @app.command("evaluate")
     def evaluate_command(
         run_dir: Path = typer.Argument(..., help="A run directory written by `wapii run`."),
-        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR"),
+        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                                help="Where the dataset's files are (default: where the run found "
+                                                     "them)."),
         metric: list[str] = typer.Option([], "--metric", help="Metric providers to apply (default: all)."),
-        quiet: bool = typer.Option(False, "--quiet", "-q"),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or table."),
         require_isolation: bool = typer.Option(False, "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",
                                                help="Refuse to execute generated code unless every sandbox layer "
                                                     "is active (see `wapii doctor`)."),
