@@ -89,6 +89,19 @@ def test_replay_tables_and_differences_match_the_programs(tmp_path: Path) -> Non
                            ("httpx_py", "requests_py"): ["larchwood/0", "larchwood/3"]}
     markdown = (out / "compare.md").read_text()
     assert "solved by **httpx_py**, not by **requests_py** (2): `larchwood/0`, `larchwood/3`" in markdown
+    why = {(d["solved_by"], d["not_by"]): d["why"] for d in compared["differences"]}
+    assert why[("httpx_py", "requests_py")]["larchwood/0"].startswith("did not run: no_request")
+    assert "path_params.bookId wrong: sent 'https://api.larchwood-library.example/v2/books/bk_1', expected " \
+        in why[("httpx_py", "requests_py")]["larchwood/3"]
+    assert "headers.Accept-Language missing (expected " in why[("httpx_py", "requests_py")]["larchwood/3"]
+    assert "  - `larchwood/3`: " in markdown
+
+    # the terminal gets a rendered table, not Markdown
+    shown = invoke("compare", "--adapter", "requests_py", "--adapter", "httpx_py", "--backend", "replay",
+                   "--generations", f"requests_py={tmp_path / 'requests.jsonl'}",
+                   "--generations", f"httpx_py={tmp_path / 'httpx.jsonl'}", "--out", str(out), "--resamples", "0")
+    assert "**" not in shown and "| Correct implementations" not in shown
+    assert "What requests_py got wrong" in shown and "larchwood/3" in shown
 
     # `wapii report` on the same run directories gives the same side-by-side table
     reported = invoke("report", str(out / "requests_py-full"), str(out / "httpx_py-full"), "--format", "md",
