@@ -336,7 +336,7 @@ def render_markdown(report: Report) -> str:
     for table in report.tables:
         out += ["", f"## {table.title}", ""]
         if table.caption:
-            out += [f"All columns: {table.caption}.", ""]
+            out += [f"All {'runs' if table.kind == 'leaderboard' else 'columns'}: {table.caption}.", ""]
         out += [f"> **Note:** {note}" for note in table.notes] + ([""] if table.notes else [])
         out += [markdown_table(table), ""]
         out += [f"- {line}" for line in legend(table, intervals=True)]

@@ -119,7 +119,8 @@ def print_table_on(console: "Console", table: Table, intervals: bool) -> None:
         first = max(FIRST_MIN, min(FIRST_MAX, longest, console.width - used - OVERHEAD - 1))
         console.print(_rich_table(table, columns, texts, widths, first, part))
     if table.caption:
-        console.print(f"All columns: {table.caption}.", highlight=False, markup=False)
+        shared = "All runs" if table.kind == "leaderboard" else "All columns"
+        console.print(f"{shared}: {table.caption}.", highlight=False, markup=False)
     for note in table.notes:
         console.print(f"Note: {note}", style="bold", highlight=False, markup=False)
     for line in legend(table, intervals):
