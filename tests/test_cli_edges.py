@@ -293,3 +293,14 @@ def test_unknown_names_list_the_valid_ones_and_suggest_the_closest():
                     "google_calendar_v3, google_sheet_v4, slack)")
     line = one_line_error(run_cli("run", "--adapter", "axio_js", "--quiet", cwd=REPO))
     assert line.startswith("error: unknown adapter 'axio_js' (did you mean 'axios_js'?) (known: ")
+
+
+def test_generating_a_dataset_for_ones_own_api_without_wapiibench_says_what_to_run(tmp_path):
+    done = run_cli("datasets", "generate", "--spec", str(REPO / "specs" / "demo" / "specs" / "larchwood.yaml"),
+                   "--backend", "oracle", "--model", "x", "--out", str(tmp_path / "mine"), cwd=REPO,
+                   env={"WAPII_CACHE_DIR": str(tmp_path / "cache"), "WAPII_DATA_DIR": str(tmp_path / "nothing"),
+                        "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    line = one_line_error(done)
+    assert "uses WAPIIBench's dataset-generation prompt" in line
+    assert "run `wapii datasets fetch wapiibench` once (or pass --prompts DIR holding those two files)" in line
+    assert not (tmp_path / "mine").exists()
