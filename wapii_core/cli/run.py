@@ -126,7 +126,8 @@ def add_to(app: typer.Typer) -> None:
             dataset = dataset_dir.resolve().name
         columns = []
         for one_setup in dict.fromkeys(setup):
-            config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=adapter, backend=backend, model=model,
+            config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=adapter,
+                               backend=backend, model=model,
                                setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
                                backend_options=parse_options(option), metrics=metric or None, limit=limit,
                                apis=api or None)
