@@ -250,7 +250,7 @@ def make_plots(report: Report) -> list[Plot]:
     plots = []
     prefix = f"{slug(report.runs[0].name)}-" if len(report.runs) == 1 else ""
     for table in report.tables:
-        base = prefix + slug(table.title)
+        base = slug(table.title) if prefix and slug(table.title).startswith(prefix) else prefix + slug(table.title)
         if table.kind == "leaderboard":
             kinds = [("correct", "Correct implementations (t) per run, 95 % intervals", plot_leaderboard(table))]
         elif table.kind == "paper":
