@@ -141,12 +141,6 @@ def _table(title: str, setup: str | None, columns: list[str], runs: list[str], s
     return Table(title, setup, columns, rows, runs, scopes)
 
 
-def _unique_titles(runs: list[RunData]) -> list[str]:
-    from wapii_core.report_labels import labels
-
-    return labels(runs)[0]
-
-
 def build_report(runs: list[RunData], by_api: bool = False, api: str | None = None, resamples: int = 2000,
                  seed: int = 0, leaderboard: bool = False) -> Report:
     """The tables and the paired tests.
@@ -203,6 +197,8 @@ def _provider_tables(runs: list[RunData], prefix: str, by_api: bool) -> list[Tab
 
     Runs side by side, or (``by_api``, one run) the columns Overall and each API.
     """
+    from wapii_core.report_labels import facets, labels
+
     tables = []
     names = list(dict.fromkeys(name for r in runs for name in (r.summary.get("metrics") or {})))
     for name in names:
@@ -212,15 +208,18 @@ def _provider_tables(runs: list[RunData], prefix: str, by_api: bool) -> list[Tab
             scopes: list[str | None] = [None, *apis]
             columns = [values, *(values["per_api"][a] for a in apis)]
             titles, run_names = ["Overall", *apis], [runs[0].name] * len(scopes)
+            caption = " · ".join(facets(runs[0]).values())
         else:
             with_it = [r for r in runs if name in (r.summary.get("metrics") or {})]
             columns = [r.summary["metrics"][name] for r in with_it]
-            scopes, titles, run_names = [None] * len(with_it), _unique_titles(with_it), [r.name for r in with_it]
+            scopes, run_names = [None] * len(with_it), [r.name for r in with_it]
+            titles, caption = labels(with_it)
         rows = list(dict.fromkeys(row for values in columns for row in _scalar_rows(values)))
         if not rows:  # e.g. a provider that failed as a whole: listed under its failures instead
             continue
         table_rows = [(row, [Cell(values.get(row)) for values in columns]) for row in rows]
-        tables.append(Table(f"{prefix}{name} metrics", None, titles, table_rows, run_names, scopes, kind="provider"))
+        tables.append(Table(f"{prefix}{name} metrics", None, titles, table_rows, run_names, scopes, kind="provider",
+                            caption=caption))
     return tables
 
 
