@@ -121,3 +121,16 @@ def test_generations_must_name_their_adapter_when_there_are_several() -> None:
     assert compare.parse_generations(["x.jsonl"], PYTHON) == {name: Path("x.jsonl") for name in PYTHON}
     with pytest.raises(Exception, match="ADAPTER=PATH"):
         compare.parse_generations(["a.jsonl", "b.jsonl"], PYTHON)
+
+
+def test_a_difference_says_what_was_sent_and_what_was_expected(tmp_path: Path) -> None:
+    python_true = oracle_program("requests_py", DEMO.samples[0]).replace("'available': 'true'", "'available': True")
+    write_generations(tmp_path / "requests.jsonl", "requests_py", {"larchwood/0": python_true})
+    write_generations(tmp_path / "httpx.jsonl", "httpx_py", {})
+    out = tmp_path / "cmp"
+    invoke("compare", "--adapter", "requests_py", "--adapter", "httpx_py", "--backend", "replay",
+           "--generations", f"requests_py={tmp_path / 'requests.jsonl'}",
+           "--generations", f"httpx_py={tmp_path / 'httpx.jsonl'}", "--out", str(out), "--resamples", "0", "--quiet")
+    compared = json.loads((out / "compare.json").read_text())
+    why = {(d["solved_by"], d["not_by"]): d["why"] for d in compared["differences"]}
+    assert why[("httpx_py", "requests_py")] == {"larchwood/0": "params.available: sent 'True', expected 'true'"}

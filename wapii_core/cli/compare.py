@@ -58,7 +58,10 @@ def _shown(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _sent(request: dict[str, Any] | None, field: str, name: str) -> Any:
+def _sent(request: dict[str, Any] | None, field: str, name: str, wire: bool = False) -> Any:
+    """The value of argument ``name`` of ``field`` in ``request`` (the query as sent, in wire mode)."""
+    if wire and field == "params" and isinstance((request or {}).get("sent_params"), dict):
+        field = "sent_params"
     values = (request or {}).get(field)
     if field == "data" and not isinstance(values, dict):
         return values
@@ -88,7 +91,8 @@ def why_not(failed: Any, solved: Any) -> str:
         for name, verdict in names.items():
             if verdict == "correct":
                 continue
-            sent, wanted = _sent(request, field, name), _sent(expected, field, name)
+            wire = failed.mode == "wire"
+            sent, wanted = _sent(request, field, name, wire), _sent(expected, field, name, wire)
             if verdict == "missing":
                 parts.append(f"{field}.{name} missing (expected {_shown(wanted)})" if wanted is not _ABSENT
                              else f"{field}.{name} missing")
