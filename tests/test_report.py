@@ -266,3 +266,18 @@ def test_other_metric_providers_get_their_own_tables(tmp_path):
     assert "## pass_at_k metrics" in text and "| pass@1 | 60.0 |" in text and "| tasks | 10 |" in text
     by_api = invoke(str(run), "--by-api", "--format", "md", "--resamples", "0")
     assert "## p by API: pass_at_k metrics" in by_api and "| pass@1 | 60.0 | 60.0 |" in by_api
+
+
+def test_columns_are_labelled_by_what_differs_and_the_rest_is_said_once(tmp_path):
+    runs = [write_run(tmp_path / s, draws_of(["correct"] * 4), model="org/m", setting=s)
+            for s in ("unconstrained", "constrained", "rag")]
+    table = build_report(load_runs(runs), resamples=0).tables[0]
+    assert table.columns == ["unconstrained", "constrained", "rag"]
+    assert table.caption == "org/m · hand · axios_js · full · reference mode · 4 samples"
+    assert table.notes == []
+    twins = [write_run(tmp_path / n, draws_of(["correct"] * 4), model="org/m") for n in ("x1", "x2")]
+    assert build_report(load_runs(twins), resamples=0).tables[0].columns == ["x1", "x2"]
+    text = markdown_report([(d.name, json.loads((d / "run.json").read_text()), json.loads((d / "summary.json")
+                                                                                         .read_text())) for d in runs])
+    assert "All columns: org/m · hand · axios_js · full · reference mode · 4 samples." in text
+    assert "- (t): share of all judged samples." in text and "docs/metrics.md" in text

@@ -47,16 +47,16 @@ def labels(runs: list["RunData"]) -> tuple[list[str], str]:
     by their directory names. An incomplete run's label says so."""
     described = [facets(r) for r in runs]
     differing = [f for f in FACETS if len({d[f] for d in described}) > 1]
-    shared = [f for f in FACETS if f not in differing]
-    caption = " · ".join(described[0][f] for f in shared) if described else ""
+    caption = " · ".join(described[0][f] for f in FACETS if f not in differing) if described else ""
+    plain = [" · ".join(d[f] for f in differing) for d in described]
     out = []
-    for run, d in zip(runs, described):
-        label = " · ".join(d[f] for f in differing)
+    for run, label in zip(runs, plain):
+        if not label or plain.count(label) > 1:  # alike in every facet: told apart by directory name
+            label = f"{run.name}: {label}" if label else run.name
+        if is_incomplete(run) and "judged" not in label:
+            label += " (incomplete)"
         out.append(label)
-    out = [label if label and out.count(label) == 1 else (f"{run.name}: {label}" if label else run.name)
-           for run, label in zip(runs, out)]
-    return [f"{label} (incomplete)" if is_incomplete(run) and "judged" not in label else label
-            for run, label in zip(runs, out)], caption
+    return out, caption
 
 
 def task_set(run: "RunData") -> frozenset[str] | None:
