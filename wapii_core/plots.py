@@ -108,7 +108,7 @@ def _pyplot() -> Any:
 
 def _short(label: str, width: int = 16) -> str:
     """Wrap a column title onto lines of at most ``width`` characters for the axis."""
-    from wapii_core.report_terminal import wrap_label
+    from wapii_core.report_labels import wrap_label
 
     return wrap_label(label, width)
 

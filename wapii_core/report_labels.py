@@ -8,11 +8,13 @@ three runs differing only in their setting are labelled ``unconstrained`` / ``co
 
 :func:`comparability_notes` says, in words, what makes the columns of a table not directly
 comparable: different task sets (a 26-task demo run beside a 395-task run; ``--limit``; ``--api``)
-and incomplete runs (a replay with 8 of 395 samples judged).
+and incomplete runs (a replay with 8 of 395 samples judged). :func:`wrap_label` breaks a label into
+lines where it may wrap (the terminal's headers and the plots' axes).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -93,3 +95,28 @@ def comparability_notes(runs: list["RunData"], names: list[str]) -> list[str]:
                      f"({len(s.get('failed_generations') or [])} generations failed or missing); its rates are over "
                      "the judged samples only.")
     return notes
+
+
+def label_pieces(label: str) -> list[str]:
+    """``label`` cut after each space, ``_``, ``-``, ``/``, ``:`` or ``·`` (where it may wrap)."""
+    return [p for p in re.split(r"(?<=[\s_\-/:·])", label) if p]
+
+
+def wrap_label(label: str, width: int) -> str:
+    """``label`` on lines of at most ``width`` characters, broken where :func:`label_pieces` allows (a piece
+    longer than ``width`` is cut)."""
+    lines: list[str] = []
+    line = ""
+    for piece in label_pieces(label):
+        while len(piece) > width:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(piece[:width])
+            piece = piece[width:]
+        if len((line + piece).rstrip()) > width:
+            lines.append(line)
+            line = ""
+        line += piece
+    lines.append(line)
+    return "\n".join(part.strip() for part in lines if part.strip())

@@ -10,10 +10,10 @@ shares), notes on what keeps the columns from being compared, and a legend of it
 from __future__ import annotations
 
 import io
-import re
 from typing import TYPE_CHECKING, Any
 
 from wapii_core.report import Report, Table, describe_paired, format_interval, format_value
+from wapii_core.report_labels import label_pieces, wrap_label
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -32,37 +32,12 @@ def _cell_texts(table: Table, intervals: bool) -> list[list[tuple[str, str]]]:
              for c in cells] for row, cells in table.rows]
 
 
-def _pieces(label: str) -> list[str]:
-    """``label`` cut after each space, ``_``, ``-``, ``/``, ``:`` or ``·`` (where it may wrap)."""
-    return [p for p in re.split(r"(?<=[\s_\-/:·])", label) if p]
-
-
-def wrap_label(label: str, width: int) -> str:
-    """``label`` on lines of at most ``width`` characters, broken where :func:`_pieces` allows (a piece
-    longer than ``width`` is cut)."""
-    lines: list[str] = []
-    line = ""
-    for piece in _pieces(label):
-        while len(piece) > width:
-            if line:
-                lines.append(line)
-                line = ""
-            lines.append(piece[:width])
-            piece = piece[width:]
-        if len((line + piece).rstrip()) > width:
-            lines.append(line)
-            line = ""
-        line += piece
-    lines.append(line)
-    return "\n".join(part.strip() for part in lines if part.strip())
-
-
 def _widths(table: Table, texts: list[list[tuple[str, str]]]) -> list[int]:
     """Per column: its widest value (or interval), widened for a label up to :data:`LABEL_MIN`
     (or its longest piece, at most 12)."""
     widths = []
     for j, title in enumerate(table.columns):
-        longest_piece = max((len(p.strip()) for p in _pieces(title)), default=0)
+        longest_piece = max((len(p.strip()) for p in label_pieces(title)), default=0)
         values = max((max(len(v), len(i)) for row in texts for v, i in [row[j]]), default=1)
         widths.append(max(values, min(len(title), max(LABEL_MIN, min(longest_piece, 12)))))
     return widths
