@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable, TypeVar
@@ -41,8 +42,9 @@ the first that differs: the user's own options before the backend's derived para
 _IDENTITY_NAMES = {"dataset_sha256": "dataset sha256", "backend_params": "backend parameter", "mode": "comparison mode",
                    "draws": "draws (-n)", "limit": "--limit", "apis": "--api"}
 
-RUN_FILES = (RUN_FILE, GENERATIONS_FILE, RESULTS_FILE, SUMMARY_FILE, REPORT_FILE)
-"""The files a run directory holds (``--force`` removes them to start over)."""
+RUN_FILES = (RUN_FILE, GENERATIONS_FILE, RESULTS_FILE, SUMMARY_FILE, REPORT_FILE, "batches.json")
+"""The files a run directory holds (``--force`` removes them, and a backend's ``batch/`` folder, to
+start over; nothing else in the directory is touched)."""
 """How a refusal names an identity key (the others by their own name)."""
 
 M = TypeVar("M", bound=BaseModel)
@@ -153,6 +155,7 @@ class RunStore:
             if fresh:
                 for name in RUN_FILES:
                     (directory / name).unlink(missing_ok=True)
+                shutil.rmtree(directory / "batch", ignore_errors=True)  # the openai backend's batch files
             if run_file.exists():
                 previous = load_run(directory)
                 difference = _difference(previous, run)
