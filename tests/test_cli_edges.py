@@ -42,8 +42,11 @@ def test_a_finished_run_is_never_rewritten_by_a_different_command(tmp_path):
     assert "draws (-n) 1, not 2" in one_line_error(run_demo(out, "-n", "2"))
     assert "--api unset, not ['larchwood']" in one_line_error(run_demo(out, "--api", "larchwood"))
     assert {name: (out / name).read_bytes() for name in before} == before
+    (out / "batches.json").write_text("{}")  # a backend's state of the old run: gone with it
+    (out / "notes.txt").write_text("mine")  # anything else is left alone
     forced = run_demo(out, "--limit", "5", "--force")
     assert forced.returncode == 0, forced.stderr
+    assert not (out / "batches.json").exists() and (out / "notes.txt").read_text() == "mine"
     assert json.loads((out / "run.json").read_text())["limit"] == 5
     assert json.loads((out / "summary.json").read_text())["samples"] == 5
 
