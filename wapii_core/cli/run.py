@@ -120,6 +120,7 @@ def add_to(app: typer.Typer) -> None:
         from ..errors import GenerationPending
         from ..report import print_table
         from ..runner import RunConfig, run
+        from ..store import load_run
         from .progress import progress_bars
 
         if dataset_dir is not None:
@@ -142,8 +143,7 @@ def add_to(app: typer.Typer) -> None:
             except GenerationPending as pending:  # not an error: the status, and how to go on
                 typer.echo(f"{target}: {pending}")
                 continue
-            columns.append((str(target), {"adapter": adapter, "backend": backend, "model": model,
-                                          "setup": one_setup.value}, summary))
+            columns.append((str(target), load_run(target), summary))
             if not quiet:
                 typer.echo(f"run directory: {target}")
         if not quiet and columns:
