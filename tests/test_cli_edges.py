@@ -198,6 +198,9 @@ def test_report_output_targets(tmp_path):
     assert inferred.read_text().startswith("# wapii report")
     assert "cannot tell the format" in one_line_error(run_cli("report", str(out), "--out", str(tmp_path / "r.pdf"),
                                                               cwd=REPO))
+    assert "the name says html, --format says md" in one_line_error(
+        run_cli("report", str(out), "--out", str(tmp_path / "r.html"), "--format", "md", cwd=REPO))
+    assert not (tmp_path / "r.html").exists()
     folder = tmp_path / "site"
     folder.mkdir()
     assert "is a directory" in one_line_error(run_cli("report", str(out), "--out", str(folder), cwd=REPO))

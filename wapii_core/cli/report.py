@@ -38,6 +38,8 @@ def output_target(fmt: Optional[str], out: Optional[Path]) -> tuple[str, Optiona
             raise WapiiError(f"{out}: cannot tell the format from the name (known endings: "
                              f"{', '.join(SUFFIXES)}); give --format")
         return implied, out
+    if implied not in (None, "table", fmt):
+        raise WapiiError(f"{out}: the name says {implied}, --format says {fmt}; drop --format or rename the file")
     return fmt, out
 
 
