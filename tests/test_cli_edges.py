@@ -201,6 +201,8 @@ def test_report_output_targets(tmp_path):
     assert "the name says html, --format says md" in one_line_error(
         run_cli("report", str(out), "--out", str(tmp_path / "r.html"), "--format", "md", cwd=REPO))
     assert not (tmp_path / "r.html").exists()
+    assert "give --by-api or --leaderboard, not both" in one_line_error(
+        run_cli("report", str(out), "--by-api", "--leaderboard", cwd=REPO))
     folder = tmp_path / "site"
     folder.mkdir()
     assert "is a directory" in one_line_error(run_cli("report", str(out), "--out", str(folder), cwd=REPO))

@@ -70,6 +70,8 @@ def add_to(app: typer.Typer) -> None:
         from wapii_core.report import build_report, load_runs, render_markdown
         from wapii_core.store import load_run, write_atomic
 
+        if by_api and leaderboard:
+            raise WapiiError("give --by-api or --leaderboard, not both")
         fmt, out = output_target(fmt, out)
         if fmt == "html" and out is None and sys.stdout.isatty():
             raise WapiiError("--format html writes a whole page: give --out report.html (or redirect the output "
