@@ -104,6 +104,8 @@ def print_table_on(console: "Console", table: Table, intervals: bool) -> None:
 
 
 def print_report_on(console: "Console", report: Report, intervals: bool = False) -> None:
+    """Every table of ``report`` on ``console``, then the paired tests, the pairs without one and a
+    pointer to the metrics document; intervals only with ``intervals``."""
     from wapii_core.report_legend import METRICS_DOC
 
     for table in report.tables:
