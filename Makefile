@@ -20,7 +20,7 @@ run: install
 	$(WAPII) run --backend hf --model $(MODEL) $(RUN_OPTIONS) --quiet --out $(RUNS)/unconstrained
 	$(WAPII) run --backend hf --model $(MODEL) $(RUN_OPTIONS) -O constraint_references=false --setting constrained \
 		--quiet --out $(RUNS)/constrained
-	$(WAPII) report $(RUNS)/unconstrained $(RUNS)/constrained
+	$(WAPII) report --intervals $(RUNS)/unconstrained $(RUNS)/constrained
 
 # The whole test suite (reads the reference data from $(SHARED)).
 test: install

@@ -104,7 +104,8 @@ def one_run(dataset_dir: Path, out: Path, mode: str, setup: str, setting: str, o
     from wapii_core.runner import RunConfig, run
 
     run_dir = out / f"{mode}-{setup}-{setting}"
-    config = RunConfig(dataset="dir", data_dir=dataset_dir, backend="hf", model="smollm2-135m", setup=Setup(setup),
+    config = RunConfig(dataset=dataset_dir.name, dataset_dir=dataset_dir, backend="hf", model="smollm2-135m",
+                       setup=Setup(setup),
                        setting=setting, backend_options={**options, **MODES[mode]})
     began = time.perf_counter()
     run(config, run_dir)

@@ -119,7 +119,7 @@ def test_a_run_directory_of_another_run_is_refused_and_kept(tmp_path):
     assert run_cli("run", "--setup", "full", "--out", str(out), "--quiet").returncode == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
     one_line_error(run_cli("run", "--setup", "argument", "--out", str(out)),
-                   f"{out}: holds a run with setup 'full', not 'argument' (use another --out)")
+                   f"{out}: holds a run with setup 'full', not 'argument' (use another --out, or --force to replace it)")
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 

@@ -91,6 +91,19 @@ def test_replay_tables_and_differences_match_the_programs(tmp_path: Path) -> Non
                            ("httpx_py", "requests_py"): ["larchwood/0", "larchwood/3"]}
     markdown = (out / "compare.md").read_text()
     assert "solved by **httpx_py**, not by **requests_py** (2): `larchwood/0`, `larchwood/3`" in markdown
+    why = {(d["solved_by"], d["not_by"]): d["why"] for d in compared["differences"]}
+    assert why[("httpx_py", "requests_py")]["larchwood/0"].startswith("did not run: no_request")
+    assert "path_params.bookId wrong: sent 'https://api.larchwood-library.example/v2/books/bk_1', expected " \
+        in why[("httpx_py", "requests_py")]["larchwood/3"]
+    assert "headers.Accept-Language missing (expected " in why[("httpx_py", "requests_py")]["larchwood/3"]
+    assert "  - `larchwood/3`: " in markdown
+
+    # the terminal gets a rendered table, not Markdown
+    shown = invoke("compare", "--adapter", "requests_py", "--adapter", "httpx_py", "--backend", "replay",
+                   "--generations", f"requests_py={tmp_path / 'requests.jsonl'}",
+                   "--generations", f"httpx_py={tmp_path / 'httpx.jsonl'}", "--out", str(out), "--resamples", "0")
+    assert "**" not in shown and "| Correct implementations" not in shown
+    assert "What requests_py got wrong" in shown and "larchwood/3" in shown
 
     # `wapii report` on the same run directories gives the same side-by-side table
     reported = invoke("report", str(out / "requests_py-full"), str(out / "httpx_py-full"), "--format", "md",
@@ -110,3 +123,16 @@ def test_generations_must_name_their_adapter_when_there_are_several() -> None:
     assert compare.parse_generations(["x.jsonl"], PYTHON) == {name: Path("x.jsonl") for name in PYTHON}
     with pytest.raises(Exception, match="ADAPTER=PATH"):
         compare.parse_generations(["a.jsonl", "b.jsonl"], PYTHON)
+
+
+def test_a_difference_says_what_was_sent_and_what_was_expected(tmp_path: Path) -> None:
+    python_true = oracle_program("requests_py", DEMO.samples[0]).replace("'available': 'true'", "'available': True")
+    write_generations(tmp_path / "requests.jsonl", "requests_py", {"larchwood/0": python_true})
+    write_generations(tmp_path / "httpx.jsonl", "httpx_py", {})
+    out = tmp_path / "cmp"
+    invoke("compare", "--adapter", "requests_py", "--adapter", "httpx_py", "--backend", "replay",
+           "--generations", f"requests_py={tmp_path / 'requests.jsonl'}",
+           "--generations", f"httpx_py={tmp_path / 'httpx.jsonl'}", "--out", str(out), "--resamples", "0", "--quiet")
+    compared = json.loads((out / "compare.json").read_text())
+    why = {(d["solved_by"], d["not_by"]): d["why"] for d in compared["differences"]}
+    assert why[("httpx_py", "requests_py")] == {"larchwood/0": "params.available: sent 'True', expected 'true'"}

@@ -103,14 +103,14 @@ def test_a_large_spec_is_asked_for_in_endpoint_subsets(tmp_path):
     assert report.duplicates == len(chunks) - 1 and report.written == 1
 
 
-def test_the_generated_demo_dataset_scores_100_percent_with_the_oracle(tmp_path, monkeypatch):
+def test_the_generated_demo_dataset_scores_100_percent_with_the_oracle(tmp_path):
     from wapii_core import runner
 
     with testing_server.OpenAIServer(lambda call: answer(DEMO_SAMPLES)) as server:
         report = generate_dataset(config(tmp_path / "gen", server))
     assert report.written == len(DEMO_SAMPLES) and report.flagged == 0
-    monkeypatch.setattr(runner, "load_dataset", lambda name, data_dir: load_dataset_dir(tmp_path / "gen", name))
-    summary = runner.run(runner.RunConfig(dataset="generated", backend="oracle"), tmp_path / "run")
+    summary = runner.run(runner.RunConfig(dataset="gen", dataset_dir=tmp_path / "gen", backend="oracle"),
+                         tmp_path / "run")
     assert summary["complete"] and summary["samples"] == len(DEMO_SAMPLES)
     assert summary["overall"]["Correct implementations (t)"] == 1.0
     assert summary["overall"]["Total errors"] == 0

@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from wapii_core.cli.report import add_to
 from wapii_core.metrics import ROW_NAMES, PaperMetrics
 from wapii_core.model import SampleResult
-from wapii_core.report import build_report, load_runs, markdown_report
+from wapii_core.report import build_report, describe_paired, load_runs, markdown_report
 from wapii_core.row_terms import RATE_ROWS, point_values, task_terms
 from wapii_core.stats import bootstrap_intervals, mcnemar_exact, paired_test
 
@@ -163,13 +163,26 @@ def test_the_paired_test_on_a_constructed_pair():
         paired_test(a, draws_of(["correct"] * 99))
 
 
-def test_paired_tests_appear_for_runs_over_the_same_tasks(tmp_path):
+def test_paired_tests_run_on_the_shared_tasks_and_say_why_a_pair_has_none(tmp_path):
     a = write_run(tmp_path / "a", draws_of(["correct"] * 60 + ["wrong"] * 40), model="A")
     b = write_run(tmp_path / "b", draws_of(["correct"] * 40 + ["wrong"] * 50 + ["correct"] * 10), model="B")
-    c = write_run(tmp_path / "c", draws_of(["correct"] * 3), model="C")  # other tasks: not paired
-    report = build_report(load_runs([a, b, c]), resamples=500)
-    assert [(t["run_a"], t["run_b"]) for t in report.paired] == [("a", "b")]
-    assert report.paired[0]["method"] == "exact McNemar"
+    c = write_run(tmp_path / "c", draws_of(["correct"] * 3), model="C")  # 3 of a's and b's tasks
+    d = write_run(tmp_path / "d", draws_of(["correct"] * 3, api="y"), model="D")  # no task in common
+    report = build_report(load_runs([a, b, c, d]), resamples=500)
+    assert [(t["run_a"], t["run_b"], t["tasks"]) for t in report.paired] == [("a", "b", 100), ("a", "c", 3),
+                                                                              ("b", "c", 3)]
+    assert report.paired[0]["method"] == "exact McNemar" and "shared_only" not in report.paired[0]
+    assert report.paired[1]["shared_only"] == {"a": 100, "b": 3}
+    assert "on the 3 tasks both judged, of 100 and 3" in describe_paired(report.paired[1])
+    assert report.paired_notes == [f"{x} · {n} samples vs D · 3 samples: no paired test (no task judged in both)."
+                                   for x, n in (("A", 100), ("B", 100), ("C", 3))]
+    table = report.tables[0]
+    assert table.columns == ["A · 100 samples", "B · 100 samples", "C · 3 samples", "D · 3 samples"]
+    assert table.caption == "hand · axios_js · full · unconstrained · reference mode"
+    assert table.notes == ["The runs cover different tasks (samples judged: 100, 100, 3, 3, in order, none judged "
+                           "in all of them): their rates are not directly comparable; paired tests use the tasks "
+                           "each pair shares."]
+    assert build_report(load_runs([a, b]), resamples=0).paired_notes == ["No paired tests: --resamples 0."]
 
 
 def cli() -> typer.Typer:
@@ -236,12 +249,11 @@ def test_html_format_is_self_contained_with_plots_next_to_it(two_runs, tmp_path)
     assert stdout_page.count("<svg") == 3 and "show intervals" not in stdout_page
 
 
-def test_unknown_format_and_table_with_out_are_refused(two_runs, tmp_path):
+def test_unknown_format_is_refused(two_runs, tmp_path):
     from wapii_core.errors import WapiiError
 
-    for args in (["--format", "pdf"], ["--format", "table", "--out", str(tmp_path / "x")]):
-        done = CliRunner().invoke(cli(), ["report", str(two_runs[0]), *args])
-        assert isinstance(done.exception, WapiiError)
+    done = CliRunner().invoke(cli(), ["report", str(two_runs[0]), "--format", "pdf"])
+    assert isinstance(done.exception, WapiiError)
 
 
 def test_other_metric_providers_get_their_own_tables(tmp_path):
@@ -272,3 +284,20 @@ def test_a_providers_declared_kinds_nested_values_and_descriptions_are_shown(tmp
     assert "| verdicts.correct | 6 |" in text and "| verdicts.wrong | 4 |" in text  # nested: not dropped
     assert "flag" not in text.split("## mine metrics")[1]  # not a number
     assert "- share (rate, in %): a quarter" in text and "- verdicts.wrong (count): samples with that verdict" in text
+
+
+
+
+def test_columns_are_labelled_by_what_differs_and_the_rest_is_said_once(tmp_path):
+    runs = [write_run(tmp_path / s, draws_of(["correct"] * 4), model="org/m", setting=s)
+            for s in ("unconstrained", "constrained", "rag")]
+    table = build_report(load_runs(runs), resamples=0).tables[0]
+    assert table.columns == ["unconstrained", "constrained", "rag"]
+    assert table.caption == "org/m · hand · axios_js · full · reference mode · 4 samples"
+    assert table.notes == []
+    twins = [write_run(tmp_path / n, draws_of(["correct"] * 4), model="org/m") for n in ("x1", "x2")]
+    assert build_report(load_runs(twins), resamples=0).tables[0].columns == ["x1", "x2"]
+    text = markdown_report([(d.name, json.loads((d / "run.json").read_text()), json.loads((d / "summary.json")
+                                                                                         .read_text())) for d in runs])
+    assert "All columns: org/m · hand · axios_js · full · reference mode · 4 samples." in text
+    assert "- (t): share of all judged samples." in text and "docs/metrics.md" in text

@@ -114,20 +114,43 @@ class Browser:
         os.close(self._from_browser)
 
 
-def render(page: Path, screenshot: Path, profile: Path) -> dict[str, Any]:
-    """Load ``page``; return its console errors, exceptions, network requests and a few DOM facts."""
+SCREENSHOTS = REPO / "build" / "screenshots"
+"""Where the report test leaves its screenshots for a person to look at (ignored by git)."""
+
+
+def render(page: Path, screenshot: Path, profile: Path, width: int = 1280, then: str | None = None) -> dict[str, Any]:
+    """Load ``page`` in a viewport ``width`` pixels wide (390: a phone, emulated as a mobile device);
+    return its console errors, exceptions, network requests, a few DOM facts and (``then``) the value
+    of one more expression evaluated after them."""
     browser = Browser(profile)
     try:
         browser.open_page()
+        browser.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": 900 if width > 600 else 844,
+                                                            "deviceScaleFactor": 1, "mobile": width <= 600})
         browser.send("Page.navigate", {"url": page.resolve().as_uri()})
         browser.wait_for("Page.loadEventFired")
         facts = browser.send("Runtime.evaluate", {"returnByValue": True, "expression": """({
             tables: document.querySelectorAll('table.metrics[data-kind=paper]').length,
+            allTables: document.querySelectorAll('table.metrics').length,
             svgs: document.querySelectorAll('figure svg').length,
             best: document.querySelectorAll('td.best').length,
-            rowCount: (document.getElementById('row-count') || {}).textContent || '',
-            width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight })"""})
+            viewport: window.innerWidth,
+            width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight,
+            unreachable: Array.prototype.filter.call(document.querySelectorAll('table.metrics'), function (t) {
+                var box = t.parentElement, style = getComputedStyle(box);
+                var fits = box.getBoundingClientRect().right <= window.innerWidth + 1;
+                var scrolls = style.overflowX === 'auto' || style.overflowX === 'scroll';
+                return !(fits && (scrolls || t.scrollWidth <= box.clientWidth + 1));
+            }).length,
+            unlabelled: Array.prototype.filter.call(document.querySelectorAll('figure'), function (f) {
+                var caption = f.querySelector('figcaption'), svg = f.querySelector('svg');
+                return !caption || !caption.textContent.trim() || !svg || !svg.getAttribute('aria-label');
+            }).length,
+            narrowestPlot: Math.min.apply(null, Array.prototype.map.call(document.querySelectorAll('figure svg'),
+                function (svg) { return svg.getBoundingClientRect().width; })) })"""})
+        after = browser.send("Runtime.evaluate", {"returnByValue": True, "expression": then}) if then else None
         shot = browser.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})
+        screenshot.parent.mkdir(parents=True, exist_ok=True)
         screenshot.write_bytes(base64.b64decode(shot["data"]))
         events = browser.events
     finally:
@@ -139,7 +162,7 @@ def render(page: Path, screenshot: Path, profile: Path) -> dict[str, Any]:
                  if e.get("method") == "Log.entryAdded" and e["params"]["entry"]["level"] == "error"]
     requests = [e["params"]["request"]["url"] for e in events if e.get("method") == "Network.requestWillBeSent"]
     return {"errors": problems, "external": [u for u in requests if not u.startswith(("file:", "data:"))],
-            "dom": facts["result"]["value"]}
+            "dom": facts["result"]["value"], "then": after["result"].get("value") if after else None}
 
 
 def test_the_checker_sees_console_errors_exceptions_and_network_use(tmp_path):
@@ -152,20 +175,55 @@ def test_the_checker_sees_console_errors_exceptions_and_network_use(tmp_path):
     assert seen["external"] == ["https://example.invalid/pixel.png"]
 
 
-def test_the_html_report_renders_cleanly_and_is_screenshotted(tmp_path):
+def four_runs(tmp_path: Path) -> list[str]:
+    """Demo runs of different sizes and both setups: 26, 8 and 3 samples (full), 8 (argument)."""
     runs = []
-    for setup in ("full", "argument"):
-        out = tmp_path / setup
-        done = run_cli("run", "--setup", setup, "--out", str(out), "--quiet", "--limit", "8", cwd=REPO)
+    for setup, limit in (("full", "26"), ("full", "8"), ("full", "3"), ("argument", "8")):
+        out = tmp_path / f"{setup}-{limit}"
+        done = run_cli("run", "--setup", setup, "--out", str(out), "--quiet", "--limit", limit, cwd=REPO)
         assert done.returncode == 0, done.stderr
         runs.append(str(out))
+    return runs
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_html_report_renders_cleanly_at_desktop_and_phone_width(tmp_path, width):
+    runs = four_runs(tmp_path)
     page = tmp_path / "report" / "index.html"
-    done = run_cli("report", *runs, "--format", "html", "--out", str(page), "--resamples", "200", cwd=REPO)
+    done = run_cli("report", *runs, "--out", str(page), "--resamples", "200", cwd=REPO)
     assert done.returncode == 0, done.stderr
-    screenshot = tmp_path / "report.png"
-    seen = render(page, screenshot, tmp_path / "profile")
+    screenshot = SCREENSHOTS / f"report-{width}px.png"
+    seen = render(page, screenshot, tmp_path / "profile", width=width)
     assert seen["errors"] == [] and seen["external"] == []
     dom = seen["dom"]
-    assert dom["tables"] == 2 and dom["svgs"] == 6 and dom["rowCount"] == "36"
+    assert dom["tables"] == 2 and dom["svgs"] == 6
+    assert dom["width"] <= dom["viewport"], "the page body scrolls sideways"
+    assert dom["unreachable"] == 0 and dom["unlabelled"] == 0
+    assert dom["narrowestPlot"] >= 500  # plots keep their size (and their text legible), scrolling if need be
     assert screenshot.read_bytes().startswith(b"\x89PNG") and screenshot.stat().st_size > 10_000
     assert dom["height"] > 1000
+
+
+def test_the_leaderboard_page_sorts_and_fits_a_phone(tmp_path):
+    runs = four_runs(tmp_path)
+    page = tmp_path / "board" / "index.html"
+    done = run_cli("report", "--leaderboard", *runs, "--out", str(page), "--resamples", "200", cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    order = """(function () {
+        var table = document.querySelector('table.leaderboard'), head = table.querySelectorAll('thead th');
+        function column(j) { return Array.prototype.map.call(table.tBodies[0].rows, function (r) {
+            return r.cells[j].getAttribute('data-value'); }); }
+        var samples = head.length - 1, before = column(samples);
+        head[samples].click();
+        var down = column(samples);
+        head[samples].click();
+        return {before: before, down: down, up: column(samples)};
+    })()"""
+    seen = render(page, SCREENSHOTS / "leaderboard-390px.png", tmp_path / "profile", width=390, then=order)
+    assert seen["errors"] == [] and seen["external"] == []
+    sorted_by = seen["then"]  # the full-completion board: runs of 26, 8 and 3 samples, all 100 % correct
+    assert sorted(sorted_by["before"], key=float) == sorted(sorted_by["down"], key=float)
+    assert [float(v) for v in sorted_by["down"]] == [26, 8, 3] and [float(v) for v in sorted_by["up"]] == [3, 8, 26]
+    dom = seen["dom"]
+    assert dom["allTables"] == 2 and dom["width"] <= dom["viewport"] and dom["unreachable"] == 0
+    assert dom["unlabelled"] == 0

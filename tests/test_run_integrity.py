@@ -352,7 +352,7 @@ def test_a_refused_rerun_names_the_setting_that_differs(tmp_path):
     out = tmp_path / "run"
     assert run_cli("run", "--limit", "2", "--out", str(out), "--quiet").returncode == 0
     one_line_error(run_cli("run", "--limit", "2", "--out", str(out), "--draws", "3"),
-                   f"{out}: holds a run with draws (-n) 1, not 3 (use another --out)")
+                   f"{out}: holds a run with draws (-n) 1, not 3 (use another --out, or --force to replace it)")
 
 
 def test_duplicate_sample_ids_in_a_dataset(tmp_path, plugin_env):

@@ -44,7 +44,7 @@ def test_a_directory_of_another_run_is_refused_untouched(tmp_path):
     store.add_generation(Generation(sample="a/0", code="x"))
     store.close()
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
-    with pytest.raises(WapiiError, match="holds a run with adapter 'axios_js', not 'requests_py' .use another --out.$"):
+    with pytest.raises(WapiiError, match="holds a run with adapter 'axios_js', not 'requests_py' .use another --out, or --force to replace it.$"):
         RunStore.open(tmp_path, {**RUN, "adapter": "requests_py"})
     with pytest.raises(WapiiError, match="holds a run with backend parameter temperature unset, not 0.2 "):
         RunStore.open(tmp_path, {**RUN, "backend_params": {"temperature": 0.2}})

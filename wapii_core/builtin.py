@@ -83,19 +83,8 @@ def _demo(data_dir: Path | None) -> Any:
     return load_demo(data_dir)
 
 
-def _directory(data_dir: Path | None) -> Any:
-    from .datasets import load_dataset_dir
-    from .errors import WapiiError
-
-    if data_dir is None:
-        raise WapiiError("dataset 'dir' needs --dataset-dir DIR (a directory with dataset.json and specs/)")
-    return load_dataset_dir(data_dir, "dir")
-
-
 @hookimpl
 def register_datasets(register: Callable[..., None]) -> None:
     register("wapiibench", _wapiibench, description="WAPIIBench: 395 tasks over Asana, Google Calendar, "
              "Google Sheets and Slack Web (download with `wapii datasets fetch wapiibench`)")
     register("demo", _demo, description="the project's own bundled demo API (always available)")
-    register("dir", _directory, description="any directory in the WAPIIBench layout (dataset.json, specs/, "
-             "prompts/): --dataset-dir DIR")

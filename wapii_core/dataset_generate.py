@@ -335,9 +335,16 @@ def _write_layout(directory: Path, samples: list[dict[str, Any]], spec: Path, ap
 def _wapiibench_prompts(data_dir: Path | None) -> Path:
     from . import plugins
 
-    dataset = plugins.datasets.get("wapiibench")(data_dir)
+    why = (f"writing tasks for any API uses WAPIIBench's dataset-generation prompt ({PROMPT_FILE} and "
+           f"{TEMPLATE_FILE})")
+    try:
+        dataset = plugins.datasets.get("wapiibench")(data_dir)
+    except WapiiError as exc:
+        raise WapiiError(f"{why}, and WAPIIBench is not here ({exc}); run `wapii datasets fetch wapiibench` once "
+                         "(or pass --prompts DIR holding those two files)") from None
     if dataset.prompts_dir is None or not (dataset.prompts_dir / PROMPT_FILE).is_file():
-        raise WapiiError(f"WAPIIBench in {dataset.source.parent} has no prompts/{PROMPT_FILE}; pass --prompts DIR")
+        raise WapiiError(f"{why}, and WAPIIBench in {dataset.source.parent} has no prompts/{PROMPT_FILE}; pass "
+                         "--prompts DIR holding those two files")
     return dataset.prompts_dir
 
 

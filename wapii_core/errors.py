@@ -53,3 +53,11 @@ def one_line(exc: BaseException, limit: int = 200) -> str:
     """``TypeError: message`` on one line, cut to ``limit`` characters (for error details in run files)."""
     text = " ".join(f"{type(exc).__name__}: {exc}".split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def did_you_mean(name: str, known: list[str]) -> str:
+    """`` (did you mean 'axios_js'?)`` when ``name`` is close to one of ``known``, else ``""``."""
+    import difflib
+
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -1,7 +1,11 @@
-"""The report's plots, one set per table: sample verdicts, error kinds, argument precision / recall.
+"""The report's plots, one set per table: sample verdicts, error kinds, argument precision / recall;
+for a leaderboard, correct implementations per run.
 
 The data of each plot comes from a :class:`~wapii_core.report.Table` (and, for error kinds, from the
 runs' results); drawing uses matplotlib with the Agg backend, imported only when a plot is made.
+Every plot shows shares (runs of different sizes stay comparable), names things as the tables do,
+says "none" when there is nothing to draw, is titled with its table and what the runs share, and
+uses the Okabe-Ito colour-blind-safe palette with the meaning also carried by hatching or labels.
 Figures are returned as SVG text (inlined into the HTML report) and can be saved as PNG and SVG.
 """
 
@@ -18,7 +22,15 @@ from .model import ERROR_KINDS
 from .report import Report, RunData, Table
 
 VERDICTS = ("correct", "wrong", "illegal", "nonexecutable")
-VERDICT_COLOURS = {"correct": "#2e7d32", "wrong": "#f9a825", "illegal": "#c62828", "nonexecutable": "#757575"}
+# Okabe & Ito's palette (distinguishable with every common colour-vision deficiency), plus hatching
+VERDICT_STYLES = {"correct": ("#0072B2", ""), "wrong": ("#E69F00", "//"), "illegal": ("#CC79A7", "xx"),
+                  "nonexecutable": ("#999999", "..")}
+VERDICT_NAMES = {"correct": "correct", "wrong": "wrong", "illegal": "illegal", "nonexecutable": "not executable"}
+ERROR_NAMES = {"incomplete_request": "Incomplete: call cut off", "no_request": "Incomplete: no request sent",
+               "timeout": "Incomplete: generation timed out", "unsatisfiable": "Incomplete: grammar stuck",
+               "runtime_error": "Runtime errors"}
+"""Error kinds as the table names them (the first four make up its "Incomplete implementations" row)."""
+ERROR_STYLES = [("#D55E00", "//"), ("#56B4E9", "\\\\"), ("#009E73", "xx"), ("#F0E442", ".."), ("#000000", "")]
 
 
 @dataclass
@@ -50,20 +62,27 @@ def verdict_shares(table: Table) -> list[dict[str, float]]:
     return shares
 
 
-def error_counts(table: Table, runs: list[RunData]) -> list[dict[str, int]]:
-    """Per column: how many samples failed with each error kind (from results.jsonl when loaded,
-    else the summary's incomplete / runtime counts)."""
+def error_counts(table: Table, runs: list[RunData]) -> list[tuple[int, dict[str, int]]]:
+    """Per column: (judged samples, how many failed with each error kind, named as the table names
+    them), from results.jsonl when loaded, else from the summary's counts."""
     by_name = {r.name: r for r in runs}
     out = []
-    for j, (run_name, scope) in enumerate(zip(table.runs, table.scopes)):
-        _, results = by_name[run_name].scoped(scope)
+    for run_name, scope in zip(table.runs, table.scopes):
+        values, results = by_name[run_name].scoped(scope)
         if results is not None:
-            counts = Counter(r.error for r in results if r.error)
-            out.append({kind: counts.get(kind, 0) for kind in ERROR_KINDS})
+            counts: dict[str, Any] = Counter(r.error for r in results if r.error)
+            total = len(results)
         else:
-            out.append({"incomplete (all kinds)": int(_value(table, "Incomplete implementations", j) or 0),
-                        "runtime_error": int(_value(table, "Runtime errors", j) or 0)})
+            counts = values.get("counts") or {}
+            total = int(counts.get("total", 0))
+        out.append((total, {ERROR_NAMES[kind]: int(counts.get(kind, 0)) for kind in ERROR_KINDS}))
     return out
+
+
+def error_shares(table: Table, runs: list[RunData]) -> list[dict[str, float]]:
+    """Per column: the share of its judged samples that failed with each error kind."""
+    return [{kind: (n / total if total else 0.0) for kind, n in counts.items()}
+            for total, counts in error_counts(table, runs)]
 
 
 def precision_recall(table: Table) -> list[dict[str, tuple[float | None, tuple[float, float] | None]]]:
@@ -83,25 +102,39 @@ def _pyplot() -> Any:
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({"svg.fonttype": "path", "figure.dpi": 100, "font.size": 9})
+    plt.rcParams.update({"svg.fonttype": "path", "figure.dpi": 100, "font.size": 10, "hatch.linewidth": 0.6})
     return plt
 
 
-def _short(label: str, width: int = 22) -> str:
+def _short(label: str, width: int = 16) -> str:
     """Wrap a column title onto lines of at most ``width`` characters for the axis."""
-    words, lines, line = re.split(r"(?<=[ ·/:])", label), [], ""
-    for word in words:
-        if line and len(line) + len(word) > width:
-            lines.append(line.strip())
-            line = ""
-        line += word
-    return "\n".join(lines + [line.strip()])
+    from wapii_core.report_labels import wrap_label
+
+    return wrap_label(label, width)
 
 
 def _figure(plt: Any, columns: int) -> tuple[Any, Any]:
-    figure, axes = plt.subplots(figsize=(max(5.5, 1.3 * columns + 3.0), 3.6), layout="constrained")
+    figure, axes = plt.subplots(figsize=(max(6.0, 1.5 * columns + 3.2), 4.2), layout="constrained")
     axes.set_xlim(-0.8, columns - 0.2)  # keep a lone bar from filling the plot
     return figure, axes
+
+
+def _x_labels(axes: Any, table: Table) -> None:
+    """The columns' labels under the bars, wrapped; turned when there are many, so they never overlap."""
+    many = len(table.columns) > 4
+    axes.set_xticks(list(range(len(table.columns))), [_short(c, 14 if many else 18) for c in table.columns],
+                    rotation=30 if many else 0, ha="right" if many else "center", rotation_mode="anchor")
+
+
+def _title(axes: Any, what: str, table: Table) -> None:
+    """``what — table title``, with what every column shares on a second line."""
+    caption = f"\n{_short(table.caption, 90)}" if table.caption else ""
+    axes.set_title(f"{what} — {table.title}{caption}", fontsize=10, loc="left")
+
+
+def _none(axes: Any, text: str = "none") -> None:
+    """Say so in the middle of an empty plot."""
+    axes.text(0.5, 0.5, text, transform=axes.transAxes, ha="center", va="center", fontsize=14, color="#444444")
 
 
 def _svg(figure: Any, salt: str) -> str:
@@ -122,31 +155,44 @@ def plot_verdicts(table: Table) -> Any:
     bottom = [0.0] * len(shares)
     for verdict in VERDICTS:
         heights = [100 * s[verdict] for s in shares]
-        axes.bar(positions, heights, bottom=bottom, label=verdict, color=VERDICT_COLOURS[verdict], width=0.6)
+        colour, hatch = VERDICT_STYLES[verdict]
+        bars = axes.bar(positions, heights, bottom=bottom, label=VERDICT_NAMES[verdict], color=colour, hatch=hatch,
+                        edgecolor="white", linewidth=0.5, width=0.6)
+        axes.bar_label(bars, labels=[f"{h:.0f}" if h >= 8 else "" for h in heights], label_type="center",
+                       fontsize=9, color="black", bbox={"boxstyle": "round,pad=0.15", "fc": "white", "ec": "none",
+                                                        "alpha": 0.8})
         bottom = [b + h for b, h in zip(bottom, heights)]
-    axes.set_ylabel("% of samples")
+    axes.set_ylabel("% of judged samples")
     axes.set_ylim(0, 100)
-    axes.set_xticks(list(positions), [_short(c) for c in table.columns])
+    _x_labels(axes, table)
     axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-    axes.set_title("Sample verdicts")
+    _title(axes, "Sample verdicts", table)
     return figure
 
 
 def plot_errors(table: Table, runs: list[RunData]) -> Any:
     plt = _pyplot()
     figure, axes = _figure(plt, len(table.columns))
-    counts = error_counts(table, runs)
-    kinds = list(dict.fromkeys(k for c in counts for k in c))
+    shares = error_shares(table, runs)
+    kinds = [k for k in dict.fromkeys(k for c in shares for k in c) if any(c.get(k) for c in shares)]
     width = 0.8 / max(1, len(kinds))
     for i, kind in enumerate(kinds):
-        axes.bar([j + (i - (len(kinds) - 1) / 2) * width for j in range(len(counts))],
-                 [c.get(kind, 0) for c in counts], width=width, label=kind)
-    axes.set_ylabel("samples")
-    axes.set_xticks(list(range(len(counts))), [_short(c) for c in table.columns])
-    axes.yaxis.get_major_locator().set_params(integer=True)
-    axes.set_ylim(0, max([1, *(n for c in counts for n in c.values())]) * 1.15)
-    axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-    axes.set_title("Error kinds")
+        colour, hatch = ERROR_STYLES[i % len(ERROR_STYLES)]
+        axes.bar([j + (i - (len(kinds) - 1) / 2) * width for j in range(len(shares))],
+                 [100 * c.get(kind, 0.0) for c in shares], width=width, label=kind, color=colour, hatch=hatch,
+                 edgecolor="white", linewidth=0.5)
+    axes.set_ylabel("% of judged samples")
+    _x_labels(axes, table)
+    highest = max([0.0, *(100 * v for c in shares for v in c.values())])
+    axes.set_ylim(0, max(5.0, highest * 1.15))
+    for j, column in enumerate(shares):
+        if kinds and not any(column.values()):
+            axes.text(j, 0.02, "none", transform=axes.get_xaxis_transform(), ha="center", va="bottom", fontsize=9)
+    if kinds:
+        axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
+    else:
+        _none(axes, "none: every judged sample ran")
+    _title(axes, "Error kinds", table)
     return figure
 
 
@@ -154,18 +200,42 @@ def plot_precision_recall(table: Table) -> Any:
     plt = _pyplot()
     figure, axes = _figure(plt, len(table.columns))
     data = precision_recall(table)
-    for i, (label, colour) in enumerate((("precision", "#1565c0"), ("recall", "#6a1b9a"))):
+    for i, (label, colour, hatch) in enumerate((("precision", "#0072B2", ""), ("recall", "#E69F00", "//"))):
         xs = [j + (i - 0.5) * 0.35 for j in range(len(data))]
         values = [100 * (d[label][0] or 0.0) for d in data]
         errors = [[100 * ((d[label][0] or 0.0) - d[label][1][0]) if d[label][1] else 0.0 for d in data],
                   [100 * (d[label][1][1] - (d[label][0] or 0.0)) if d[label][1] else 0.0 for d in data]]
-        axes.bar(xs, values, width=0.35, label=f"mean {label}", color=colour,
-                 yerr=[[max(0.0, e) for e in side] for side in errors], capsize=3)
+        axes.bar(xs, values, width=0.35, label=f"mean {label}", color=colour, hatch=hatch, edgecolor="white",
+                 linewidth=0.5, yerr=[[max(0.0, e) for e in side] for side in errors], capsize=3)
     axes.set_ylabel("%")
     axes.set_ylim(0, 105)
-    axes.set_xticks(list(range(len(data))), [_short(c) for c in table.columns])
+    _x_labels(axes, table)
     axes.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False)
-    axes.set_title("Argument precision / recall (t)")
+    if all(d["precision"][0] is None and d["recall"][0] is None for d in data):
+        _none(axes, "none: no executable sample")
+    _title(axes, "Argument precision / recall (t)", table)
+    return figure
+
+
+def plot_leaderboard(table: Table) -> Any:
+    """Correct implementations (t) per run, best first, with its 95 % interval."""
+    plt = _pyplot()
+    rows = table.rows
+    figure, axes = plt.subplots(figsize=(7.5, max(2.5, 0.32 * len(rows) + 1.6)), layout="constrained")
+    values = [100 * (cells[0].value or 0.0) for _, cells in rows]
+    errors = [[100 * ((c.value or 0.0) - c.interval[0]) if c.interval else 0.0 for c in (r[1][0] for r in rows)],
+              [100 * (c.interval[1] - (c.value or 0.0)) if c.interval else 0.0 for c in (r[1][0] for r in rows)]]
+    positions = list(range(len(rows)))
+    bars = axes.barh(positions, values, color="#0072B2", xerr=[[max(0.0, e) for e in side] for side in errors],
+                     capsize=2)
+    axes.bar_label(bars, labels=[f"{v:.1f}" for v in values], padding=3, fontsize=8)
+    axes.set_yticks(positions, [_short(name, 40) for name, _ in rows], fontsize=8)
+    axes.invert_yaxis()
+    axes.set_xlim(0, 110)
+    axes.set_xlabel("Correct implementations (t), % of judged samples")
+    if not rows:
+        _none(axes)
+    _title(axes, "Correct implementations", table)
     return figure
 
 
@@ -174,16 +244,23 @@ def slug(text: str) -> str:
 
 
 def make_plots(report: Report) -> list[Plot]:
-    """The three plots of every table of the paper's rows in ``report``."""
+    """The three plots of every table of the paper's rows in ``report`` (one per leaderboard).
+
+    File stems name the table and, for a report of one run, the run: ``<run>-full-completion-verdicts``."""
     plots = []
-    for table in (t for t in report.tables if t.kind == "paper"):
-        base = slug(table.title)
-        for kind, caption, figure in (
-            ("verdicts", "Sample verdicts (share of samples)", plot_verdicts(table)),
-            ("errors", "Error kinds of non-executable samples", plot_errors(table, report.runs)),
-            ("precision-recall", "Mean argument precision and recall (t), 95 % intervals",
-             plot_precision_recall(table)),
-        ):
+    prefix = f"{slug(report.runs[0].name)}-" if len(report.runs) == 1 else ""
+    for table in report.tables:
+        base = slug(table.title) if prefix and slug(table.title).startswith(prefix) else prefix + slug(table.title)
+        if table.kind == "leaderboard":
+            kinds = [("correct", "Correct implementations (t) per run, 95 % intervals", plot_leaderboard(table))]
+        elif table.kind == "paper":
+            kinds = [("verdicts", "Sample verdicts (share of judged samples)", plot_verdicts(table)),
+                     ("errors", "Error kinds (share of judged samples)", plot_errors(table, report.runs)),
+                     ("precision-recall", "Mean argument precision and recall (t), 95 % intervals",
+                      plot_precision_recall(table))]
+        else:
+            continue
+        for kind, caption, figure in kinds:
             plots.append(Plot(f"{base}-{kind}", f"{caption} — {table.title}", _svg(figure, f"{base}-{kind}"), figure))
     return plots
 

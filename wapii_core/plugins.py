@@ -11,7 +11,7 @@ from typing import Any, Callable
 import pluggy
 
 from . import hookspecs
-from .errors import UnknownNameError
+from .errors import UnknownNameError, did_you_mean
 from .plugin_checks import PluginError, conform, provider_problem, registration_problem
 
 GROUP = "wapii"
@@ -118,8 +118,8 @@ class Registry:
         entries = self.entries()
         if name not in entries:
             known = ", ".join(sorted(entries)) or "none"
-            raise UnknownNameError(f"unknown {self.kind} {name!r} (known: {known}; `wapii plugins` lists what is "
-                                   f"installed){failures_note()}")
+            raise UnknownNameError(f"unknown {self.kind} {name!r}{did_you_mean(name, list(entries))} (known: {known}; "
+                                   f"`wapii plugins` lists what is installed){failures_note()}")
         entry = entries[name]
         if entry.problem is not None:
             if " is registered by both " in entry.problem:

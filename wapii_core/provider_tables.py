@@ -3,21 +3,22 @@
 One table per provider: every number it returned, nested ones under their dotted path
 (:func:`wapii_core.metric_kinds.flatten`), each cell shown as the provider declared its kind
 (``summary["metric_kinds"]``, written by the run: a rate as a percentage, a count as a whole
-number, a mean as a number), and the table's notes explaining each row with its description.
+number, a mean as a number), and the table's descriptions explaining each row (shown in its legend).
 Runs side by side, or (``by_api``, one run) the columns Overall and each API.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from .metric_kinds import Metric, declared, flatten, kind_of, load_record, per_api
 from .report import Cell, RunData, Table
 
 
-def provider_tables(runs: list[RunData], prefix: str, by_api: bool,
-                    titles_of: Callable[[list[RunData]], list[str]]) -> list[Table]:
-    """The provider tables of ``runs`` (``titles_of(runs)``: the column titles of runs side by side)."""
+def provider_tables(runs: list[RunData], prefix: str, by_api: bool) -> list[Table]:
+    """The provider tables of ``runs``, labelled like the paper's (:mod:`wapii_core.report_labels`)."""
+    from .report_labels import facets, labels
+
     tables = []
     names = list(dict.fromkeys(name for r in runs for name in (r.summary.get("metrics") or {})))
     for name in names:
@@ -29,15 +30,17 @@ def provider_tables(runs: list[RunData], prefix: str, by_api: bool,
             scopes: list[str | None] = [None, *apis]
             columns = [flatten(values), *(flatten(per_api(values)[a]) for a in apis)]
             titles, run_names = ["Overall", *apis], [runs[0].name] * len(scopes)
+            caption = " · ".join(facets(runs[0]).values())
         else:
             columns = [flatten(r.summary["metrics"][name]) for r in with_it]
-            scopes, titles, run_names = [None] * len(with_it), titles_of(with_it), [r.name for r in with_it]
+            scopes, run_names = [None] * len(with_it), [r.name for r in with_it]
+            titles, caption = labels(with_it)
         rows = list(dict.fromkeys(row for values in columns for row in values))
         if not rows:  # e.g. a provider that failed as a whole: listed under its failures instead
             continue
         table_rows = [(row, [_cell(declarations, row, values.get(row)) for values in columns]) for row in rows]
         tables.append(Table(f"{prefix}{name} metrics", None, titles, table_rows, run_names, scopes, kind="provider",
-                            notes=_notes(declarations, rows, table_rows)))
+                            caption=caption, descriptions=_notes(declarations, rows, table_rows)))
     return tables
 
 

@@ -4,8 +4,10 @@
 argument completion and import runs are never mixed in one table; or, with ``by_api``, one per run
 with the columns Overall and each API), each cell holding the value from ``summary.json``, a 95 %
 bootstrap interval recomputed from ``results.jsonl`` (:mod:`wapii_core.stats`) and whether it is the
-best value of its row. Renderers: Markdown here (``report.md`` of every run), CSV, JSON and the
-terminal in :mod:`wapii_core.report_formats`, HTML in :mod:`wapii_core.report_html`.
+best value of its row. Renderers: Markdown here (``report.md`` of every run), CSV and JSON in
+:mod:`wapii_core.report_formats`, the terminal in :mod:`wapii_core.report_terminal`, HTML in
+:mod:`wapii_core.report_html`; column labels and comparability notes come from
+:mod:`wapii_core.report_labels`, legends from :mod:`wapii_core.report_legend`.
 """
 
 from __future__ import annotations
@@ -57,9 +59,12 @@ class RunData:
 
 @dataclass
 class Cell:
+    """One value; ``metric`` names the paper row it holds when that is not its table row (leaderboards)."""
+
     value: float | None
     interval: tuple[float, float] | None = None
     best: bool = False
+    metric: str | None = None
     kind: str | None = None  # a metric provider's value: rate, count or mean (None: a paper row)
 
 
@@ -73,8 +78,10 @@ class Table:
     rows: list[tuple[str, list[Cell]]]
     runs: list[str] = field(default_factory=list)  # the run directory name behind each column
     scopes: list[str | None] = field(default_factory=list)  # the API behind each column (None: all)
-    kind: str = "paper"  # "paper": the paper's rows; "provider": another metric provider's values
-    notes: list[str] = field(default_factory=list)  # what rows mean (a provider's descriptions)
+    kind: str = "paper"  # "paper": the paper's rows; "provider": another metric provider's values; "leaderboard"
+    caption: str = ""  # what every column shares (dataset, adapter, setup, ...)
+    notes: list[str] = field(default_factory=list)  # what keeps the columns from being compared directly
+    descriptions: list[str] = field(default_factory=list)  # what a provider's rows mean (its descriptions)
 
 
 @dataclass
@@ -84,6 +91,7 @@ class Report:
     paired: list[dict[str, Any]] = field(default_factory=list)
     resamples: int = 0
     seed: int = 0
+    paired_notes: list[str] = field(default_factory=list)  # why a pair of runs has no paired test
 
 
 def row_names() -> list[str]:
@@ -135,36 +143,48 @@ def _table(title: str, setup: str | None, columns: list[str], runs: list[str], s
     return Table(title, setup, columns, rows, runs, scopes)
 
 
-def _unique_titles(runs: list[RunData]) -> list[str]:
-    labels = [r.label for r in runs]
-    return [f"{r.name}: {label}" if labels.count(label) > 1 or not label else label for r, label in zip(runs, labels)]
-
-
 def build_report(runs: list[RunData], by_api: bool = False, api: str | None = None, resamples: int = 2000,
-                 seed: int = 0) -> Report:
+                 seed: int = 0, leaderboard: bool = False) -> Report:
     """The tables and the paired tests.
 
-    Default: one table per setup with the runs as columns (``api``: of that API only); ``by_api``:
-    one table per run with the columns Overall and each API.
+    Default: one table per setup with the runs as columns (``api``: of that API only), captioned
+    with what the runs share and noting what keeps them from being compared directly; ``by_api``:
+    one table per run with the columns Overall and each API; ``leaderboard``: one table per setup
+    with the runs as rows (:mod:`wapii_core.leaderboard`).
     """
+    from wapii_core.report_labels import comparability_notes, facets, labels
+
     report = Report([], runs, resamples=resamples if resamples > 0 and any(r.results for r in runs) else 0, seed=seed)
+    if leaderboard:
+        from wapii_core.leaderboard import leaderboard_tables
+
+        report.tables = leaderboard_tables(runs, resamples, seed)
+        return report
     if by_api:
         for run in runs:
             apis = sorted(run.summary.get("per_api", {}))
             scopes: list[str | None] = [None, *apis]
             per_column = [_cells(*run.scoped(scope), resamples, seed) for scope in scopes]
-            report.tables.append(_table(f"{run.name}: {run.label} by API", run.run.get("setup"), ["Overall", *apis],
-                                        [run.name] * len(scopes), scopes, per_column, among=slice(1, None)))
+            table = _table(f"{run.name} by API", run.run.get("setup"), ["Overall", *apis],
+                           [run.name] * len(scopes), scopes, per_column, among=slice(1, None))
+            table.caption = " · ".join(facets(run).values())
+            table.notes = comparability_notes([run], [run.name])
+            report.tables.append(table)
             report.tables += _provider_tables([run], f"{run.name} by API: ", by_api=True)
         return report
-    titles = dict(zip((id(r) for r in runs), _unique_titles(runs)))
     for setup in _setups(runs):
         group = [r for r in runs if r.run.get("setup") == setup]
         per_column = [_cells(*r.scoped(api), resamples, seed) for r in group]
         title = SETUP_TITLES.get(str(setup), f"Setup {setup}")
-        report.tables.append(_table(f"{api} — {title}" if api else title, setup, [titles[id(r)] for r in group],
-                                    [r.name for r in group], [api] * len(group), per_column))
-        report.paired += _paired([r.with_api(api) for r in group] if api else group, resamples, seed)
+        columns, caption = labels(group)
+        table = _table(f"{api} — {title}" if api else title, setup, columns, [r.name for r in group],
+                       [api] * len(group), per_column)
+        table.caption, table.notes = caption, comparability_notes(group, columns)
+        report.tables.append(table)
+        scoped = [r.with_api(api) for r in group] if api else group
+        paired, notes = _paired(scoped, dict(zip((id(r) for r in scoped), columns)), resamples, seed)
+        report.paired += paired
+        report.paired_notes += notes
     if api is None:
         report.tables += _provider_tables(runs, "", by_api=False)
     return report
@@ -172,9 +192,9 @@ def build_report(runs: list[RunData], by_api: bool = False, api: str | None = No
 
 def _provider_tables(runs: list[RunData], prefix: str, by_api: bool) -> list[Table]:
     """One table per other metric provider (:mod:`wapii_core.provider_tables`)."""
-    from .provider_tables import provider_tables
+    from wapii_core.provider_tables import provider_tables
 
-    return provider_tables(runs, prefix, by_api, _unique_titles)
+    return provider_tables(runs, prefix, by_api)
 
 
 def _setups(runs: list[RunData]) -> list[Any]:
@@ -183,19 +203,43 @@ def _setups(runs: list[RunData]) -> list[Any]:
     return sorted(found, key=lambda s: (order.index(s) if s in order else len(order), str(s)))
 
 
-def _paired(group: list[RunData], resamples: int, seed: int) -> list[dict[str, Any]]:
-    """A paired test of correct implementations for every two runs of ``group`` over the same tasks."""
+MAX_PAIRED_RUNS = 8
+"""Paired tests are run between every two runs of a table of at most this many columns."""
+
+
+def _paired(group: list[RunData], names: dict[int, str], resamples: int,
+            seed: int) -> tuple[list[dict[str, Any]], list[str]]:
+    """A paired test of correct implementations for every two runs of ``group``, over the tasks both
+    judged; and one sentence for each pair (or group) left without one, saying why."""
     from .stats import paired_test
 
     out: list[dict[str, Any]] = []
+    if len(group) < 2:
+        return out, []
     if resamples <= 0:
-        return out
+        return out, ["No paired tests: --resamples 0."]
+    if len(group) > MAX_PAIRED_RUNS:
+        return out, [f"No paired tests: {len(group)} runs in one table (at most {MAX_PAIRED_RUNS}); report fewer "
+                     "runs together to compare them pairwise."]
+    notes = []
     for a, b in combinations(group, 2):
-        if not a.results or not b.results or {r.sample for r in a.results} != {r.sample for r in b.results}:
+        pair = f"{names[id(a)]} vs {names[id(b)]}"
+        if not a.results or not b.results:
+            notes.append(f"{pair}: no paired test (a run without judged samples).")
             continue
-        test = paired_test(a.results, b.results, resamples=resamples, seed=seed)
-        out.append({"setup": a.run.get("setup"), "run_a": a.name, "run_b": b.name, **test.as_dict()})
-    return out
+        tasks_a, tasks_b = {r.sample for r in a.results}, {r.sample for r in b.results}
+        shared = tasks_a & tasks_b
+        if not shared:
+            notes.append(f"{pair}: no paired test (no task judged in both).")
+            continue
+        test = paired_test([r for r in a.results if r.sample in shared], [r for r in b.results if r.sample in shared],
+                           resamples=resamples, seed=seed)
+        entry = {"setup": a.run.get("setup"), "run_a": a.name, "run_b": b.name, "label_a": names[id(a)],
+                 "label_b": names[id(b)], **test.as_dict()}
+        if shared != tasks_a or shared != tasks_b:
+            entry["shared_only"] = {"a": len(tasks_a), "b": len(tasks_b)}
+        out.append(entry)
+    return out, notes
 
 
 def format_value(row: str, value: Any) -> str:
@@ -212,7 +256,7 @@ def format_cell(row: str, cell: Cell) -> str:
     """A cell's value: as its provider declared it (:func:`~wapii_core.metric_kinds.format_metric`), or
     as :func:`format_value` shows a paper row."""
     if cell.kind is not None:
-        from .metric_kinds import format_metric
+        from wapii_core.metric_kinds import format_metric
 
         return format_metric(cell.value, cell.kind)
     return format_value(row, cell.value)
@@ -236,7 +280,11 @@ def describe_run(run: RunData) -> str:
 def describe_paired(test: dict[str, Any]) -> str:
     """One sentence per paired test."""
     low, high = test["interval"]
-    return (f"{test['run_a']} vs {test['run_b']} ({test['tasks']} tasks): correct implementations "
+    a, b = test.get("label_a", test["run_a"]), test.get("label_b", test["run_b"])
+    shared = test.get("shared_only")
+    tasks = (f"on the {test['tasks']} tasks both judged, of {shared['a']} and {shared['b']}" if shared
+             else f"{test['tasks']} tasks")
+    return (f"{a} vs {b} ({tasks}): correct implementations "
             f"{100 * test['rate_a']:.1f} % vs {100 * test['rate_b']:.1f} %, difference "
             f"{100 * test['difference']:+.1f} points, 95 % paired bootstrap interval [{100 * low:+.1f}, "
             f"{100 * high:+.1f}], {test['method']} p = {test['p_value']:.4g}")
@@ -250,34 +298,55 @@ def _md_cell(row: str, cell: Cell) -> str:
 
 
 def markdown_table(table: Table) -> str:
-    head = ["Metric", *[c.replace("\n", "<br>").replace("|", "\\|") for c in table.columns]]
+    first = "Run" if table.kind == "leaderboard" else "Metric"
+    head = [first, *[c.replace("\n", "<br>").replace("|", "\\|") for c in table.columns]]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * (len(head) - 1)) + "|"]
-    lines += ["| " + " | ".join([row, *(_md_cell(row, c) for c in cells)]) + " |" for row, cells in table.rows]
+    lines += ["| " + " | ".join([row.replace("|", "\\|"), *(_md_cell(c.metric or row, c) for c in cells)]) + " |"
+              for row, cells in table.rows]
     return "\n".join(lines)
 
 
 def render_markdown(report: Report) -> str:
-    """The whole report as Markdown: runs, tables (best values in bold), paired tests, failures."""
+    """The whole report as Markdown: runs, tables (best values in bold) each with its caption, notes
+    and legend, paired tests (and why a pair has none), failures grouped by cause."""
+    from wapii_core.report_legend import METRICS_DOC, legend
+
     out = ["# wapii report", ""]
     out += [f"- {describe_run(run)}" for run in report.runs]
-    out += ["", "Rates in %; (t) over all samples, (e) over executable samples; best value per row in bold."]
+    out += ["", f"What every row means: `{METRICS_DOC}` in the wapii repository."]
     if report.resamples:
         out.append(f"Brackets: 95 % bootstrap interval ({report.resamples} resamples of tasks, seed {report.seed}).")
     for table in report.tables:
-        out += ["", f"## {table.title}", "", markdown_table(table)]
-        if table.notes:
-            out += [""] + [f"- {note}" for note in table.notes]
-    if report.paired:
+        out += ["", f"## {table.title}", ""]
+        if table.caption:
+            out += [f"All {'runs' if table.kind == 'leaderboard' else 'columns'}: {table.caption}.", ""]
+        out += [f"> **Note:** {note}" for note in table.notes] + ([""] if table.notes else [])
+        out += [markdown_table(table), ""]
+        out += [f"- {line}" for line in legend(table, intervals=True)]
+    if report.paired or report.paired_notes:
         out += ["", "## Paired tests", ""] + [f"- {describe_paired(t)}" for t in report.paired]
+        out += [f"- {note}" for note in report.paired_notes]
     for run in report.runs:
         failed = run.summary.get("failed_generations") or []
         if failed:
-            out += ["", f"## Failed generations in {run.name}", ""]
-            out += [f"- {f['sample']} (draw {f['draw']}): {f['error']}" for f in failed]
+            out += ["", f"## Failed generations in {run.name}", ""] + [f"- {line}" for line in failure_lines(failed)]
         failures = provider_failures(run.summary)
         if failures:
             out += ["", f"## Metric provider failures in {run.name}", ""] + [f"- {line}" for line in failures]
     return "\n".join(out) + "\n"
+
+
+def failure_lines(failed: list[dict[str, Any]], shown: int = 5) -> list[str]:
+    """One line per cause of failed generations: how many, the cause, the first few samples."""
+    by_cause: dict[str, list[str]] = {}
+    for f in failed:
+        by_cause.setdefault(str(f.get("error")), []).append(f"{f['sample']} (draw {f['draw']})" if f.get("draw")
+                                                            else str(f["sample"]))
+    lines = []
+    for cause, samples in sorted(by_cause.items(), key=lambda item: -len(item[1])):
+        more = f" and {len(samples) - shown} more" if len(samples) > shown else ""
+        lines.append(f"{len(samples)} × {cause}: {', '.join(samples[:shown])}{more}")
+    return lines
 
 
 def provider_failures(summary: dict[str, Any]) -> list[str]:
@@ -309,6 +378,6 @@ def markdown_report(columns: list[RunColumn]) -> str:
 
 def print_table(columns: list[RunColumn], scope: str | None = None) -> None:
     """The overall (or one API's) tables of ``columns`` on the terminal (used by ``wapii run``)."""
-    from .report_formats import print_report
+    from wapii_core.report_terminal import print_report
 
     print_report(build_report([RunData(name, run, summary) for name, run, summary in columns], api=scope))

@@ -1,4 +1,5 @@
-"""Machine-readable and terminal renderings of a :class:`~wapii_core.report.Report`: CSV, JSON, rich."""
+"""Machine-readable renderings of a :class:`~wapii_core.report.Report`: CSV and JSON (the terminal:
+:mod:`wapii_core.report_terminal`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import io
 import json
 from typing import Any
 
-from .report import Report, describe_paired, format_cell, format_interval
+from .report import Report
 
 CSV_FIELDS = ("table", "setup", "column", "run", "row", "value", "ci_low", "ci_high", "best")
 
@@ -18,8 +19,10 @@ def render_csv(report: Report) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_FIELDS)
     for table in report.tables:
-        for row, cells in table.rows:
-            for column, run, cell in zip(table.columns, table.runs, cells):
+        for i, (row, cells) in enumerate(table.rows):
+            # a leaderboard's runs are its rows, a paper table's its columns
+            runs = [table.runs[i]] * len(cells) if table.kind == "leaderboard" else table.runs
+            for column, run, cell in zip(table.columns, runs, cells):
                 low, high = cell.interval if cell.interval else ("", "")
                 writer.writerow([table.title, table.setup or "", column, run, row,
                                  "" if cell.value is None else repr(float(cell.value)),
@@ -37,47 +40,23 @@ def report_dict(report: Report) -> dict[str, Any]:
         "tables": [
             {
                 "title": t.title,
+                "kind": t.kind,
                 "setup": t.setup,
+                "caption": t.caption,
+                "notes": t.notes,
+                "descriptions": t.descriptions,
                 "columns": t.columns,
                 "runs": t.runs,
-                "rows": {row: [{"value": c.value, "ci": list(c.interval) if c.interval else None, "best": c.best}
+                "rows": {row: [{"value": c.value, "ci": list(c.interval) if c.interval else None, "best": c.best,
+                                **({"kind": c.kind} if c.kind else {})}
                                for c in cells] for row, cells in t.rows},
             }
             for t in report.tables
         ],
         "paired_tests": report.paired,
+        "paired_notes": report.paired_notes,
     }
 
 
 def render_json(report: Report) -> str:
     return json.dumps(report_dict(report), indent=2) + "\n"
-
-
-def print_report(report: Report) -> None:
-    """Every table on the terminal (best values bold green), then the paired tests."""
-    from rich.console import Console
-    from rich.table import Table as RichTable
-
-    console = Console()
-    for table in report.tables:
-        rich = RichTable(title=table.title, show_lines=bool(report.resamples))
-        rich.add_column("Metric", justify="left", no_wrap=True)
-        for title in table.columns:
-            rich.add_column(title, justify="right")
-        for row, cells in table.rows:
-            texts = []
-            for cell in cells:
-                text = format_cell(row, cell)
-                if cell.best:
-                    text = f"[bold green]{text}[/]"
-                if cell.interval:
-                    text += f"\n[dim]{format_interval(cell.interval)}[/]"
-                texts.append(text)
-            rich.add_row(row, *texts)
-        console.print(rich)
-        for note in table.notes:
-            console.print(f"  {note}", style="dim", highlight=False)
-    if report.resamples:
-        console.print(f"Brackets: 95 % bootstrap interval ({report.resamples} resamples of tasks, seed {report.seed}).")
-    for test in report.paired:
-        console.print(describe_paired(test), highlight=False)

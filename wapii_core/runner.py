@@ -39,6 +39,7 @@ class RunConfig(BaseModel):
 
     dataset: str = "demo"
     data_dir: Path | None = None
+    dataset_dir: Path | None = None  # a directory in the WAPIIBench layout instead of a registered dataset
     adapter: str = "axios_js"
     backend: str = "oracle"
     model: str | None = None
@@ -62,10 +63,13 @@ def _no_progress(stage: str, total: int) -> Callable[[int], None]:
     return lambda n=1: None
 
 
-def load_dataset(name: str, data_dir: Path | None) -> Dataset:
-    """The dataset a registered loader gives, checked (:func:`wapii_core.datasets.check_dataset`)."""
-    from .datasets import check_dataset
+def load_dataset(name: str, data_dir: Path | None, dataset_dir: Path | None = None) -> Dataset:
+    """The dataset a registered loader gives (or, with ``dataset_dir``, that directory's, named after
+    it), checked (:func:`wapii_core.datasets.check_dataset`)."""
+    from .datasets import check_dataset, load_dataset_dir
 
+    if dataset_dir is not None:
+        return check_dataset(load_dataset_dir(dataset_dir, dataset_dir.resolve().name))
     loader = plugins.datasets.get(name)
     return check_dataset(loader(data_dir))
 
@@ -75,11 +79,19 @@ def select_samples(dataset: Dataset, config: RunConfig) -> list[Sample]:
     if config.apis:
         unknown = sorted(set(config.apis) - {s.api for s in samples})
         if unknown:
-            raise WapiiError(f"dataset {dataset.name!r} has no API {', '.join(unknown)}")
+            known = sorted({s.api for s in samples})
+            raise WapiiError(f"dataset {dataset.name!r} has no API {', '.join(unknown)}{_did_you_mean(unknown, known)} "
+                             f"(its APIs: {', '.join(known)})")
         samples = [s for s in samples if s.api in config.apis]
     if config.limit is not None:
         samples = samples[: config.limit]
     return samples
+
+
+def _did_you_mean(unknown: list[str], known: list[str]) -> str:
+    from .errors import did_you_mean
+
+    return "".join(did_you_mean(name, known) for name in unknown[:1])
 
 
 def versions() -> dict[str, str]:
@@ -113,6 +125,7 @@ def describe_run(config: RunConfig, dataset: Dataset, backend: Any) -> dict[str,
         "dataset": dataset.name,
         "dataset_sha256": dataset.sha256,
         "dataset_source": str(dataset.source),
+        "dataset_dir": str(config.dataset_dir.resolve()) if config.dataset_dir else None,
         "adapter": config.adapter,
         "backend": config.backend,
         "backend_params": backend.describe(),
@@ -239,14 +252,18 @@ class Judge:
         return result
 
 
-def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> dict[str, Any]:
-    """Run (or resume) one benchmark run into ``out_dir`` and return its summary."""
+def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, force: bool = False,
+        note: Callable[[str], None] = lambda text: None) -> dict[str, Any]:
+    """Run (or resume) one benchmark run into ``out_dir`` and return its summary.
+
+    ``force`` starts over in a directory that holds another (or the same) run; ``note`` receives one
+    line saying what a resumed run kept."""
     from .rag import setting_prompt
 
     if config.setting not in SETTINGS:
         raise WapiiError(f"unknown setting {config.setting!r} (known: {', '.join(SETTINGS)})")
     metrics = metric_names(config.metrics, config.default_metrics)
-    dataset = load_dataset(config.dataset, config.data_dir)
+    dataset = load_dataset(config.dataset, config.data_dir, config.dataset_dir)
     samples = select_samples(dataset, config)
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir))  # released last, after the store has closed
@@ -264,10 +281,12 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
             raise WapiiError(f"backend {config.backend!r} cannot decode under constraints "
                              f"(setting {config.setting!r})")
         judge = Judge(adapter, dataset, config.mode, constrained=constrained)
-        store = RunStore.open(out_dir, describe_run(config, dataset, backend), lock=lock)
+        store = RunStore.open(out_dir, describe_run(config, dataset, backend), lock=lock, fresh=force)
         stack.callback(store.close)
-
         keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
+        if store.generations or store.results:
+            note(resume_note(out_dir, store, keys))
+
         todo = pending_requests(samples, config.draws, set(store.finished_generations()),
                                 lambda s: setting_prompt(adapter.prompt(s, config.setup, dataset), s, dataset,
                                                          config.setting))
@@ -283,6 +302,17 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress) -> 
                 raise
         _judge_pending(store, judge, keys, progress)
         return finish(store, dataset, samples, keys, metrics)
+
+
+def resume_note(out_dir: Path, store: RunStore, keys: list[str]) -> str:
+    """What a resumed run kept: ``resuming runs/x: kept 120 of 395 generations and 118 results``."""
+    finished = store.finished_generations()
+    kept = sum(key in finished for key in keys)
+    judged = sum(key in store.results for key in keys)
+    failed = sum(g.key in set(keys) for g in store.failed_generations())
+    retry = f"; retrying {failed} failed generation(s)" if failed else ""
+    return (f"resuming {out_dir}: kept {kept} of {len(keys)} generations and {judged} results{retry} "
+            "(--force starts over)")
 
 
 def pending_requests(samples: list[Sample], draws: int, finished: set[str],
@@ -366,7 +396,9 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir, create=False))
         run_info = load_run(out_dir)
-        dataset = load_dataset(run_info["dataset"], data_dir or _stored_data_dir(run_info))
+        stored_dir = run_info.get("dataset_dir")
+        dataset = load_dataset(run_info["dataset"], data_dir or _stored_data_dir(run_info),
+                               Path(stored_dir) if stored_dir and data_dir is None else None)
         if dataset.sha256 != run_info.get("dataset_sha256"):
             raise WapiiError(f"{out_dir}: the run was made on another version of dataset {dataset.name!r} "
                              f"(sha256 {run_info.get('dataset_sha256')}, found {dataset.sha256})")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable, TypeVar
@@ -33,12 +34,17 @@ RESULTS_FILE = "results.jsonl"
 SUMMARY_FILE = "summary.json"
 REPORT_FILE = "report.md"
 
-IDENTITY_KEYS = ("dataset", "dataset_sha256", "adapter", "backend", "backend_params", "setup", "setting", "mode",
-                 "draws")
-"""What must match for a directory to be resumed rather than refused."""
+IDENTITY_KEYS = ("dataset", "dataset_sha256", "adapter", "backend", "model", "setup", "setting", "mode", "draws",
+                 "limit", "apis", "backend_params")
+"""What must match for a directory to be resumed rather than refused (in the order a refusal names
+the first that differs: the user's own options before the backend's derived parameters)."""
 
 _IDENTITY_NAMES = {"dataset_sha256": "dataset sha256", "backend_params": "backend parameter", "mode": "comparison mode",
-                   "draws": "draws (-n)"}
+                   "draws": "draws (-n)", "limit": "--limit", "apis": "--api"}
+
+RUN_FILES = (RUN_FILE, GENERATIONS_FILE, RESULTS_FILE, SUMMARY_FILE, REPORT_FILE, "batches.json")
+"""The files a run directory holds (``--force`` removes them, and a backend's ``batch/`` folder, to
+start over; nothing else in the directory is touched)."""
 """How a refusal names an identity key (the others by their own name)."""
 
 M = TypeVar("M", bound=BaseModel)
@@ -49,6 +55,7 @@ def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would make reports unreadable to others
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
             handle.flush()
@@ -57,6 +64,13 @@ def write_atomic(path: Path, text: str) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it, then restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_json(path: Path, data: Any) -> None:
@@ -130,17 +144,24 @@ class RunStore:
         self._own_lock = lock
 
     @classmethod
-    def open(cls, directory: Path, run: dict[str, Any], lock: RunLock | None = None) -> "RunStore":
+    def open(cls, directory: Path, run: dict[str, Any], lock: RunLock | None = None,
+             fresh: bool = False) -> "RunStore":
         """Lock the directory (unless ``lock``, already held, is given), creating it if needed, and read
-        what it holds; refuse it when its ``run.json`` describes another run."""
+        what it holds; refuse it when its ``run.json`` describes another run. ``fresh`` (``--force``)
+        removes what the directory holds first, so the run starts over."""
         own = RunLock(directory).acquire() if lock is None else None
         try:
             run_file = directory / RUN_FILE
+            if fresh:
+                for name in RUN_FILES:
+                    (directory / name).unlink(missing_ok=True)
+                shutil.rmtree(directory / "batch", ignore_errors=True)  # the openai backend's batch files
             if run_file.exists():
                 previous = load_run(directory)
                 difference = _difference(previous, run)
                 if difference:
-                    raise WapiiError(f"{directory}: holds a run with {difference} (use another --out)")
+                    raise WapiiError(f"{directory}: holds a run with {difference} (use another --out, or --force "
+                                     "to replace it)")
                 run = {**previous, **{k: v for k, v in run.items() if k not in IDENTITY_KEYS}}
             store = cls(directory, run, own)
             for gen in read_jsonl(directory / GENERATIONS_FILE, Generation, repair=True):
@@ -219,7 +240,7 @@ _UNSET = object()
 
 
 def _show(value: Any) -> str:
-    if value is _UNSET:
+    if value is _UNSET or value is None:
         return "unset"
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."

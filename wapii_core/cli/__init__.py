@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import gc
+import signal
 import sys
+from typing import Any, Optional
 
 import typer
 
@@ -16,6 +18,35 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+class Interrupted(BaseException):
+    """Ctrl-C or SIGTERM, raised from the signal handler.
+
+    Not a KeyboardInterrupt: typer turns that into a silent exit 130, and a command's cleanup (the
+    progress display restoring the cursor, the run store closing its files) runs either way."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_interrupted(signum: int, frame: Any) -> None:
+    raise Interrupted(signum)
+
+
+def _version(value: bool) -> None:
+    if value:
+        import importlib.metadata as md
+
+        typer.echo(f"wapii {md.version('wapii')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Optional[bool] = typer.Option(None, "--version", callback=_version, is_eager=True,
+                                                    help="Print the version and exit.")) -> None:
+    """Benchmark how well language models write code that calls web APIs."""
 
 
 def _add_builtin_commands() -> None:
@@ -40,22 +71,30 @@ def main() -> None:
     """
     from ..scratch import process_scratch
 
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, _raise_interrupted)
     try:
         _add_builtin_commands()
         from ..plugins import register_commands
 
         register_commands(app)
+        from wapii_core.cli.helptext import tidy_help
+
+        command = typer.main.get_command(app)
+        tidy_help(command)
         with process_scratch():
-            app()
+            command(prog_name="wapii")
     except WapiiError as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(exc.exit_code)
     except GenerationPending as pending:  # e.g. a provider-side batch still running: a status, not an error
         print(pending)
         sys.exit(0)
-    except KeyboardInterrupt:
-        print("interrupted: finished samples are kept; run the same command again to resume", file=sys.stderr)
-        sys.exit(130)
+    except (KeyboardInterrupt, Interrupted) as exc:
+        signum = getattr(exc, "signum", signal.SIGINT)
+        what = "interrupted" if signum == signal.SIGINT else "terminated"
+        print(f"{what}: finished samples are kept; rerun the same command to resume", file=sys.stderr)
+        sys.exit(128 + signum)
     finally:
         # The process ends here: spare it the collector's passes over every object at interpreter
         # exit (a few tenths of a second after a run; everything is written and closed by now).

@@ -32,7 +32,8 @@ def solved_tasks(results: list[Any]) -> set[str]:
 
 def library_differences(runs: list[Any]) -> list[dict[str, Any]]:
     """For each setup and each ordered pair of runs with different adapters, over the tasks both judged:
-    ``{"setup", "solved_by", "not_by", "tasks"}`` (tasks sorted)."""
+    ``{"setup", "solved_by", "not_by", "tasks", "why"}`` (tasks sorted; ``why``: per task, what the
+    second library's draw got wrong, :func:`why_not`)."""
     out = []
     setups = list(dict.fromkeys(r.run.get("setup") for r in runs))
     for setup in setups:
@@ -42,9 +43,67 @@ def library_differences(runs: list[Any]) -> list[dict[str, Any]]:
                 continue
             common = {r.sample for r in a.results} & {r.sample for r in b.results}
             tasks = sorted((solved_tasks(a.results) - solved_tasks(b.results)) & common, key=_sample_order)
+            correct = {r.sample: r for r in a.results if r.verdict == "correct"}
+            first = {}
+            for r in b.results:
+                first.setdefault(r.sample, r)
             out.append({"setup": setup, "solved_by": a.run.get("adapter"), "not_by": b.run.get("adapter"),
-                        "run_a": a.name, "run_b": b.name, "tasks": tasks})
+                        "run_a": a.name, "run_b": b.name, "tasks": tasks,
+                        "why": {t: why_not(first[t], correct[t]) for t in tasks}})
     return out
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    text = repr(value) if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _sent(request: dict[str, Any] | None, field: str, name: str, wire: bool = False) -> Any:
+    """The value of argument ``name`` of ``field`` in ``request`` (the query as sent, in wire mode)."""
+    if wire and field == "params" and isinstance((request or {}).get("sent_params"), dict):
+        field = "sent_params"
+    values = (request or {}).get(field)
+    if field == "data" and not isinstance(values, dict):
+        return values
+    return values.get(name, _ABSENT) if isinstance(values, dict) else _ABSENT
+
+
+_ABSENT = object()
+
+
+def why_not(failed: Any, solved: Any) -> str:
+    """What ``failed`` (a draw of the library that did not solve the task) got wrong, told against
+    ``solved`` (a correct draw of another library): ``params.available: sent 'True', expected 'true'``.
+
+    A correct request matches the expected one, so its values stand for the expected values."""
+    if failed.verdict == "nonexecutable":
+        detail = f" ({failed.error_detail})" if failed.error_detail else ""
+        return f"did not run: {failed.error}{detail}"
+    parts = []
+    request, expected = failed.request or {}, solved.request or {}
+    if failed.url != "correct":
+        parts.append(f"URL {failed.url}: sent {_shown(request.get('url'), 60)}, expected "
+                     f"{_shown(expected.get('url'), 60)}")
+    if failed.method != "correct":
+        parts.append(f"method {failed.method}: sent {_shown(request.get('method'))}, expected "
+                     f"{_shown(expected.get('method'))}")
+    for field, names in failed.arguments.items():
+        for name, verdict in names.items():
+            if verdict == "correct":
+                continue
+            wire = failed.mode == "wire"
+            sent, wanted = _sent(request, field, name, wire), _sent(expected, field, name, wire)
+            if verdict == "missing":
+                parts.append(f"{field}.{name} missing (expected {_shown(wanted)})" if wanted is not _ABSENT
+                             else f"{field}.{name} missing")
+            elif verdict == "incorrect_value" and sent is not _ABSENT and wanted is not _ABSENT:
+                parts.append(f"{field}.{name}: sent {_shown(sent)}, expected {_shown(wanted)}")
+            elif verdict == "incorrect_value" and field == "path_params":  # the value is in the URL
+                parts.append(f"{field}.{name} wrong: sent {_shown(request.get('url'), 60)}, expected "
+                             f"{_shown(expected.get('url'), 60)}")
+            else:
+                parts.append(f"{field}.{name} {verdict.replace('_', ' ')}")
+    return "; ".join(parts) or f"judged {failed.verdict}"
 
 
 def _sample_order(sample_id: str) -> tuple[str, int]:
@@ -61,7 +120,30 @@ def differences_markdown(differences: list[dict[str, Any]]) -> str:
         tasks = ", ".join(f"`{t}`" for t in diff["tasks"]) or "none"
         lines.append(f"- {diff['setup']}: solved by **{diff['solved_by']}**, not by **{diff['not_by']}** "
                      f"({len(diff['tasks'])}): {tasks}")
+        lines += [f"  - `{task}`: {why}" for task, why in (diff.get("why") or {}).items()]
     return "\n".join(lines) + "\n"
+
+
+def print_differences(differences: list[dict[str, Any]], shown: int = 20) -> None:
+    """The differences on the terminal: one rich table per ordered pair that has any, a line per task
+    with what the second library got wrong (at most ``shown`` tasks each)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    for diff in differences:
+        title = f"{diff['setup']}: solved by {diff['solved_by']}, not by {diff['not_by']} ({len(diff['tasks'])})"
+        if not diff["tasks"]:
+            console.print(f"{title}: none", highlight=False, markup=False)
+            continue
+        table = Table(title=title, title_justify="left")
+        table.add_column("Task", no_wrap=True)
+        table.add_column(f"What {diff['not_by']} got wrong", overflow="fold")
+        for task in diff["tasks"][:shown]:
+            table.add_row(task, (diff.get("why") or {}).get(task, ""))
+        console.print(table)
+        if len(diff["tasks"]) > shown:
+            console.print(f"... and {len(diff['tasks']) - shown} more (compare.md lists them all)", highlight=False)
 
 
 def side_by_side(run_dirs: list[Path], resamples: int = 2000, seed: int = 0) -> tuple[Any, list[dict[str, Any]]]:
@@ -110,7 +192,8 @@ def add_to(app: typer.Typer) -> None:
         backend: str = typer.Option("oracle", "--backend", "-b", help="Where completions come from."),
         model: Optional[str] = typer.Option(None, "--model", "-m", help="Model name or path, for model backends."),
         dataset: str = typer.Option("demo", "--dataset", "-d", help="Dataset name (`wapii datasets list`)."),
-        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR"),
+        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                                help="Where the dataset's files are (default: the per-user cache)."),
         setup: list[Setup] = typer.Option([Setup.full], "--setup", "-s", help="Setups to run; repeat for several."),
         mode: str = typer.Option(DEFAULT_MODE, "--mode", help="Comparison mode for every library: wire (default), "
                                  "reference or strict."),
@@ -126,7 +209,7 @@ def add_to(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or tables."),
     ) -> None:
         """Run one backend with several adapters on the same tasks and compare the libraries side by side."""
-        from ..report_formats import print_report
+        from wapii_core.report_terminal import print_report
         from ..runner import RunConfig, run
         from .progress import progress_bars
         from .run import generation_failures, parse_options
@@ -151,7 +234,7 @@ def add_to(app: typer.Typer) -> None:
         write_outputs(target, report, differences)
         if not quiet:
             print_report(replace(report, tables=[t for t in report.tables if not any(t.scopes)]))
-            typer.echo(differences_markdown(differences))
+            print_differences(differences)
             typer.echo(f"wrote {target / 'compare.md'} and {target / 'compare.json'}")
         failure = generation_failures(summaries)
         if failure is not None:

@@ -12,14 +12,18 @@ datasets_app = typer.Typer(help="List, inspect and download datasets.", no_args_
 
 
 @datasets_app.command("list")
-def list_command() -> None:
-    """The registered datasets and whether each is available here."""
+def list_command(
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                            help="Look for the datasets' files here (default: the per-user cache)."),
+) -> None:
+    """The registered datasets and whether each is available here (`wapii run --dataset-dir DIR`
+    benchmarks any directory in the WAPIIBench layout besides these)."""
     from .. import plugins
     from ..errors import WapiiError
 
     for name, entry in sorted(plugins.datasets.entries().items()):
         try:
-            entry.value(None)
+            entry.value(data_dir)
             state = "available"
         except WapiiError as exc:
             state = f"not available ({exc})"
@@ -29,7 +33,8 @@ def list_command() -> None:
 @datasets_app.command("show")
 def show_command(
     name: str = typer.Argument(..., help="Dataset name."),
-    data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR"),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                            help="Where the dataset's files are (default: the per-user cache)."),
 ) -> None:
     """Where a dataset is, its sha256 and its samples per API, as JSON."""
     from .. import plugins

@@ -2,12 +2,45 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Optional
 
 import typer
 
 FORMATS = ("table", "md", "csv", "json", "html")
+
+SUFFIXES = {".md": "md", ".markdown": "md", ".csv": "csv", ".json": "json", ".html": "html", ".htm": "html",
+            ".txt": "table"}
+"""The format an ``--out`` file name implies when ``--format`` is not given."""
+
+
+def output_target(fmt: Optional[str], out: Optional[Path]) -> tuple[str, Optional[Path]]:
+    """The format and the file of a report: ``--format`` as given, else implied by ``--out``'s suffix
+    (``table`` without ``--out``); an ``--out`` that is a directory gets ``report.<format>`` in it.
+
+    A format the file name contradicts, an unknown suffix without ``--format`` and a directory without
+    ``--format`` are refused with one line."""
+    from wapii_core.errors import WapiiError
+
+    if fmt is not None and fmt not in FORMATS:
+        raise WapiiError(f"unknown report format {fmt!r} (known: {', '.join(FORMATS)})")
+    if out is None:
+        return fmt or "table", None
+    if out.is_dir():
+        if fmt is None:
+            raise WapiiError(f"{out}: is a directory; give a file name (report.html, report.md, ...) or --format "
+                             "to write report.<format> into it")
+        return fmt, out / f"report.{'txt' if fmt == 'table' else fmt}"
+    implied = SUFFIXES.get(out.suffix.lower())
+    if fmt is None:
+        if implied is None:
+            raise WapiiError(f"{out}: cannot tell the format from the name (known endings: "
+                             f"{', '.join(SUFFIXES)}); give --format")
+        return implied, out
+    if implied not in (None, "table", fmt):
+        raise WapiiError(f"{out}: the name says {implied}, --format says {fmt}; drop --format or rename the file")
+    return fmt, out
 
 
 def add_to(app: typer.Typer) -> None:
@@ -16,53 +49,69 @@ def add_to(app: typer.Typer) -> None:
         run_dirs: list[Path] = typer.Argument(..., help="Run directories (one column each)."),
         by_api: bool = typer.Option(False, "--by-api", help="Per-API breakdown of each run (columns Overall + "
                                                              "each API) instead of runs side by side."),
-        fmt: str = typer.Option("table", "--format", "-f", help="table, md, csv, json or html."),
-        out: Optional[Path] = typer.Option(None, "--out", help="Write to this file instead of the terminal "
-                                                               "(html: plots as PNG and SVG next to it)."),
+        leaderboard: bool = typer.Option(False, "--leaderboard",
+                                         help="Runs as rows, sorted by correct implementations, the key rows as "
+                                              "columns: for many runs."),
+        fmt: Optional[str] = typer.Option(None, "--format", "-f",
+                                          help="table, md, csv, json or html (default: from --out's ending, else "
+                                               "table)."),
+        out: Optional[Path] = typer.Option(None, "--out", "-o",
+                                           help="Write to this file instead of the terminal (html: plots as PNG and "
+                                                "SVG next to it); a directory gets report.<format>."),
+        intervals: bool = typer.Option(False, "--intervals",
+                                       help="Show the 95 % intervals in the terminal table too."),
         resamples: int = typer.Option(2000, "--resamples", min=0,
                                       help="Bootstrap resamples of tasks for the 95 % intervals (0: none)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
     ) -> None:
         """The paper's rows for each run: full and argument completion in separate tables, best value
         per row highlighted, 95 % bootstrap intervals and paired tests of correct implementations."""
-        from ..errors import WapiiError
-        from ..report import build_report, load_runs, render_markdown
-        from ..store import load_run, write_atomic
+        from wapii_core.errors import WapiiError
+        from wapii_core.report import build_report, load_runs, render_markdown
+        from wapii_core.store import load_run, write_atomic
 
-        if fmt not in FORMATS:
-            raise WapiiError(f"unknown report format {fmt!r} (known: {', '.join(FORMATS)})")
-        if fmt == "table" and out is not None:
-            raise WapiiError("--format table prints to the terminal; use --format md, csv, json or html with --out")
+        if by_api and leaderboard:
+            raise WapiiError("give --by-api or --leaderboard, not both")
+        fmt, out = output_target(fmt, out)
+        if fmt == "html" and out is None and sys.stdout.isatty():
+            raise WapiiError("--format html writes a whole page: give --out report.html (or redirect the output "
+                             "to a file)")
         from .compare import differences_markdown, library_differences
 
         several_libraries = len({load_run(d).get("adapter") for d in run_dirs}) > 1
         runs = load_runs(run_dirs, with_results=resamples > 0 or several_libraries)
-        report = build_report(runs, by_api=by_api, resamples=resamples, seed=seed)
+        report = build_report(runs, by_api=by_api, resamples=resamples, seed=seed, leaderboard=leaderboard)
         differences = library_differences(runs) if several_libraries else []
         if fmt == "table":
-            from ..report_formats import print_report
+            from wapii_core.report_terminal import print_report, render_terminal
 
-            print_report(report)
-            if differences:
-                typer.echo(differences_markdown(differences))
+            if out is None:
+                print_report(report, intervals=intervals)
+                if differences:
+                    from .compare import print_differences
+
+                    print_differences(differences)
+                return
+            write_atomic(out, render_terminal(report, intervals=intervals, width=120))
             return
         if fmt == "html" and out is not None:
-            from ..report_html import write_html_report
+            from wapii_core.report_html import write_html_report
 
             written = write_html_report(report, out)
             typer.echo(f"wrote {out} and {len(written) - 1} plot files next to it", err=True)
             return
         if fmt == "html":
-            from ..report_html import html_text
+            from wapii_core.report_html import html_text
 
             text = html_text(report)
         elif fmt == "md":
             text = render_markdown(report) + ("\n" + differences_markdown(differences) if differences else "")
         else:
-            from ..report_formats import render_csv, render_json
+            from wapii_core.report_formats import render_csv, render_json
 
             text = render_csv(report) if fmt == "csv" else render_json(report)
         if out is None:
             typer.echo(text, nl=False)
         else:
             write_atomic(out, text)
+            typer.echo(f"wrote {out}", err=True)

@@ -19,12 +19,25 @@ NO_DEFAULT_METRICS_HELP = "Apply only the --metric providers, not the default on
 
 
 def default_out(dataset: str, adapter: str, backend: str, model: Optional[str], setup: Setup,
-                setting: str = "unconstrained") -> Path:
-    """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>]``: the same command resumes the same run."""
+                setting: str = "unconstrained", mode: Optional[str] = None, draws: int = 1,
+                limit: Optional[int] = None, apis: Optional[list[str]] = None) -> Path:
+    """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>][-<mode>][-n<draws>][-<apis>][-limit<N>]``.
+
+    Every option that changes what a run measures is in the name (the optional parts only when they
+    differ from the default), so the same command resumes the same run and a different one never
+    lands in its directory."""
     parts = [dataset, adapter, backend] + ([model] if model else []) + [setup.value]
     if setting != "unconstrained":
         parts.append(setting)
-    name = "-".join(re.sub(r"[^A-Za-z0-9_.]+", "_", p).strip("_") for p in parts)
+    if mode:
+        parts.append(mode)
+    if draws != 1:
+        parts.append(f"n{draws}")
+    if apis:
+        parts.append("+".join(sorted(set(apis))))
+    if limit is not None:
+        parts.append(f"limit{limit}")
+    name = "-".join(re.sub(r"[^A-Za-z0-9_.+]+", "_", p).strip("_") for p in parts)
     return Path("runs") / name
 
 
@@ -102,6 +115,8 @@ def add_to(app: typer.Typer) -> None:
         require_isolation: bool = typer.Option(False, "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",
                                                help="Refuse to execute generated code unless every sandbox layer "
                                                     "is active (see `wapii doctor`)."),
+        force: bool = typer.Option(False, "--force", help="Start over in a run directory that already holds a "
+                                                          "run (its files are replaced)."),
     ) -> None:
         """Generate, execute and judge programs for every task; resumes an interrupted run directory.
 
@@ -111,29 +126,31 @@ def add_to(app: typer.Typer) -> None:
         from ..errors import GenerationPending
         from ..report import print_table
         from ..runner import RunConfig, run
+        from ..store import load_run
         from .progress import progress_bars
 
         if dataset_dir is not None:
-            dataset, data_dir = "dir", dataset_dir
+            dataset = dataset_dir.resolve().name
         columns = []
         for one_setup in dict.fromkeys(setup):
-            config = RunConfig(dataset=dataset, data_dir=data_dir, adapter=adapter, backend=backend, model=model,
+            config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=adapter,
+                               backend=backend, model=model,
                                setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
                                backend_options=parse_options(option), metrics=metric,
                                default_metrics=not no_default_metrics, limit=limit,
                                apis=api or None)
             if out is None:
-                target = default_out(dataset, adapter, backend, model, one_setup, setting)
+                target = default_out(dataset, adapter, backend, model, one_setup, setting, mode, draws, limit, api)
             else:
                 target = out / one_setup.value if len(set(setup)) > 1 else out
             try:
                 with progress_bars(not quiet) as progress:
-                    summary = run(config, target, progress)
+                    summary = run(config, target, progress, force=force,
+                                  note=lambda text: typer.echo(text, err=True))
             except GenerationPending as pending:  # not an error: the status, and how to go on
                 typer.echo(f"{target}: {pending}")
                 continue
-            columns.append((str(target), {"adapter": adapter, "backend": backend, "model": model,
-                                          "setup": one_setup.value}, summary))
+            columns.append((str(target), load_run(target), summary))
             if not quiet:
                 typer.echo(f"run directory: {target}")
         if not quiet and columns:
@@ -148,10 +165,12 @@ def add_to(app: typer.Typer) -> None:
     @app.command("evaluate")
     def evaluate_command(
         run_dir: Path = typer.Argument(..., help="A run directory written by `wapii run`."),
-        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR"),
+        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                                help="Where the dataset's files are (default: where the run found "
+                                                     "them)."),
         metric: list[str] = typer.Option([], "--metric", help=METRIC_HELP),
         no_default_metrics: bool = typer.Option(False, "--no-default-metrics", help=NO_DEFAULT_METRICS_HELP),
-        quiet: bool = typer.Option(False, "--quiet", "-q"),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or table."),
         require_isolation: bool = typer.Option(False, "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",
                                                help="Refuse to execute generated code unless every sandbox layer "
                                                     "is active (see `wapii doctor`)."),
