@@ -145,7 +145,8 @@ def build_report(runs: list[RunData], by_api: bool = False, api: str | None = No
     """The tables and the paired tests.
 
     Default: one table per setup with the runs as columns (``api``: of that API only); ``by_api``:
-    one table per run with the columns Overall and each API.
+    one table per run with the columns Overall and each API. A run made without the paper's
+    provider (``--no-default-metrics``) has no paper table, only its providers' tables.
     """
     report = Report([], runs, resamples=resamples if resamples > 0 and any(r.results for r in runs) else 0, seed=seed)
     if by_api:
@@ -153,13 +154,17 @@ def build_report(runs: list[RunData], by_api: bool = False, api: str | None = No
             apis = sorted(run.summary.get("per_api", {}))
             scopes: list[str | None] = [None, *apis]
             per_column = [_cells(*run.scoped(scope), resamples, seed) for scope in scopes]
-            report.tables.append(_table(f"{run.name}: {run.label} by API", run.run.get("setup"), ["Overall", *apis],
-                                        [run.name] * len(scopes), scopes, per_column, among=slice(1, None)))
+            if "overall" in run.summary:
+                report.tables.append(_table(f"{run.name}: {run.label} by API", run.run.get("setup"),
+                                            ["Overall", *apis], [run.name] * len(scopes), scopes, per_column,
+                                            among=slice(1, None)))
             report.tables += _provider_tables([run], f"{run.name} by API: ", by_api=True)
         return report
     titles = dict(zip((id(r) for r in runs), _unique_titles(runs)))
     for setup in _setups(runs):
-        group = [r for r in runs if r.run.get("setup") == setup]
+        group = [r for r in runs if r.run.get("setup") == setup and "overall" in r.summary]
+        if not group:
+            continue
         per_column = [_cells(*r.scoped(api), resamples, seed) for r in group]
         title = SETUP_TITLES.get(str(setup), f"Setup {setup}")
         report.tables.append(_table(f"{api} — {title}" if api else title, setup, [titles[id(r)] for r in group],
