@@ -301,5 +301,7 @@ def test_no_default_metrics_applies_only_the_named_providers(plugin_env, tmp_pat
     assert done.returncode == 0, done.stderr
     summary = json.loads((out / "summary.json").read_text())
     assert "overall" not in summary and set(summary["metrics"]) == {"result_count"}
+    report = (out / "report.md").read_text()
+    assert "## result_count metrics" in report and "## Full completion" not in report  # no table of n/a
     done = run_cli("run", "--limit", "3", "--no-default-metrics", "--out", str(tmp_path / "none"), "--quiet")
     one_line_error(done, "no metric provider to apply: --no-default-metrics needs at least one --metric NAME")

@@ -150,7 +150,8 @@ def build_report(runs: list[RunData], by_api: bool = False, api: str | None = No
     Default: one table per setup with the runs as columns (``api``: of that API only), captioned
     with what the runs share and noting what keeps them from being compared directly; ``by_api``:
     one table per run with the columns Overall and each API; ``leaderboard``: one table per setup
-    with the runs as rows (:mod:`wapii_core.leaderboard`).
+    with the runs as rows (:mod:`wapii_core.leaderboard`). A run made without the paper's provider
+    (``--no-default-metrics``) has no paper table, only its providers' tables.
     """
     from wapii_core.report_labels import comparability_notes, facets, labels
 
@@ -165,15 +166,18 @@ def build_report(runs: list[RunData], by_api: bool = False, api: str | None = No
             apis = sorted(run.summary.get("per_api", {}))
             scopes: list[str | None] = [None, *apis]
             per_column = [_cells(*run.scoped(scope), resamples, seed) for scope in scopes]
-            table = _table(f"{run.name} by API", run.run.get("setup"), ["Overall", *apis],
-                           [run.name] * len(scopes), scopes, per_column, among=slice(1, None))
-            table.caption = " · ".join(facets(run).values())
-            table.notes = comparability_notes([run], [run.name])
-            report.tables.append(table)
+            if "overall" in run.summary:
+                table = _table(f"{run.name} by API", run.run.get("setup"), ["Overall", *apis],
+                               [run.name] * len(scopes), scopes, per_column, among=slice(1, None))
+                table.caption = " · ".join(facets(run).values())
+                table.notes = comparability_notes([run], [run.name])
+                report.tables.append(table)
             report.tables += _provider_tables([run], f"{run.name} by API: ", by_api=True)
         return report
     for setup in _setups(runs):
-        group = [r for r in runs if r.run.get("setup") == setup]
+        group = [r for r in runs if r.run.get("setup") == setup and "overall" in r.summary]
+        if not group:
+            continue
         per_column = [_cells(*r.scoped(api), resamples, seed) for r in group]
         title = SETUP_TITLES.get(str(setup), f"Setup {setup}")
         columns, caption = labels(group)
