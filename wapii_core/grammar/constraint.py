@@ -39,7 +39,9 @@ class Constraint:
     notes: tuple[str, ...] = ()  # the fallbacks taken (looser rules where the spec could not be expressed)
     endpoints: tuple[tuple[str, str, str], ...] = ()
     """(method, URL regex, rule) per endpoint: the rule for what follows the URL argument's comma
-    (lets an adapter start a grammar after a starter that already names method and URL)."""
+    (lets an adapter start a grammar after a starter that already names method and URL). An empty
+    method: the URL regex matches the starter's whole part of the region and the rule is what
+    follows it (a call that names its URL first, as ``fetch('<url>'``)."""
 
     @property
     def key(self) -> str:
@@ -67,7 +69,8 @@ class Constraint:
             return replace(self, anchor="")
         call = _STARTER_CALL.fullmatch(prefix)
         rules = [rule for method, pattern, rule in self.endpoints
-                 if call and method == call[1] and re.fullmatch(pattern, call[2])]
+                 if (call and method == call[1] and re.fullmatch(pattern, call[2]))
+                 or (not method and re.fullmatch(pattern, prefix))]
         if not rules:
             return None
         start = f"start: {WS}? ({alternatives(list(dict.fromkeys(rules)))})"

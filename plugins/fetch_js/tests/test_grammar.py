@@ -58,3 +58,19 @@ def test_illegal_calls_are_refused(grammars, wapiibench) -> None:
     appended = legal.replace("'?' + new URLSearchParams({ parent: '159874', limit: 50 })", "'?parent=159874&limit=50'")
     assert appended != legal and accepts(grammar, appended)
     assert not accepts(grammar, in_literal.replace("/attachments?", "/attachments/1?"))  # another path
+
+
+def test_a_grammar_for_the_completion_of_an_argument_starter(grammars, wapiibench) -> None:
+    """For engines that cannot be fed the starter (a server's guided decoding): the grammar of what
+    follows ``fetch('<url>'`` is the endpoints' of that URL; an unknown URL is unsatisfiable."""
+    from wapii_fetch_js.prompt import starter_code
+
+    for sample in [s for s in wapiibench.samples if s.api == "asana"][:20]:
+        program = render_program(sample.config, Setup.argument, sample)
+        starter = starter_code(sample, Setup.argument)
+        completion = grammars[("asana", Setup.full)].for_completion(starter)
+        assert completion is not None and completion.anchor == ""
+        if sample.id not in SPEC_VIOLATIONS:
+            assert accepts(completion.grammar, program[len(starter):]), sample.id
+    elsewhere = starter_code(wapiibench.samples[0], Setup.argument).replace("app.asana.com", "elsewhere.org")
+    assert grammars[("asana", Setup.full)].for_completion(elsewhere) is None

@@ -32,7 +32,7 @@ from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constr
 
 from .extract import CUT_OFFS
 
-VERSION = 3
+VERSION = 4
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "fetch("
 _TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
@@ -104,9 +104,16 @@ class FetchGrammar:
         self.js = JavaScript(references)
         self.w = LarkWriter(COMPACT_WHITESPACE if compact else FREE_WHITESPACE, forbidden=CUT_MARKERS)
         self.values = ValueRules(self.w, self.js)
+        self.appended: dict[tuple[str, str], str] = {}
+        """Per endpoint, the rule for a query appended to the closed URL literal (``+ '?…'``)."""
 
     def _or_reference(self, body: str) -> str:
         return f"{body} | {self.values.reference()}" if self.references else body
+
+    def _path_value(self, kind: VType, quote: str) -> str:
+        if isinstance(kind, Str) and kind.enum is None or not isinstance(kind, (Int, Num, Str)):
+            return _path_text(quote, self.references)
+        return path_value(kind, quote, self.references)
 
     def _query(self, endpoint: Endpoint, quote: str) -> str:
         """A regex for ``?name=value(&name=value)*`` of the endpoint's query parameters, inside a
@@ -121,10 +128,7 @@ class FetchGrammar:
         lexeme (the URL comes before the method, so literals of several endpoints that match the
         same text, such as ``/{id}`` and ``/{id}:batchUpdate``, must be told apart by the parser,
         not cut short by a path value's lexeme)."""
-        def value(kind: VType, quote: str) -> str:
-            if isinstance(kind, Str) and kind.enum is None or not isinstance(kind, (Int, Num, Str)):
-                return _path_text(quote, self.references)
-            return path_value(kind, quote, self.references)
+        value = self._path_value
 
         def lexeme(pattern: str) -> str:
             return self.w.shared(("url-literal", pattern), "URL", lambda _: regex(pattern))
@@ -141,6 +145,7 @@ class FetchGrammar:
         question = self.w.shared_terminal("|".join(f"{q}\\?{q}" for q in QUOTES), "QMARK")
         queries = self.w.shared_terminal("|".join(f"{q}{self._query(endpoint, q)}{q}" for q in QUOTES), "QUERY")
         appended = f'{WS}? "+" {WS}? ({queries} | {question} {WS}? "+" {WS}? {built})'
+        self.appended[(endpoint.template, endpoint.method)] = appended
         return alternatives([f"({alternatives(literals)}) ({appended})?", f"({alternatives(opened)}) {WS}? \"+\" {WS}? {built}"])
 
     def _body(self, endpoint: Endpoint) -> str:
@@ -173,11 +178,19 @@ class FetchGrammar:
         return self.w.shared(("after", after), "after", lambda _: after)
 
     def call(self) -> str:
-        """The rule for ``url[, options])`` + terminator, over every endpoint of the API."""
+        """The rule for ``url[, options])`` + terminator, over every endpoint of the API; records
+        ("", closed URL literal regex, rule for what follows it) per endpoint in :attr:`endpoints`
+        (what a completion after the ``argument`` starter ``fetch('<url>'`` may hold)."""
         alternatives_ = []
+        self.endpoints: list[tuple[str, str, str]] = []
         for endpoint in self.api.endpoints:
             url = self.w.shared(("url", endpoint.template, endpoint.method), "url", lambda _: self._url(endpoint))
-            alternatives_.append(f"{url} {self._after_url(endpoint)}")
+            after = self._after_url(endpoint)
+            alternatives_.append(f"{url} {after}")
+            appended = self.appended.get((endpoint.template, endpoint.method))
+            rest = f"({appended})? {after}" if appended else after
+            closed = "|".join(url_forms(self.api.server, endpoint, escape, self._path_value, ""))
+            self.endpoints.append(("", closed, self.w.shared(("rest", rest), "rest", lambda _: rest)))
         return self.w.define("call", alternatives(alternatives_))
 
     def text(self, setup: Setup) -> str:
@@ -191,7 +204,8 @@ class FetchGrammar:
 def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, compact: bool = False) -> Constraint:
     """The constraint for one spec and setup (not cached: see :func:`constraint`)."""
     api = load_api(index)
-    return Constraint(FetchGrammar(api, references, compact).text(setup), ANCHOR, "fetch_js", api.notes)
+    grammar = FetchGrammar(api, references, compact)
+    return Constraint(grammar.text(setup), ANCHOR, "fetch_js", api.notes, tuple(grammar.endpoints))
 
 
 def constraint(spec: Path | str | SpecIndex, setup: Setup, *, references: bool = True,
