@@ -71,6 +71,7 @@ ADAPTER = (
     Member("default_mode", kind=str, default=lambda _: "reference"),
     Member("constraint", ("spec", "setup"), default=_cannot_constrain),
     Member("isolation", (), default=lambda _: _nothing),
+    Member("start", (), default=lambda _: _nothing),
     Member("close", (), default=lambda _: _nothing),
 )
 BACKEND = (

@@ -163,6 +163,13 @@ class Adapter(Protocol):
         The :class:`~wapii_core.sandbox.Isolation` of its own sandbox on this machine, for ``wapii doctor``."""
         ...
 
+    def start(self) -> None:
+        """Optional (default: nothing). Begins starting the adapter's workers in the background and
+        returns at once; a run calls it as soon as it has made the adapter, so that the workers'
+        start-up overlaps loading the dataset, the specs and the generations. ``execute`` must work
+        without it, and report any failure to start itself."""
+        ...
+
     def close(self) -> None:
         """Optional (default: nothing to stop). Stops the adapter's workers; they restart on the next ``execute``."""
         ...

@@ -269,6 +269,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
         lock = stack.enter_context(RunLock(out_dir))  # released last, after the store has closed
         adapter = plugins.adapters.get(config.adapter)()
         stack.callback(adapter.close)
+        adapter.start()  # its workers start while the specs, the backend and the generations load
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
                                  extra=dict(config.backend_options))
@@ -410,6 +411,7 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
         keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
         adapter = plugins.adapters.get(config.adapter)()
         stack.callback(adapter.close)
+        adapter.start()
         judge = Judge(adapter, dataset, config.mode, constrained=config.setting.startswith("constrained"))
         store = RunStore.open(out_dir, run_info, lock=lock)
         stack.callback(store.close)

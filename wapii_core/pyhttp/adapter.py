@@ -25,7 +25,10 @@ DEFAULT_TIMEOUT_S = 2.0
 
 
 class SnippetPool(Protocol):
-    """What the adapter needs of a pool: ``run`` (one result per snippet, in order) and ``close``."""
+    """What the adapter needs of a pool: ``start`` (in the background), ``run`` (one result per snippet,
+    in order) and ``close``."""
+
+    def start(self) -> None: ...
 
     def run(self, snippets: list[str]) -> list[Any]: ...
 
@@ -55,6 +58,7 @@ class PythonAdapterBase:
         self.timeout_s = timeout_s or (float(env_timeout) if env_timeout else DEFAULT_TIMEOUT_S)
         self._pool: SnippetPool | None = None
         self._lock = threading.Lock()
+        self._closes = 0
 
     def extract(self, code: str) -> Extraction:
         """The statements that issue the program's first request (see :mod:`wapii_core.pyhttp.extract`)."""
@@ -76,6 +80,24 @@ class PythonAdapterBase:
                 self._pool = self._start_pool()
             return self._pool
 
+    def start(self) -> None:
+        """Starts the workers in the background and returns at once (:meth:`execute` reports what fails
+        here again); a :meth:`close` before the start is under way cancels it."""
+        closes = self._closes
+
+        def start_pool() -> None:
+            with self._lock:
+                if self._closes != closes:
+                    return
+                try:
+                    if self._pool is None:
+                        self._pool = self._start_pool()
+                    self._pool.start()  # returns at once: the workers start on their own threads
+                except Exception:  # noqa: BLE001 - execute() meets it again and reports it
+                    pass
+
+        threading.Thread(target=start_pool, name=f"wapii-{self.name}-start", daemon=True).start()
+
     def execute(self, calls: list[str]) -> list[Capture]:
         """Runs each extracted call in its own sandboxed process; one Capture per call, in order."""
         if not calls:
@@ -89,6 +111,7 @@ class PythonAdapterBase:
     def close(self) -> None:
         """Stops the workers (they start again on the next :meth:`execute`)."""
         with self._lock:
+            self._closes += 1
             if self._pool is not None:
                 self._pool.close()
                 self._pool = None

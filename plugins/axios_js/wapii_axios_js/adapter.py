@@ -59,6 +59,10 @@ class AxiosAdapter:
         """Which sandbox layers protect the calls on this machine (``wapii doctor`` shows them)."""
         return self._runner.isolation()
 
+    def start(self) -> None:
+        """Starts the Node workers in the background (a run calls this first; ``execute`` does not need it)."""
+        self._runner.start()
+
     def execute(self, calls: list[str]) -> list[Capture]:
         """Runs each extracted call in its own sandboxed context; one Capture per call, in order."""
         return self._runner.execute(calls)

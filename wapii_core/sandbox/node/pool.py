@@ -164,6 +164,10 @@ class NodePool:
             enforce(self.isolation())
         return self._plan
 
+    def start(self) -> None:
+        """Starts the workers in the background (optional: :meth:`run` starts what is missing)."""
+        self._supervisor.start()
+
     def run(self, codes: list[str]) -> list[dict[str, Any]]:
         """One result per snippet, in order (see the class documentation)."""
         try:

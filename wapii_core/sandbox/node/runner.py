@@ -30,6 +30,7 @@ class NodeRunner:
         self.workers, self.timeout_s, self.keep = workers, timeout_s, keep
         self._pool: NodePool | None = None
         self._lock = threading.Lock()
+        self._closes = 0
 
     def setup(self) -> None:
         """Checks for Node.js and installs the library's pinned npm packages once (idempotent)."""
@@ -41,22 +42,46 @@ class NodeRunner:
         find_node()
         return NodePool(self.library(), ensure_runtime(self.library()), size=1).isolation()
 
+    def _pool_locked(self) -> NodePool:
+        if self._pool is None:
+            find_node()
+            library = self.library()
+            self._pool = NodePool(library, ensure_runtime(library), size=self.workers, timeout_s=self.timeout_s,
+                                  keep=self.keep)
+        return self._pool
+
+    def _ensure_pool(self) -> NodePool:
+        with self._lock:
+            return self._pool_locked()
+
+    def start(self) -> None:
+        """Starts the workers in the background (finding Node and the npm packages too) and returns at
+        once; :meth:`execute` reports whatever fails here again. A :meth:`close` before the start
+        is under way cancels it."""
+        closes = self._closes
+
+        def start_pool() -> None:
+            with self._lock:
+                if self._closes != closes:
+                    return
+                try:
+                    self._pool_locked().start()  # returns at once: the workers start on their own threads
+                except Exception:  # noqa: BLE001 - execute() meets it again and reports it
+                    pass
+
+        threading.Thread(target=start_pool, name="wapii-node-start", daemon=True).start()
+
     def execute(self, calls: list[str]) -> list[Capture]:
         """Runs each call in its own sandboxed context; one Capture per call, in order."""
         if not calls:
             return []
-        with self._lock:
-            if self._pool is None:
-                find_node()
-                library = self.library()
-                self._pool = NodePool(library, ensure_runtime(library), size=self.workers, timeout_s=self.timeout_s,
-                                      keep=self.keep)
-            pool = self._pool
+        pool = self._ensure_pool()
         return [to_capture(answer, self.keep, self.schema) for answer in pool.run(list(calls))]
 
     def close(self) -> None:
         """Stops the workers (they restart on the next :meth:`execute`)."""
         with self._lock:
+            self._closes += 1
             if self._pool is not None:
                 self._pool.close()
                 self._pool = None

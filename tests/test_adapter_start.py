@@ -1,0 +1,84 @@
+"""An adapter's workers start in the background when a run begins, and a close cancels them.
+
+Real adapters (Node running axios and fetch, the Python pool running requests): ``start()`` returns
+at once, the workers come up without any ``execute``, the first ``execute`` uses them instead of
+starting others, and ``close()`` right after ``start()`` leaves no worker behind.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+
+import pytest
+
+from wapii_core import plugins
+
+HAS_NODE = bool(os.environ.get("WAPII_NODE") or shutil.which("node"))
+ADAPTERS = ["requests_py"] + (["axios_js", "fetch_js"] if HAS_NODE else [])
+PROGRAMS = {
+    "requests_py": "import requests\nrequests.get('https://example.com/a', params={'q': 1})\n",
+    "axios_js": "const axios = require('axios');\naxios.get('https://example.com/a', { params: { q: 1 } });\n",
+    "fetch_js": "fetch('https://example.com/a?q=1');\n",
+}
+
+
+def _call(adapter, name: str) -> str:
+    extraction = adapter.extract(PROGRAMS[name])
+    assert extraction.call is not None, extraction
+    return extraction.call
+
+
+def _supervisor(adapter):
+    """The adapter's worker supervisor once its pool exists (None before)."""
+    runner = getattr(adapter, "_runner", None)
+    pool = runner._pool if runner is not None else adapter._pool
+    return None if pool is None else pool._supervisor
+
+
+def _worker_pids(adapter) -> set[int]:
+    supervisor = _supervisor(adapter)
+    if supervisor is None:
+        return set()
+    return {slot.worker.process.pid for slot in supervisor._slots if slot.worker is not None}
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("name", ADAPTERS)
+def test_start_brings_the_workers_up_and_execute_uses_them(name: str) -> None:
+    adapter = plugins.adapters.get(name)()
+    try:
+        began = time.monotonic()
+        adapter.start()
+        assert time.monotonic() - began < 0.5  # in the background
+        deadline = time.monotonic() + 60
+        while not _worker_pids(adapter) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        started = _worker_pids(adapter)
+        assert started, "no worker came up after start()"
+        capture = adapter.execute([_call(adapter, name)])[0]
+        assert capture.error is None and capture.request is not None
+        assert started <= _worker_pids(adapter)  # the started workers were used, none replaced
+    finally:
+        adapter.close()
+    assert not any(_alive(pid) for pid in started)
+
+
+@pytest.mark.parametrize("name", ADAPTERS)
+def test_close_right_after_start_leaves_no_worker(name: str) -> None:
+    adapter = plugins.adapters.get(name)()
+    adapter.start()
+    adapter.close()
+    time.sleep(1.0)  # a start that was not cancelled would have begun by now
+    assert _supervisor(adapter) is None or not _worker_pids(adapter)
+    capture = adapter.execute([_call(adapter, name)])[0]  # usable again
+    assert capture.error is None
+    adapter.close()
