@@ -6,16 +6,23 @@ Registering is cheap: aiohttp is imported when the adapter first normalises or e
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from wapii_core.api import hookimpl
 
-from .adapter import AiohttpAdapter
+
+def aiohttp_adapter(**options: Any) -> Any:
+    """A new adapter (its module is imported only when one is made: `wapii --help` and runs with
+    another adapter never import it)."""
+    from .adapter import AiohttpAdapter
+
+    return AiohttpAdapter(**options)
 
 
 @hookimpl
 def register_adapters(register: Callable[..., None]) -> None:
     register(
         "aiohttp_py",
-        AiohttpAdapter,
+        aiohttp_adapter,
         description="Python + aiohttp (async client): calls run in forked Python workers, captured at aiohttp's connector",
     )

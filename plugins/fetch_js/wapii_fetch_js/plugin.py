@@ -1,22 +1,29 @@
 """The wapii plugin entry point of ``wapii-fetch-js``: registers the ``fetch_js`` adapter.
 
-Importing the adapter is cheap; Node.js is looked for, and the npm packages installed, only when
-the adapter first executes code.
+Registering imports nothing of the adapter; Node.js is looked for, and the npm packages installed,
+only when the adapter first executes code.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from wapii_core.api import hookimpl
 
-from .adapter import FetchAdapter
+
+def fetch_adapter(**options: Any) -> Any:
+    """A new adapter (its module is imported only when one is made: `wapii --help` and runs with
+    another adapter never import it)."""
+    from .adapter import FetchAdapter
+
+    return FetchAdapter(**options)
 
 
 @hookimpl
 def register_adapters(register: Callable[..., None]) -> None:
     register(
         "fetch_js",
-        FetchAdapter,
+        fetch_adapter,
         description="JavaScript's built-in fetch: calls run in a pool of Node workers, captured as fetch serialises them",
     )

@@ -6,10 +6,23 @@ Registering is cheap: the libraries are imported when an adapter first normalise
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from wapii_core.api import hookimpl
 
-from .adapter import httpx_adapter, requests_adapter
+
+def requests_adapter(**options: Any) -> Any:
+    """A new requests adapter (its module is imported only when one is made)."""
+    from .adapter import requests_adapter as make
+
+    return make(**options)
+
+
+def httpx_adapter(**options: Any) -> Any:
+    """A new httpx adapter (its module is imported only when one is made)."""
+    from .adapter import httpx_adapter as make
+
+    return make(**options)
 
 
 @hookimpl
