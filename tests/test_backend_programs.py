@@ -71,7 +71,7 @@ CHAT_CASES = {
 @pytest.mark.parametrize("case", sorted(CHAT_CASES))
 def test_a_chat_answer_becomes_the_starter_continued(case):
     starter, answer, expected = CHAT_CASES[case]
-    program = chat_program(starter, answer)
+    program = chat_program(starter, answer, "axios.")
     assert program == expected
     assert program.startswith(starter[: starter.rindex("\n") + 1])
 
@@ -87,7 +87,30 @@ def test_role_markers_and_fences():
     assert strip_role_marker("<|im_start|>assistant\nhi") == "hi"
     assert strip_role_marker("The answer: 42") == "The answer: 42"  # only at the very start, as a marker
     assert code_of("no fences here") == "no fences here"
-    assert code_of("```\nx = 1\n```\n```js\naxios.get()\n```") == "axios.get()\n"
+    assert code_of("```\nx = 1\n```\n```js\naxios.get()\n```", "axios.") == "axios.get()\n"
+    assert code_of("```\nx = 1\n```\n```js\naxios.get()\n```") == "x = 1\n"  # no call start: the first block
+
+
+# Every adapter says what its calls start with, so a chat answer that writes its own call is read
+# the same way whichever library it targets.
+PYTHON_FULL = "# Get a.\nimport requests\nrequests."
+FETCH_ARGUMENT = "// Get a.\nfetch('https://x.test/a'"
+AIOHTTP_FULL = "import aiohttp\nasync with aiohttp.ClientSession() as session:\n    async with session."
+
+
+@pytest.mark.parametrize("starter, call_start, answer, expected", [
+    (PYTHON_FULL, "requests.", "Use this:\n```python\nimport json\nr = requests.get('https://x.test/a')\n```",
+     "# Get a.\nimport requests\nrequests.get('https://x.test/a')\n"),
+    (FETCH_ARGUMENT, "fetch(", "```js\nconst r = await fetch(\"https://x.test/a\", {method: 'POST'});\n```",
+     "// Get a.\nfetch(\"https://x.test/a\", {method: 'POST'});\n"),
+    (AIOHTTP_FULL, "async with session.",
+     "```python\nasync with aiohttp.ClientSession() as s:\n  async with session.post('https://x.test/a') as r:\n"
+     "    print(r.status)\n```",
+     "import aiohttp\nasync with aiohttp.ClientSession() as session:\n"
+     "    async with session.post('https://x.test/a') as r:\n    print(r.status)\n"),
+])
+def test_the_adapters_call_start_finds_the_answers_own_call(starter, call_start, answer, expected):
+    assert chat_program(starter, answer, call_start) == expected
 
 
 @pytest.mark.parametrize("name, chat", [
@@ -113,8 +136,8 @@ def test_chat_messages_split_off_the_first_sentence():
 # 165 of 184 were a bare fence and 19 a fence and a newline. Both are an empty code block.
 @pytest.mark.parametrize("answer", ["```", "```\n", "```javascript", "```javascript\n", "  ```\n```"])
 def test_a_bare_fence_is_an_empty_block_whatever_follows_it(answer):
-    assert code_of(answer) == ""
-    assert chat_program(FULL, answer) == FULL
+    assert code_of(answer, "axios.") == ""
+    assert chat_program(FULL, answer, "axios.") == FULL
 
 
 def test_the_instruct_instruction_goes_where_the_template_puts_extra_instructions():

@@ -111,13 +111,13 @@ def strip_role_marker(answer: str) -> str:
     return _ROLE_MARKER.sub("", answer, count=1)
 
 
-def code_of(answer: str) -> str:
-    """The code in a chat answer: its first fenced block that calls axios, else its first fenced
-    block, else the whole answer. An unclosed fence runs to the end; a fence line with nothing
-    after it (a bare "```" or "```\\n") is an empty block."""
+def code_of(answer: str, call_start: str = "") -> str:
+    """The code in a chat answer: its first fenced block that makes a call (contains ``call_start``,
+    when given), else its first fenced block, else the whole answer. An unclosed fence runs to the
+    end; a fence line with nothing after it (a bare "```" or "```\\n") is an empty block."""
     blocks = [m.group(1) or "" for m in _FENCE.finditer(answer)]
     for block in blocks:
-        if "axios." in block:
+        if call_start and call_start in block:
             return block
     return blocks[0] if blocks else answer
 
@@ -130,18 +130,20 @@ def _find_at_line_start(code: str, needle: str) -> int:
     return code.find(needle)
 
 
-def chat_program(starter: str, answer: str) -> str:
+def chat_program(starter: str, answer: str, call_start: str = "") -> str:
     """An instruction model's program: the starter code continued by what ``answer`` adds to it.
 
-    In order:
+    ``call_start`` is what the target library's calls start with (``Prompt.call_start``: ``axios.``,
+    ``fetch(``, ``requests.``...). In order:
     1. the code repeats the whole starter: what follows it continues the program;
     2. the code repeats the starter's last line (``axios.``, ``axios.get('<url>',`` or the import
        when the starter ends with a newline): what follows that line continues it;
-    3. the code makes its own ``axios.`` call: it replaces the starter's unfinished last line;
+    3. the code makes its own call (``call_start`` at a line's start, else anywhere): it replaces
+       the starter's unfinished last line;
     4. otherwise the code itself is taken as the continuation (e.g. ``get('<url>')`` after ``axios.``).
     Role markers, prose and Markdown fences around the code are dropped.
     """
-    code = code_of(strip_role_marker(answer))
+    code = code_of(strip_role_marker(answer), call_start)
     at = code.find(starter)
     if starter and at >= 0:
         return starter + code[at + len(starter):]
@@ -154,8 +156,10 @@ def chat_program(starter: str, answer: str) -> str:
             if not last.strip() and rest.startswith("\n"):
                 rest = rest[1:]  # the starter already ends the anchor's line
             return starter + rest
-    at = _find_at_line_start(code, "axios.")
+    at = _find_at_line_start(code, call_start) if call_start else -1
     if at >= 0:
-        # the model's own call replaces the starter's unfinished last line
-        return (head + newline if last.strip() else starter) + code[at:]
+        # the model's own call replaces the starter's unfinished last line, at that line's indentation
+        if last.strip():
+            return head + newline + last[: len(last) - len(last.lstrip())] + code[at:]
+        return starter + code[at:]
     return starter + code

@@ -55,6 +55,9 @@ class Prompt(BaseModel):
     text: str
     starter: str
     instructions: str = ""  # the part of ``text`` before the starter (for chat-style backends)
+    call_start: str = ""
+    """What every call of the target library starts with (``axios.``, ``fetch(``, ``requests.``): how a
+    chat answer's own call is found (:func:`wapii_core.backend_programs.chat_program`); empty: not said."""
 
 
 class GenerationRequest(BaseModel):

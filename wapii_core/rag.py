@@ -129,7 +129,8 @@ def augment(prompt: Prompt, task: str, spec: Path | str | SpecIndex, api: str, *
             max_chars: int = DEFAULT_MAX_CHARS) -> Prompt:
     """``prompt`` with the documentation of the ``k`` endpoints most relevant to ``task`` in front."""
     block = documentation(Retriever.for_spec(spec).search(task, k), api, max_chars)
-    return Prompt(text=block + prompt.text, starter=prompt.starter, instructions=block + prompt.instructions)
+    return Prompt(text=block + prompt.text, starter=prompt.starter, instructions=block + prompt.instructions,
+                  call_start=prompt.call_start)
 
 
 def setting_prompt(prompt: Prompt, sample: Sample, dataset: Dataset, setting: str) -> Prompt:

@@ -46,4 +46,5 @@ def build_prompt(sample: Sample, setup: Setup, dataset: Dataset, extra_instructi
                                    api=dataset.display_names.get(sample.api, sample.api),
                                    extra_instructions=extra_instructions)
     starter = starter_code(sample, setup)
-    return Prompt(text=instructions + starter, starter=starter, instructions=instructions)
+    return Prompt(text=instructions + starter, starter=starter, instructions=instructions,
+                  call_start=f"async with {library.call_name}.")

@@ -235,7 +235,7 @@ class HFBackend:
     def _program(self, item: _Item, answer: Completion | CachedAnswer) -> Generation:
         req = item.request
         if self.chat and not item.prefilled:
-            code = chat_program(req.prompt.starter, answer.text)
+            code = chat_program(req.prompt.starter, answer.text, req.prompt.call_start)
         else:
             code = continuation_program(req.prompt.starter, answer.text, self.params.stop)
         reason = answer.finish_reason if answer.finish_reason in ("length", "timeout", "unsatisfiable") else "stop"

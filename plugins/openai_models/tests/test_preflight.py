@@ -23,10 +23,14 @@ def openai_run(out: Path, model: str, *options: str, env: dict[str, str] | None 
     return run_cli(*args, env=env)
 
 
-def one_line_refusal(done, *fragments: str) -> None:
+def one_line_refusal(done, *fragments: str, resumed: bool = False) -> None:
+    """Exit 2 and one error line (after the line saying what a resumed run kept, when ``resumed``)."""
     assert done.returncode == 2, (done.returncode, done.stderr)
-    assert done.stdout == "" and done.stderr.startswith("error: backend openai: ")
-    assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert done.stdout == "" and len(lines) == 1 + resumed, done.stderr
+    assert lines[-1].startswith("error: backend openai: ")
+    if resumed:
+        assert lines[0].startswith("resuming ") and "kept 5 of 26 generations" in lines[0]
     for fragment in fragments:
         assert fragment in done.stderr, done.stderr
 
@@ -116,7 +120,7 @@ def test_a_resumed_run_is_checked_too_and_keeps_its_directory(tmp_path, model_na
         url = server.base_url
     assert first.returncode == 3
     done = openai_run(out, model_name, f"base_url={url}")
-    one_line_refusal(done, f"cannot reach {url}")
+    one_line_refusal(done, f"cannot reach {url}", resumed=True)
     assert (out / "run.json").exists() and len((out / "generations.jsonl").read_text().splitlines()) == 26
 
 

@@ -116,7 +116,7 @@ class OpenAIBackend:
 
     def _program(self, req: GenerationRequest, answer: CachedAnswer | Answer) -> Generation:
         if self.chat:
-            code = chat_program(req.prompt.starter, answer.text)
+            code = chat_program(req.prompt.starter, answer.text, req.prompt.call_start)
         else:
             code = continuation_program(req.prompt.starter, answer.text, self.options.stop or None)
         reason = "length" if answer.finish_reason == "length" else "stop"

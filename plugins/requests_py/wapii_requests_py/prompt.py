@@ -40,4 +40,5 @@ def build_prompt(library: PythonLibrary, sample: Sample, setup: Setup, dataset: 
         extra_instructions=extra_instructions,
     )
     starter = starter_code(library, sample, setup)
-    return Prompt(text=instructions + starter, starter=starter, instructions=instructions)
+    return Prompt(text=instructions + starter, starter=starter, instructions=instructions,
+                  call_start=f"{library.call_name}.")
