@@ -59,16 +59,40 @@ def _shown(value: Any, limit: int = 40) -> str:
 
 
 def _sent(request: dict[str, Any] | None, field: str, name: str, wire: bool = False) -> Any:
-    """The value of argument ``name`` of ``field`` in ``request`` (the query as sent, in wire mode)."""
+    """The value of argument ``name`` of ``field`` in ``request``; in wire mode a query value as the
+    string sent (captured on the wire, or written as the query carries it: ``true``, ``20``)."""
+    from wapii_core.wire import wire_text
+
     if wire and field == "params" and isinstance((request or {}).get("sent_params"), dict):
         field = "sent_params"
     values = (request or {}).get(field)
     if field == "data" and not isinstance(values, dict):
         return values
-    return values.get(name, _ABSENT) if isinstance(values, dict) else _ABSENT
+    value = values.get(name, _ABSENT) if isinstance(values, dict) else _ABSENT
+    if wire and field == "params" and value is not _ABSENT:
+        return [wire_text(v) for v in value] if isinstance(value, list) else wire_text(value)
+    return value
 
 
 _ABSENT = object()
+
+
+_BODY_KINDS = {"json": "JSON", "form": "a form", "multipart": "a multipart form"}
+
+
+def _body_note(request: dict[str, Any], expected: dict[str, Any], wire: bool) -> str | None:
+    """How the body of ``request`` is not the kind of ``expected``'s: sent as text (a string the
+    library did not encode, e.g. fetch's ``'[object Object]'``), or, in wire mode, in another
+    encoding (the ``Content-Type`` decides: a form where a JSON body is expected). None when alike."""
+    from wapii_core.wire import body_kind
+
+    data, wanted = request.get("data"), _BODY_KINDS[body_kind(expected.get("headers"))]
+    if data is not None and not isinstance(data, dict):
+        return f"body sent as text {_shown(data)}, expected {wanted}"
+    sent = _BODY_KINDS[body_kind(request.get("headers"))]
+    if wire and isinstance(data, dict) and sent != wanted:
+        return f"body sent as {sent}, expected {wanted}"
+    return None
 
 
 def why_not(failed: Any, solved: Any) -> str:
@@ -87,15 +111,20 @@ def why_not(failed: Any, solved: Any) -> str:
     if failed.method != "correct":
         parts.append(f"method {failed.method}: sent {_shown(request.get('method'))}, expected "
                      f"{_shown(expected.get('method'))}")
+    wire = failed.mode == "wire"
     for field, names in failed.arguments.items():
+        note = _body_note(request, expected, wire) if field == "data" else None
+        if note and any(v in ("incorrect_value", "missing") for v in names.values()):
+            parts.append(note)
         for name, verdict in names.items():
-            if verdict == "correct":
-                continue
-            wire = failed.mode == "wire"
+            if verdict == "correct" or (field == "headers" and name == "Accept"):
+                continue  # Accept never decides a verdict (metrics.md §1); Content-Type names the body's encoding
             sent, wanted = _sent(request, field, name, wire), _sent(expected, field, name, wire)
             if verdict == "missing":
                 parts.append(f"{field}.{name} missing (expected {_shown(wanted)})" if wanted is not _ABSENT
                              else f"{field}.{name} missing")
+            elif verdict == "incorrect_value" and note and sent == wanted:
+                continue  # the value is right, its encoding (the note) is not
             elif verdict == "incorrect_value" and sent is not _ABSENT and wanted is not _ABSENT:
                 parts.append(f"{field}.{name}: sent {_shown(sent)}, expected {_shown(wanted)}")
             elif verdict == "incorrect_value" and field == "path_params":  # the value is in the URL

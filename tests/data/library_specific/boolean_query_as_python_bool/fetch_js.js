@@ -1,0 +1,3 @@
+// task
+
+fetch('https://api.larchwood-library.example/v2/books?' + new URLSearchParams({ author: 'Okafor', genre: 'mystery', available: true, limit: 10 }), { headers: { 'X-Api-Key': '<key>' } });

@@ -1,0 +1,3 @@
+// task
+
+fetch('https://api.larchwood-library.example/v2/books/bk_20931', { headers: { 'x-api-key': '<key>', 'accept-language': 'de' } });

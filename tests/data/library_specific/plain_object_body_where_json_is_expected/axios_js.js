@@ -1,0 +1,4 @@
+// task
+const axios = require('axios');
+
+axios.post('https://api.larchwood-library.example/v2/loans/ln_7014/renewals', { extend_days: 14 }, { headers: { Authorization: 'Bearer <token>' } });
