@@ -15,8 +15,9 @@ import threading
 from typing import Any
 
 PARSER_LIMITS = {"initial_lexer_fuel": 20_000_000, "step_lexer_fuel": 4_000_000, "step_max_items": 500_000,
-                 "max_items_in_row": 20_000, "max_lexer_states": 4_000_000}
-"""llguidance's resource limits, ten to twenty times its defaults. Every matcher of a compiled grammar
+                 "max_items_in_row": 20_000}
+"""llguidance's work limits, ten to twenty times its defaults (its lexer-state limit, which bounds
+memory, stays at the default: raising it alone does not help). Every matcher of a compiled grammar
 shares its lexer; with a whole large API in one grammar (GitHub's 811 URL patterns alive at once)
 the defaults run out over a long run (``lexer error: too many expressions constructed``) and every
 later row would end ``unsatisfiable``. The limits only bound work and memory; they never change
