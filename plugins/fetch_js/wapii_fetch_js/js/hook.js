@@ -22,9 +22,11 @@
  * module, read back into the kit's own nodes.
  *
  * The URL is recorded as the string the program passed; the worker parses it with Node's own
- * parser (`finish.js`), since the realm's parser runs with the program's built-ins. The bodies
- * this module serialises from objects (`URLSearchParams`, `FormData`) are read through the realm's
- * implementations of those classes, as the program sees them.
+ * parser (`finish.js`), since the realm's parser runs with the program's built-ins. Likewise a
+ * `URLSearchParams` or `FormData` body is recorded as its entries (`forms.js` keeps them where
+ * the program cannot reach them), `{form: [[name, value]...]}` or `{multipart: [[name, value]...],
+ * boundary}`, and the worker writes the bytes undici sends for them (`finish.js`), as it adds
+ * `content-length` to every record.
  *
  * Besides the request, the record holds `hints`: the number and boolean values of query
  * parameters the run passed to `new URLSearchParams({...})` or `new URLSearchParams([[k, v]])`.
@@ -41,6 +43,7 @@ const {
 } = require('wapii-kit/primordials');
 const { arrayNode, objectNode } = require('wapii-kit/json_nodes');
 const web = require('wapii-kit/web');
+const { createForms } = require('./forms');
 
 const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
 const StringPrototypeToUpperCase = uncurryThis(String.prototype.toUpperCase);
@@ -127,10 +130,7 @@ function inherits(value, prototype) {
 }
 
 module.exports = function setUp({ require, record }) {
-  const { URLSearchParams: BaseSearchParams } = require('url');
-  const searchParamsText = uncurryThis(BaseSearchParams.prototype.toString);
-  const FormDataPrototype = web.FormData.prototype;
-  const formEntries = (form) => ReflectGetOwnPropertyDescriptor(form, '_entries').value;
+  const ForeignSearchParams = require('url').URLSearchParams; // taken now: the program may replace the module's member
 
   /** Typed query values passed to URLSearchParams in this run (see the module's documentation). */
   const hints = objectNode();
@@ -138,25 +138,7 @@ module.exports = function setUp({ require, record }) {
     if (typeof value === 'number' || typeof value === 'boolean') hints.members[StringCtor(key)] = value;
   };
 
-  /** `URLSearchParams` that remembers the typed values it was built from (only as hints). */
-  class URLSearchParams extends BaseSearchParams {
-    constructor(init) {
-      super(init);
-      if (init === null || typeof init !== 'object' || inherits(init, BaseSearchParams.prototype)) return;
-      if (ArrayIsArray(init)) {
-        for (let i = 0; i < init.length; i++) {
-          const pair = init[i];
-          if (ArrayIsArray(pair) && pair.length === 2) hint(pair[0], pair[1]);
-        }
-        return;
-      }
-      const keys = ReflectOwnKeys(init);
-      for (let i = 0; i < keys.length; i++) {
-        const slot = typeof keys[i] === 'string' ? ReflectGetOwnPropertyDescriptor(init, keys[i]) : undefined;
-        if (slot !== undefined && slot.enumerable && ObjectHasOwn(slot, 'value')) hint(keys[i], slot.value);
-      }
-    }
-  }
+  const { URLSearchParams, FormData, entriesOf } = createForms({ hint, foreignPrototype: () => ForeignSearchParams.prototype });
 
   const lists = new SafeWeakMap(); // Headers -> its header list: [{lower, name, value}]
 
@@ -282,57 +264,52 @@ module.exports = function setUp({ require, record }) {
     }
   }
 
-  /** The body as sent: `{text}` (a latin-1 string of its bytes) and the content type it implies, or null. */
-  function extractBody(body) {
-    if (typeof body === 'string') return { __proto__: null, bytes: utf8(body), type: 'text/plain;charset=UTF-8' };
-    if (body !== null && typeof body === 'object' && inherits(body, BaseSearchParams.prototype)) {
-      return { __proto__: null, bytes: utf8(searchParamsText(body)), type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+  /** A latin-1 string of random digits (undici's boundary takes 11). */
+  const digits = (count) => {
+    let out = '';
+    for (let i = 0; i < count; i++) out += StringCtor(MathFloor(MathRandom() * 10));
+    return out;
+  };
+
+  /** The entries of a form body as a node: `[[name, value]...]`. */
+  function entryNodes(list) {
+    const items = arrayNode();
+    for (let i = 0; i < list.length; i++) {
+      const pair = arrayNode();
+      pair.items[0] = list[i].name;
+      pair.items[1] = list[i].value;
+      pair.length = 2;
+      items.items[i] = pair;
     }
-    if (body !== null && typeof body === 'object' && inherits(body, FormDataPrototype)) return multipart(body);
-    if (body !== null && typeof body === 'object' && (ArrayBufferIsView(body) || inherits(body, ArrayBufferPrototype))) {
-      return { __proto__: null, bytes: bytesOf(body), type: null };
-    }
-    return { __proto__: null, bytes: utf8(StringCtor(body)), type: 'text/plain;charset=UTF-8' };
+    items.length = list.length;
+    return items;
   }
 
-  const escapeName = (text) => {
-    let out = '';
-    for (let i = 0; i < text.length; i++) {
-      const code = StringPrototypeCharCodeAt(text, i);
-      out += code === 10 ? '%0A' : code === 13 ? '%0D' : code === 34 ? '%22' : StringFromCharCode(code);
+  /**
+   * The body as recorded, `{node, type}`: `node` a latin-1 string of the bytes sent, or for a form
+   * its entries (`{form}`, `{multipart, boundary}`: the worker writes the bytes, see `finish.js`),
+   * or null where it cannot be read as data; `type` the content type it implies, or null.
+   */
+  function extractBody(body) {
+    if (typeof body === 'string') return { __proto__: null, node: utf8(body), type: 'text/plain;charset=UTF-8' };
+    const form = entriesOf(body);
+    if (form !== undefined && form.kind === 'form') {
+      const node = objectNode();
+      node.members.form = entryNodes(form.list);
+      return { __proto__: null, node, type: 'application/x-www-form-urlencoded;charset=UTF-8' };
     }
-    return out;
-  };
-  const crlf = (text) => {
-    let out = '';
-    for (let i = 0; i < text.length; i++) {
-      const code = StringPrototypeCharCodeAt(text, i);
-      if (code === 13) {
-        out += '\r\n';
-        if (StringPrototypeCharCodeAt(text, i + 1) === 10) i++;
-      } else if (code === 10) {
-        out += '\r\n';
-      } else {
-        out += StringFromCharCode(code);
-      }
+    if (form !== undefined && form.kind === 'multipart') {
+      const boundary = `----formdata-undici-0${digits(11)}`;
+      const node = objectNode();
+      node.members.multipart = entryNodes(form.list);
+      node.members.boundary = boundary;
+      return { __proto__: null, node, type: `multipart/form-data; boundary=${boundary}` };
     }
-    return out;
-  };
-
-  /** A FormData as undici writes it: `multipart/form-data; boundary=----formdata-undici-0<11 digits>`. */
-  function multipart(form) {
-    let digits = '';
-    for (let i = 0; i < 11; i++) digits += StringCtor(MathFloor(MathRandom() * 10));
-    const boundary = `----formdata-undici-0${digits}`;
-    const entries = formEntries(form);
-    let text = '';
-    for (let i = 0; i < entries.length; i++) {
-      const name = escapeName(crlf(entries[i][0]));
-      const value = typeof entries[i][1] === 'string' ? entries[i][1] : StringCtor(entries[i][1]);
-      text += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${crlf(value)}\r\n`;
+    if (form !== undefined) return { __proto__: null, node: null, type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+    if (body !== null && typeof body === 'object' && (ArrayBufferIsView(body) || inherits(body, ArrayBufferPrototype))) {
+      return { __proto__: null, node: bytesOf(body), type: null };
     }
-    text += `--${boundary}--\r\n`;
-    return { __proto__: null, bytes: utf8(text), type: `multipart/form-data; boundary=${boundary}` };
+    return { __proto__: null, node: utf8(StringCtor(body)), type: 'text/plain;charset=UTF-8' };
   }
 
   const requests = new SafeWeakMap(); // Request -> {url, method, list, body}
@@ -431,7 +408,10 @@ module.exports = function setUp({ require, record }) {
     }
   }
 
-  /** The record of one request as sent: a node of `{url, method, headers: [[name, value]], body?, hints}`. */
+  /**
+   * The record of one request as sent, but for `content-length` (written by the worker with the
+   * body's bytes): a node of `{url, method, headers: [[name, value]], body?, hints}`.
+   */
   function recorded(request) {
     const node = objectNode();
     node.members.url = request.url;
@@ -447,8 +427,6 @@ module.exports = function setUp({ require, record }) {
       const value = DEFAULT_HEADERS[i][1];
       if (!has(lower)) list[list.length] = { __proto__: null, name: lower, lower, value };
     }
-    if (request.body !== null) list[list.length] = { __proto__: null, name: 'content-length', lower: 'content-length', value: StringCtor(request.body.bytes.length) };
-    else if (request.method === 'POST' || request.method === 'PUT') list[list.length] = { __proto__: null, name: 'content-length', lower: 'content-length', value: '0' };
     const headers = arrayNode();
     for (let i = 0; i < list.length; i++) {
       const pair = arrayNode();
@@ -459,7 +437,7 @@ module.exports = function setUp({ require, record }) {
     }
     headers.length = list.length;
     node.members.headers = headers;
-    if (request.body !== null) node.members.body = request.body.bytes;
+    if (request.body !== null) node.members.body = request.body.node;
     const copied = objectNode();
     const keys = ReflectOwnKeys(hints.members);
     for (let i = 0; i < keys.length; i++) copied.members[keys[i]] = hints.members[keys[i]];
@@ -478,14 +456,17 @@ module.exports = function setUp({ require, record }) {
       return SavedPromise.reject(error);
     }
     const node = recorded(request);
+    const captured = request.body !== null && request.body.node === null
+      ? { __proto__: null, refused: 'bad_capture: a URLSearchParams body whose entries are not plain data' }
+      : { __proto__: null, request: node };
     return PromisePrototypeThen(SavedPromise.resolve(), () => {
-      record({ __proto__: null, request: node });
+      record(captured);
       return new Response('{}', { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json' } });
     });
   }
 
-  const bindings = ObjectFreeze({ __proto__: null, fetch, Headers, Request, Response, URLSearchParams, FormData: web.FormData });
-  for (const name of ['fetch', 'Headers', 'Request', 'Response', 'URLSearchParams']) {
+  const bindings = ObjectFreeze({ __proto__: null, fetch, Headers, Request, Response, URLSearchParams, FormData });
+  for (const name of ['fetch', 'Headers', 'Request', 'Response', 'URLSearchParams', 'FormData']) {
     ObjectDefineProperty(globalThis, name, { value: bindings[name], writable: true, configurable: true, enumerable: false });
   }
   return bindings;
