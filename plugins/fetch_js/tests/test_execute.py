@@ -24,6 +24,14 @@ CALLS = [
     "fetch(BASE + '/p', { method: 'OPTIONS', headers: new Headers({ Accept: 'application/json', 'user-agent': 'me', 'X-Pad': ' v \\t' }) })",
     "fetch(new Request(BASE + '/r', { method: 'PUT', headers: { 'X-R': '1' }, body: 'text' }))",
     "fetch(BASE + '/p', { method: 'POST', body: (() => { const f = new FormData(); f.append('a', 'b\\nc'); f.append('n\"m', 1); return f; })() })",
+    "fetch(BASE + '/p', { method: 'POST', body: (() => { const f = new FormData(); f.append('a', '1'); f.append('b', 'x\\r\\ny\\rz'); "
+    "f.append('a', '2'); f.set('a', 'é\\ud800'); f.append('c', { toString: () => 'obj' }); f.delete('b'); return f; })() })",
+    "fetch(BASE + '/p', { method: 'POST', body: new URLSearchParams('?b=%zz%41+c&&a=%E2%82&=v&k&é=%F0%9F%98%80') })",
+    "fetch(BASE + '/p', { method: 'POST', body: (() => { const p = new URLSearchParams({ z: '1', a: 'x y', m: '~*-._!\\'()' }); "
+    "p.append('a', 'second'); p.sort(); p.set('m', '\\ud800'); p.delete('z'); return p; })() })",
+    "fetch(BASE + '/p', { method: 'PATCH', body: new URLSearchParams(new URLSearchParams([['a', '1'], ['b', '&=']])) })",
+    "fetch(BASE + '/p', { method: 'POST', body: new URL('https://x.example/?q=1&r=a+b').searchParams })",
+    "fetch(BASE + '/p', { method: 'POST', body: new (require('url').URLSearchParams)({ a: 'b c', d: 'é' }) })",
 ]
 ERRORS = [
     ("fetch(BASE + '/p', { method: 'get', body: 'x' })", "TypeError: Request with GET/HEAD method cannot have body."),
