@@ -106,6 +106,41 @@ def test_patched_built_ins_do_not_change_the_record(run_one, patch: str) -> None
     assert patched.request == plain.request
 
 
+FORM_PATCHES = {
+    "URLSearchParams and FormData methods": "for (const C of [URLSearchParams, require('url').URLSearchParams, FormData]) "
+                                            "for (const k of Reflect.ownKeys(C.prototype)) if (k !== 'constructor') "
+                                            "try { C.prototype[k] = function* () { yield ['forged', '1'] } } catch (e) {}",
+    "Array.prototype methods": "for (const k of ['entries', 'map', 'join', 'push', 'forEach', 'reduce', 'filter', 'slice']) "
+                               "Array.prototype[k] = function () { return 'forged' }; "
+                               "Array.prototype[Symbol.iterator] = function* () { yield ['forged', '1'] }",
+    "String methods": "for (const k of ['replace', 'replaceAll', 'split', 'charCodeAt', 'codePointAt', 'toString', "
+                      "'normalize', 'toWellFormed']) String.prototype[k] = function () { return 'forged' }; "
+                      "String.prototype[Symbol.iterator] = function* () { yield 'f' }; String.fromCharCode = () => 'f'",
+    "encoders": "encodeURIComponent = () => 'forged'; escape = encodeURIComponent; "
+                "TextEncoder.prototype.encode = () => new Uint8Array([102])",
+    "String itself": "globalThis.String = () => 'forged'",
+}
+FORM_BODIES = {
+    "URLSearchParams": "new URLSearchParams({ a: 'b c', n: 5, 'é': '&=' })",
+    "URLSearchParams from text": "new URLSearchParams('?a=b+c&%C3%A9=%26%3D')",
+    "a URL's searchParams": "new URL('https://x.example/?a=b+c&%C3%A9=%26%3D').searchParams",
+    "FormData": "(() => { const f = new FormData(); f.append('a', 'b\\nc'); f.append('n\"m', 'é'); return f; })()",
+}
+BOUNDARY_DIGITS = re.compile(r"(?<=----formdata-undici-0)\d{11}")
+
+
+@pytest.mark.parametrize("body", FORM_BODIES.values(), ids=list(FORM_BODIES))
+@pytest.mark.parametrize("patch", FORM_PATCHES.values(), ids=list(FORM_PATCHES))
+def test_patched_built_ins_do_not_change_a_recorded_form(adapter, patch: str, body: str) -> None:
+    """A form built before the program patches the built-ins its serialiser would use is recorded
+    as the same bytes (what Node's fetch sends, see above) as without the patches."""
+    call = f"fetch('https://api.example.com/f', {{ method: 'POST', body: ((b) => {{ {patch}; return b }})({body}) }});"
+    plain, patched = adapter.execute([f"fetch('https://api.example.com/f', {{ method: 'POST', body: {body} }});", call])
+    assert plain.error is None and patched.error is None, patched.detail
+    assert json.loads(BOUNDARY_DIGITS.sub("0", json.dumps(patched.request))) == \
+        json.loads(BOUNDARY_DIGITS.sub("0", json.dumps(plain.request)))
+
+
 def test_typed_query_hints_choose_only_between_what_was_sent(adapter) -> None:
     (capture,) = adapter.execute(["new URLSearchParams({ limit: 50, on: true, other: 7 }); "
                                   "fetch('https://api.example.com/x?limit=50&on=1&q=50');"])
