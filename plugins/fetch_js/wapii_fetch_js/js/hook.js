@@ -1,7 +1,8 @@
 'use strict';
 /**
  * WHATWG `fetch` in one run's context (the hook of `wapii_core/sandbox/node`, see its
- * `realm/session.js`), with `Headers`, `Request` and `Response`, serialising a request the way
+ * `realm/session.js`), with `Headers`, `Request`, `Response`, and `URLSearchParams` and `FormData`
+ * (`forms.js`), serialising a request the way
  * Node's own fetch (undici) puts it on the wire, and recording that serialisation: the URL as
  * parsed by the WHATWG URL parser (fragment removed), the method (`GET`, `POST`, ... upper-cased,
  * others as written), the header list in order and spelling (the program's headers, then the
@@ -12,7 +13,7 @@
  * body.`, an invalid header name or value, ...), as rejections; a URL that does not parse is the
  * worker's verdict (`finish.js`), as the unhandled rejection it is in an extracted call.
  * Node's fetch is not reachable from a context, so this is its re-implementation for the
- * sandbox; `tests/js/fetch_differential.js` compares it with the real one byte for byte.
+ * sandbox; `tests/test_execute.py` compares it with the real one byte for byte.
  *
  * The request is recorded, and answered with `200` and the body `{}` (`application/json`), in a
  * microtask after `fetch()` returns, as undici sends it after the call (a program that exits
