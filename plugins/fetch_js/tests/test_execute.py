@@ -143,12 +143,16 @@ def test_patched_built_ins_do_not_change_a_recorded_form(adapter, patch: str, bo
 
 def test_a_foreign_form_whose_entries_are_not_plain_data_is_a_bad_capture(run_one) -> None:
     """A URL's searchParams (the realm's whatwg-url) is read as the list it holds, never through
-    the program's code: a list the program replaced with anything but [name, value] strings is refused."""
+    the program's code: a list the program replaced with anything but [name, value] strings, or
+    with a Proxy, is refused."""
     swap = ("const s = Object.getOwnPropertySymbols(p).find((k) => k.description === 'impl'); "
             "p[s]._list = [['a', { toString: () => 'forged' }]];")
-    capture = run_one(f"fetch('https://api.example.com/f', {{ method: 'POST', body: ((p) => {{ {swap} return p }})"
-                      "(new URL('https://x.example/?a=1').searchParams) });")
-    assert capture.error == "runtime_error" and capture.detail.startswith("bad_capture"), capture
+    proxy = ("const s = Object.getOwnPropertySymbols(p).find((k) => k.description === 'impl'); "
+             "p[s]._list = new Proxy([['a', '1']], { getOwnPropertyDescriptor: () => { throw new Error('trap ran') } });")
+    for patch in (swap, proxy):
+        capture = run_one(f"fetch('https://api.example.com/f', {{ method: 'POST', body: ((p) => {{ {patch} return p }})"
+                          "(new URL('https://x.example/?a=1').searchParams) });")
+        assert capture.error == "runtime_error" and capture.detail.startswith("bad_capture"), capture
 
 
 def test_typed_query_hints_choose_only_between_what_was_sent(adapter) -> None:

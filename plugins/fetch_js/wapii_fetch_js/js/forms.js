@@ -10,13 +10,15 @@
  * WHATWG URL and XMLHttpRequest standards, as Node does.
  *
  * A `URLSearchParams` that is not this module's (from `require('url')` or a URL's `searchParams`:
- * the realm's whatwg-url) is read as the list its implementation holds, own data properties only.
+ * the realm's whatwg-url) is read as the list its implementation holds, own data properties only,
+ * no Proxy (`wapii-kit/proxies`) among them: no code of the program runs while it is read.
  */
 
 const {
   ArrayIsArray, ObjectHasOwn, ReflectApply, ReflectGetOwnPropertyDescriptor, ReflectGetPrototypeOf, ReflectOwnKeys, SafeTypeError, SafeWeakMap,
   StringCtor, StringPrototypeCharCodeAt, WeakMapPrototypeGet, WeakMapPrototypeSet, uncurryThis,
 } = require('wapii-kit/primordials');
+const { isProxy } = require('wapii-kit/proxies');
 
 const StringFromCharCode = String.fromCharCode;
 const SymbolIterator = Symbol.iterator;
@@ -428,13 +430,14 @@ function createForms({ hint, foreignPrototype }) {
       if (typeof keys[k] !== 'symbol' || SymbolDescription(keys[k]) !== 'impl') continue;
       const impl = ReflectGetOwnPropertyDescriptor(value, keys[k]);
       const target = impl !== undefined && ObjectHasOwn(impl, 'value') ? impl.value : null;
-      const slot = target !== null && typeof target === 'object' ? ReflectGetOwnPropertyDescriptor(target, '_list') : undefined;
-      if (slot === undefined || !ObjectHasOwn(slot, 'value') || !ArrayIsArray(slot.value)) return undefined;
+      const slot = target !== null && typeof target === 'object' && !isProxy(target)
+        ? ReflectGetOwnPropertyDescriptor(target, '_list') : undefined;
+      if (slot === undefined || !ObjectHasOwn(slot, 'value') || !ArrayIsArray(slot.value) || isProxy(slot.value)) return undefined;
       const list = newList();
       const length = ReflectGetOwnPropertyDescriptor(slot.value, 'length').value;
       for (let i = 0; i < length; i++) {
         const pair = ReflectGetOwnPropertyDescriptor(slot.value, StringCtor(i));
-        if (pair === undefined || !ObjectHasOwn(pair, 'value') || !ArrayIsArray(pair.value)) return undefined;
+        if (pair === undefined || !ObjectHasOwn(pair, 'value') || !ArrayIsArray(pair.value) || isProxy(pair.value)) return undefined;
         const name = ReflectGetOwnPropertyDescriptor(pair.value, '0');
         const text = ReflectGetOwnPropertyDescriptor(pair.value, '1');
         if (name === undefined || text === undefined || typeof name.value !== 'string' || typeof text.value !== 'string') return undefined;
@@ -456,7 +459,7 @@ function createForms({ hint, foreignPrototype }) {
     if (search !== undefined) return { __proto__: null, kind: 'form', list: search.list };
     const form = WeakMapPrototypeGet(formLists, value);
     if (form !== undefined) return { __proto__: null, kind: 'multipart', list: form.list };
-    if (inherits(value, foreignPrototype())) {
+    if (!isProxy(value) && inherits(value, foreignPrototype())) {
       const list = foreignEntries(value);
       return list === undefined ? { __proto__: null, kind: 'unreadable' } : { __proto__: null, kind: 'form', list };
     }
