@@ -93,6 +93,8 @@ PATCHES = {
                                                          "String.prototype.replace = () => 'https://forged.example/'",
     "JSON and Object.keys": "JSON.stringify = () => '{}'; Object.keys = () => []",
     "Promise.prototype.then": "Promise.prototype.then = function () { return this }",
+    "a setter on Array.prototype[0]": "Object.defineProperty(Array.prototype, '0', { set() { Object.defineProperty(this, '0', "
+                                      "{ value: { __proto__: null, name: 'X-K', lower: 'x-k', value: 'forged' } }) } })",
 }
 CALL = ("fetch('https://api.example.com/items?q=1', { method: 'post', headers: { 'X-K': 'v' }, "
         "body: '{\"a\":1}' });")
@@ -127,6 +129,15 @@ FORM_BODIES = {
     "FormData": "(() => { const f = new FormData(); f.append('a', 'b\\nc'); f.append('n\"m', 'é'); return f; })()",
 }
 BOUNDARY_DIGITS = re.compile(r"(?<=----formdata-undici-0)\d{11}")
+
+
+def test_headers_kept_by_the_hook_ignore_patched_array_methods(run_one) -> None:
+    capture = run_one("fetch('https://api.example.com/h', { headers: ((h) => { Array.prototype.splice = () => []; "
+                      "Array.prototype.sort = function () { return this }; h.delete('x-gone'); "
+                      "if ([...h.keys()].join() !== 'a,b') throw new Error([...h.keys()].join()); return h })"
+                      "(new Headers([['B', '1'], ['X-Gone', '2'], ['a', '3']])) });")
+    assert capture.error is None, capture.detail
+    assert [name for name, _ in capture.request["headers"]][:2] == ["B", "a"]
 
 
 @pytest.mark.parametrize("body", FORM_BODIES.values(), ids=list(FORM_BODIES))

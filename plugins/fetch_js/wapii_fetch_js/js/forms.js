@@ -19,6 +19,7 @@ const {
   StringCtor, StringPrototypeCharCodeAt, WeakMapPrototypeGet, WeakMapPrototypeSet, uncurryThis,
 } = require('wapii-kit/primordials');
 const { isProxy } = require('wapii-kit/proxies');
+const { newList, push, without } = require('./lists');
 
 const StringFromCharCode = String.fromCharCode;
 const SymbolIterator = Symbol.iterator;
@@ -26,18 +27,6 @@ const SymbolToStringTag = Symbol.toStringTag;
 const SymbolDescription = uncurryThis(ReflectGetOwnPropertyDescriptor(Symbol.prototype, 'description').get);
 const HEX = '0123456789ABCDEF';
 
-/** A list the program cannot reach: a null-prototype record of items by index and a length. */
-const newList = () => ({ __proto__: null, length: 0 });
-const push = (list, item) => {
-  list[list.length] = item;
-  list.length += 1;
-};
-/** The list without the items `drop(item)` is true for. */
-function without(list, drop) {
-  const kept = newList();
-  for (let i = 0; i < list.length; i++) if (!drop(list[i])) push(kept, list[i]);
-  return kept;
-}
 const entry = (name, value) => ({ __proto__: null, name, value });
 
 function inherits(value, prototype) {

@@ -45,6 +45,7 @@ const {
 const { arrayNode, objectNode } = require('wapii-kit/json_nodes');
 const web = require('wapii-kit/web');
 const { createForms } = require('./forms');
+const { newList, push, removeAt } = require('./lists');
 
 const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
 const StringPrototypeToUpperCase = uncurryThis(String.prototype.toUpperCase);
@@ -141,7 +142,7 @@ module.exports = function setUp({ require, record }) {
 
   const { URLSearchParams, FormData, entriesOf } = createForms({ hint, foreignPrototype: () => ForeignSearchParams.prototype });
 
-  const lists = new SafeWeakMap(); // Headers -> its header list: [{lower, name, value}]
+  const lists = new SafeWeakMap(); // Headers -> its header list (`lists.js`) of {lower, name, value}
 
   function listOf(headers) {
     const list = headers !== null && typeof headers === 'object' ? WeakMapPrototypeGet(lists, headers) : undefined;
@@ -170,7 +171,7 @@ module.exports = function setUp({ require, record }) {
   function append(list, name, value) {
     const entry = checked(name, value, 'append');
     const at = find(list, entry.lower);
-    if (at === -1) list[list.length] = entry;
+    if (at === -1) push(list, entry);
     else list[at].value = `${list[at].value}, ${entry.value}`;
   }
 
@@ -206,7 +207,7 @@ module.exports = function setUp({ require, record }) {
 
   class Headers {
     constructor(init = undefined) {
-      const list = [];
+      const list = newList();
       WeakMapPrototypeSet(lists, this, list);
       fill(list, init);
     }
@@ -219,14 +220,14 @@ module.exports = function setUp({ require, record }) {
       const list = listOf(this);
       const entry = checked(name, value, 'set');
       const at = find(list, entry.lower);
-      if (at === -1) list[list.length] = entry;
+      if (at === -1) push(list, entry);
       else list[at] = entry;
     }
 
     delete(name) {
       const list = listOf(this);
       const at = find(list, StringPrototypeToLowerCase(byteString(name)));
-      if (at !== -1) list.splice(at, 1);
+      if (at !== -1) removeAt(list, at);
     }
 
     get(name) {
@@ -243,9 +244,20 @@ module.exports = function setUp({ require, record }) {
       for (const [name, value] of this.entries()) ReflectApply(callback, thisArg, [value, name, this]);
     }
 
+    /** The header list sorted by lower-cased name (stable), as `[name, value]` pairs. */
     * entries() {
-      const sorted = [...listOf(this)].sort((a, b) => (a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : 0));
-      for (const entry of sorted) yield [entry.lower, entry.value];
+      const own = listOf(this);
+      const sorted = newList();
+      for (let i = 0; i < own.length; i++) {
+        let j = sorted.length;
+        push(sorted, own[i]);
+        while (j > 0 && sorted[j - 1].lower > own[i].lower) {
+          sorted[j] = sorted[j - 1];
+          j--;
+        }
+        sorted[j] = own[i];
+      }
+      for (let i = 0; i < sorted.length; i++) yield [sorted[i].lower, sorted[i].value];
     }
 
     * keys() {
@@ -341,14 +353,14 @@ module.exports = function setUp({ require, record }) {
     }
     const url = base !== undefined ? base.url : parseUrl(input);
     const method = options.method !== undefined ? normaliseMethod(options.method) : base !== undefined ? base.method : 'GET';
-    const list = [];
+    const list = newList();
     if (options.headers !== undefined) fill(list, options.headers);
-    else if (base !== undefined) for (let i = 0; i < base.list.length; i++) list[i] = { __proto__: null, ...base.list[i] };
+    else if (base !== undefined) for (let i = 0; i < base.list.length; i++) push(list, { __proto__: null, ...base.list[i] });
     let body = base !== undefined ? base.body : null;
     if (options.body !== undefined && options.body !== null) {
       if (method === 'GET' || method === 'HEAD') throw new SafeTypeError('Request with GET/HEAD method cannot have body.');
       body = extractBody(options.body);
-      if (body.type !== null && find(list, 'content-type') === -1) list[list.length] = checked('content-type', body.type, 'append');
+      if (body.type !== null && find(list, 'content-type') === -1) push(list, checked('content-type', body.type, 'append'));
     } else if (options.body === null) {
       body = null;
     }
@@ -372,7 +384,7 @@ module.exports = function setUp({ require, record }) {
       const headers = new Headers();
       const list = listOf(headers);
       const own = WeakMapPrototypeGet(requests, this).list;
-      for (let i = 0; i < own.length; i++) list[i] = { __proto__: null, ...own[i] };
+      for (let i = 0; i < own.length; i++) push(list, { __proto__: null, ...own[i] });
       return headers;
     }
   }
@@ -417,8 +429,8 @@ module.exports = function setUp({ require, record }) {
     const node = objectNode();
     node.members.url = request.url;
     node.members.method = request.method;
-    const list = [];
-    for (let i = 0; i < request.list.length; i++) list[i] = request.list[i];
+    const list = newList();
+    for (let i = 0; i < request.list.length; i++) push(list, request.list[i]);
     const has = (lower) => {
       for (let i = 0; i < list.length; i++) if (list[i].lower === lower) return true;
       return false;
@@ -426,7 +438,7 @@ module.exports = function setUp({ require, record }) {
     for (let i = 0; i < DEFAULT_HEADERS.length; i++) {
       const lower = DEFAULT_HEADERS[i][0];
       const value = DEFAULT_HEADERS[i][1];
-      if (!has(lower)) list[list.length] = { __proto__: null, name: lower, lower, value };
+      if (!has(lower)) push(list, { __proto__: null, name: lower, lower, value });
     }
     const headers = arrayNode();
     for (let i = 0; i < list.length; i++) {
