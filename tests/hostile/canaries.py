@@ -15,7 +15,8 @@ out where the kernel has no Landlock: there, without bubblewrap, the audit hook 
 which ``wapii doctor`` reports), with ``__CANARY_DIR__``, ``__CANARY_PORT__`` and ``__MARKER__``
 filled in per run. A program that tries to be judged on a request it did not send names that
 request ``__FORGE__`` (and the one it tries to impose on the next call ``__FORGE_NEXT__``):
-:meth:`Program.aimed_at` fills them in.
+:meth:`Program.aimed_at` fills them in, by default with the request of ``aims: <name>`` on the first
+line (:data:`FORGES`, e.g. ``expect: not_correct aims: form``), else :data:`FORGE_DEFAULT`.
 """
 
 from __future__ import annotations
@@ -37,6 +38,14 @@ FORGE_DEFAULT = {"url": "https://api.example.com/forged", "method": "get",
                  "headers": {"Accept": "application/json, text/plain, */*", "X-Forged": "yes"},
                  "params": {"forged": "1"}}
 """What a forging program aims at when no sample's expected request is given."""
+
+FORGES = {
+    "form": {"url": "https://api.example.com/forged", "method": "post", "headers": {"X-Forged": "yes"},
+             "data": {"forged": "1"}},
+}
+"""Other requests a program may aim at (``aims: <name>``): ``form``, a POST whose body decodes to
+``{"forged": "1"}`` (as a form or multipart), for programs that send another body and try to have it
+recorded as this one."""
 
 
 def js_literal(value: object) -> str:
@@ -62,10 +71,16 @@ class Program:
     code: str
     expect: str  # the error kind (for "blocked", a prefix of "blocked: <what>"); see run_corpus.problems
     needs: str = ""  # "landlock": the expected error needs Landlock
+    aims: str = ""  # a name of FORGES: the request it tries to be judged on when none is given
+
+    @property
+    def forge(self) -> dict:
+        """The request it tries to be judged on when no sample's is given."""
+        return FORGES[self.aims] if self.aims else FORGE_DEFAULT
 
     def aimed_at(self, forge: dict | None = None, forge_next: dict | None = None) -> str:
-        """The code with the requests it tries to have judged filled in (default: FORGE_DEFAULT)."""
-        forge = forge or FORGE_DEFAULT
+        """The code with the requests it tries to have judged filled in (default: :attr:`forge`)."""
+        forge = forge or self.forge
         return (self.code.replace("__FORGE_NEXT__", js_literal(forge_next or forge))
                 .replace("__FORGE__", js_literal(forge)))
 
@@ -79,12 +94,13 @@ def corpus(language: str, canary_dir: Path, port: int, marker: str, every: bool 
     for path in sorted((CORPUS / language).iterdir()):
         text = path.read_text()
         first = text.splitlines()[0]
-        expect, _, needs = first.split("expect:", 1)[1].split("--", 1)[0].strip().partition(" (")
+        spec, _, aims = first.split("expect:", 1)[1].split("--", 1)[0].partition(" aims: ")
+        expect, _, needs = spec.strip().partition(" (")
         needs = needs.rstrip(")")
         if needs == "landlock" and landlock.unavailable() and not every:
             continue
         code = text.replace("__CANARY_DIR__", str(canary_dir)).replace("__CANARY_PORT__", str(port))
-        programs.append(Program(path.stem, code.replace("__MARKER__", marker), expect, needs))
+        programs.append(Program(path.stem, code.replace("__MARKER__", marker), expect, needs, aims.strip()))
     return programs
 
 

@@ -68,7 +68,7 @@ def run_js(canary_dir: Path, port: int, marker: str, timeout: float = 1.0,
                 extraction = adapter.extract(text)
                 assert extraction.call is not None, (program.name, extraction)
                 calls.append(extraction.call)
-                rows.append({"name": program.name, "kind": kind, "expect": expect})
+                rows.append({"name": program.name, "kind": kind, "expect": expect, "forge": program.forge})
         for row, capture in zip(rows, adapter.execute(calls)):
             request = None if capture.request is None else adapter.normalise(capture.request)
             row.update(error=capture.error, detail=capture.detail, request=request)
@@ -140,7 +140,7 @@ def problems(rows: list[dict[str, Any]], language: str) -> list[str]:
                 found.append(f"{where}: {row['error']} {row['detail']} {row['request']}")
             continue
         expect, error = row["expect"], row["error"] or ""
-        if not expectation_met(expect, row["error"], row["detail"], row["request"], FORGE_DEFAULT):
+        if not expectation_met(expect, row["error"], row["detail"], row["request"], row.get("forge", FORGE_DEFAULT)):
             found.append(f"{where}: expected {expect}, got {error!r} ({row['detail']})")
     return found
 

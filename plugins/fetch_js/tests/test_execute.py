@@ -24,6 +24,14 @@ CALLS = [
     "fetch(BASE + '/p', { method: 'OPTIONS', headers: new Headers({ Accept: 'application/json', 'user-agent': 'me', 'X-Pad': ' v \\t' }) })",
     "fetch(new Request(BASE + '/r', { method: 'PUT', headers: { 'X-R': '1' }, body: 'text' }))",
     "fetch(BASE + '/p', { method: 'POST', body: (() => { const f = new FormData(); f.append('a', 'b\\nc'); f.append('n\"m', 1); return f; })() })",
+    "fetch(BASE + '/p', { method: 'POST', body: (() => { const f = new FormData(); f.append('a', '1'); f.append('b', 'x\\r\\ny\\rz'); "
+    "f.append('a', '2'); f.set('a', 'é\\ud800'); f.append('c', { toString: () => 'obj' }); f.delete('b'); return f; })() })",
+    "fetch(BASE + '/p', { method: 'POST', body: new URLSearchParams('?b=%zz%41+c&&a=%E2%82&=v&k&é=%F0%9F%98%80') })",
+    "fetch(BASE + '/p', { method: 'POST', body: (() => { const p = new URLSearchParams({ z: '1', a: 'x y', m: '~*-._!\\'()' }); "
+    "p.append('a', 'second'); p.sort(); p.set('m', '\\ud800'); p.delete('z'); return p; })() })",
+    "fetch(BASE + '/p', { method: 'PATCH', body: new URLSearchParams(new URLSearchParams([['a', '1'], ['b', '&=']])) })",
+    "fetch(BASE + '/p', { method: 'POST', body: new URL('https://x.example/?q=1&r=a+b').searchParams })",
+    "fetch(BASE + '/p', { method: 'POST', body: new (require('url').URLSearchParams)({ a: 'b c', d: 'é' }) })",
 ]
 ERRORS = [
     ("fetch(BASE + '/p', { method: 'get', body: 'x' })", "TypeError: Request with GET/HEAD method cannot have body."),
@@ -85,6 +93,8 @@ PATCHES = {
                                                          "String.prototype.replace = () => 'https://forged.example/'",
     "JSON and Object.keys": "JSON.stringify = () => '{}'; Object.keys = () => []",
     "Promise.prototype.then": "Promise.prototype.then = function () { return this }",
+    "a setter on Array.prototype[0]": "Object.defineProperty(Array.prototype, '0', { set() { Object.defineProperty(this, '0', "
+                                      "{ value: { __proto__: null, name: 'X-K', lower: 'x-k', value: 'forged' } }) } })",
 }
 CALL = ("fetch('https://api.example.com/items?q=1', { method: 'post', headers: { 'X-K': 'v' }, "
         "body: '{\"a\":1}' });")
@@ -96,6 +106,64 @@ def test_patched_built_ins_do_not_change_the_record(run_one, patch: str) -> None
     patched = run_one(f"{patch};\n{CALL}")
     assert plain.error is None and patched.error is None, patched.detail
     assert patched.request == plain.request
+
+
+FORM_PATCHES = {
+    "URLSearchParams and FormData methods": "for (const C of [URLSearchParams, require('url').URLSearchParams, FormData]) "
+                                            "for (const k of Reflect.ownKeys(C.prototype)) if (k !== 'constructor') "
+                                            "try { C.prototype[k] = function* () { yield ['forged', '1'] } } catch (e) {}",
+    "Array.prototype methods": "for (const k of ['entries', 'map', 'join', 'push', 'forEach', 'reduce', 'filter', 'slice']) "
+                               "Array.prototype[k] = function () { return 'forged' }; "
+                               "Array.prototype[Symbol.iterator] = function* () { yield ['forged', '1'] }",
+    "String methods": "for (const k of ['replace', 'replaceAll', 'split', 'charCodeAt', 'codePointAt', 'toString', "
+                      "'normalize', 'toWellFormed']) String.prototype[k] = function () { return 'forged' }; "
+                      "String.prototype[Symbol.iterator] = function* () { yield 'f' }; String.fromCharCode = () => 'f'",
+    "encoders": "encodeURIComponent = () => 'forged'; escape = encodeURIComponent; "
+                "TextEncoder.prototype.encode = () => new Uint8Array([102])",
+    "String itself": "globalThis.String = () => 'forged'",
+}
+FORM_BODIES = {
+    "URLSearchParams": "new URLSearchParams({ a: 'b c', n: 5, 'é': '&=' })",
+    "URLSearchParams from text": "new URLSearchParams('?a=b+c&%C3%A9=%26%3D')",
+    "a URL's searchParams": "new URL('https://x.example/?a=b+c&%C3%A9=%26%3D').searchParams",
+    "FormData": "(() => { const f = new FormData(); f.append('a', 'b\\nc'); f.append('n\"m', 'é'); return f; })()",
+}
+BOUNDARY_DIGITS = re.compile(r"(?<=----formdata-undici-0)\d{11}")
+
+
+def test_headers_kept_by_the_hook_ignore_patched_array_methods(run_one) -> None:
+    capture = run_one("fetch('https://api.example.com/h', { headers: ((h) => { Array.prototype.splice = () => []; "
+                      "Array.prototype.sort = function () { return this }; h.delete('x-gone'); "
+                      "if ([...h.keys()].join() !== 'a,b') throw new Error([...h.keys()].join()); return h })"
+                      "(new Headers([['B', '1'], ['X-Gone', '2'], ['a', '3']])) });")
+    assert capture.error is None, capture.detail
+    assert [name for name, _ in capture.request["headers"]][:2] == ["B", "a"]
+
+
+@pytest.mark.parametrize("body", FORM_BODIES.values(), ids=list(FORM_BODIES))
+@pytest.mark.parametrize("patch", FORM_PATCHES.values(), ids=list(FORM_PATCHES))
+def test_patched_built_ins_do_not_change_a_recorded_form(adapter, patch: str, body: str) -> None:
+    """A form built before the program patches the built-ins its serialiser would use is recorded
+    as the same bytes (what Node's fetch sends, see above) as without the patches."""
+    call = f"fetch('https://api.example.com/f', {{ method: 'POST', body: ((b) => {{ {patch}; return b }})({body}) }});"
+    plain, patched = adapter.execute([f"fetch('https://api.example.com/f', {{ method: 'POST', body: {body} }});", call])
+    assert plain.error is None and patched.error is None, patched.detail
+    assert json.loads(BOUNDARY_DIGITS.sub("0", json.dumps(patched.request))) == \
+        json.loads(BOUNDARY_DIGITS.sub("0", json.dumps(plain.request)))
+
+
+def test_a_foreign_form_whose_entries_are_not_plain_data_is_a_bad_capture(run_one) -> None:
+    """A URL's searchParams (the realm's whatwg-url) is read as the list it holds, never through
+    the program's code: a list the program replaced with anything but [name, value] strings, or
+    with a Proxy, is refused."""
+    swap = ("const s = Object.getOwnPropertySymbols(p).find((k) => k.description === 'impl'); "
+            "p[s]._list = [['a', { toString: () => 'forged' }]];")
+    proxy = ("const s = Object.getOwnPropertySymbols(p).find((k) => k.description === 'impl'); "
+             "p[s]._list = new Proxy([['a', '1']], { getOwnPropertyDescriptor: () => { throw new Error('trap ran') } });")
+    for patch in (swap, proxy):
+        capture = run_one(f"fetch('https://api.example.com/f', {{ method: 'POST', body: ((p) => {{ {patch} return p }})"
+                          "(new URL('https://x.example/?a=1').searchParams) });")
+        assert capture.error == "runtime_error" and capture.detail.startswith("bad_capture"), capture
 
 
 def test_typed_query_hints_choose_only_between_what_was_sent(adapter) -> None:

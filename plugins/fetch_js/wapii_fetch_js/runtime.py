@@ -33,9 +33,10 @@ def js_dir() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def library() -> NodeLibrary:
-    """fetch for the runtime: the hook defines ``fetch``, ``Headers``, ``Request``, ``Response`` and
-    ``URLSearchParams`` as globals, so the prelude binds nothing; ``finish.js`` parses each URL with
-    Node's own parser, in the worker."""
+    """fetch for the runtime: the hook defines ``fetch``, ``Headers``, ``Request``, ``Response``,
+    ``URLSearchParams`` and ``FormData`` as globals, so the prelude binds nothing; ``finish.js``, in
+    the worker, parses each URL with Node's own parser, writes form and multipart bodies from their
+    recorded entries and adds ``content-length``."""
     return NodeLibrary(name="fetch_js", dir=js_dir(), hook="hook.js", finish="finish.js", prelude="", warm_up=WARM_UP)
 
 

@@ -1,7 +1,8 @@
 'use strict';
 /**
  * WHATWG `fetch` in one run's context (the hook of `wapii_core/sandbox/node`, see its
- * `realm/session.js`), with `Headers`, `Request` and `Response`, serialising a request the way
+ * `realm/session.js`), with `Headers`, `Request`, `Response`, and `URLSearchParams` and `FormData`
+ * (`forms.js`), serialising a request the way
  * Node's own fetch (undici) puts it on the wire, and recording that serialisation: the URL as
  * parsed by the WHATWG URL parser (fragment removed), the method (`GET`, `POST`, ... upper-cased,
  * others as written), the header list in order and spelling (the program's headers, then the
@@ -12,7 +13,7 @@
  * body.`, an invalid header name or value, ...), as rejections; a URL that does not parse is the
  * worker's verdict (`finish.js`), as the unhandled rejection it is in an extracted call.
  * Node's fetch is not reachable from a context, so this is its re-implementation for the
- * sandbox; `tests/js/fetch_differential.js` compares it with the real one byte for byte.
+ * sandbox; `tests/test_execute.py` compares it with the real one byte for byte.
  *
  * The request is recorded, and answered with `200` and the body `{}` (`application/json`), in a
  * microtask after `fetch()` returns, as undici sends it after the call (a program that exits
@@ -22,9 +23,11 @@
  * module, read back into the kit's own nodes.
  *
  * The URL is recorded as the string the program passed; the worker parses it with Node's own
- * parser (`finish.js`), since the realm's parser runs with the program's built-ins. The bodies
- * this module serialises from objects (`URLSearchParams`, `FormData`) are read through the realm's
- * implementations of those classes, as the program sees them.
+ * parser (`finish.js`), since the realm's parser runs with the program's built-ins. Likewise a
+ * `URLSearchParams` or `FormData` body is recorded as its entries (`forms.js` keeps them where
+ * the program cannot reach them), `{form: [[name, value]...]}` or `{multipart: [[name, value]...],
+ * boundary}`, and the worker writes the bytes undici sends for them (`finish.js`), as it adds
+ * `content-length` to every record.
  *
  * Besides the request, the record holds `hints`: the number and boolean values of query
  * parameters the run passed to `new URLSearchParams({...})` or `new URLSearchParams([[k, v]])`.
@@ -41,6 +44,8 @@ const {
 } = require('wapii-kit/primordials');
 const { arrayNode, objectNode } = require('wapii-kit/json_nodes');
 const web = require('wapii-kit/web');
+const { createForms } = require('./forms');
+const { newList, push, removeAt } = require('./lists');
 
 const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
 const StringPrototypeToUpperCase = uncurryThis(String.prototype.toUpperCase);
@@ -127,10 +132,7 @@ function inherits(value, prototype) {
 }
 
 module.exports = function setUp({ require, record }) {
-  const { URLSearchParams: BaseSearchParams } = require('url');
-  const searchParamsText = uncurryThis(BaseSearchParams.prototype.toString);
-  const FormDataPrototype = web.FormData.prototype;
-  const formEntries = (form) => ReflectGetOwnPropertyDescriptor(form, '_entries').value;
+  const ForeignSearchParams = require('url').URLSearchParams; // taken now: the program may replace the module's member
 
   /** Typed query values passed to URLSearchParams in this run (see the module's documentation). */
   const hints = objectNode();
@@ -138,27 +140,9 @@ module.exports = function setUp({ require, record }) {
     if (typeof value === 'number' || typeof value === 'boolean') hints.members[StringCtor(key)] = value;
   };
 
-  /** `URLSearchParams` that remembers the typed values it was built from (only as hints). */
-  class URLSearchParams extends BaseSearchParams {
-    constructor(init) {
-      super(init);
-      if (init === null || typeof init !== 'object' || inherits(init, BaseSearchParams.prototype)) return;
-      if (ArrayIsArray(init)) {
-        for (let i = 0; i < init.length; i++) {
-          const pair = init[i];
-          if (ArrayIsArray(pair) && pair.length === 2) hint(pair[0], pair[1]);
-        }
-        return;
-      }
-      const keys = ReflectOwnKeys(init);
-      for (let i = 0; i < keys.length; i++) {
-        const slot = typeof keys[i] === 'string' ? ReflectGetOwnPropertyDescriptor(init, keys[i]) : undefined;
-        if (slot !== undefined && slot.enumerable && ObjectHasOwn(slot, 'value')) hint(keys[i], slot.value);
-      }
-    }
-  }
+  const { URLSearchParams, FormData, entriesOf } = createForms({ hint, foreignPrototype: () => ForeignSearchParams.prototype });
 
-  const lists = new SafeWeakMap(); // Headers -> its header list: [{lower, name, value}]
+  const lists = new SafeWeakMap(); // Headers -> its header list (`lists.js`) of {lower, name, value}
 
   function listOf(headers) {
     const list = headers !== null && typeof headers === 'object' ? WeakMapPrototypeGet(lists, headers) : undefined;
@@ -187,7 +171,7 @@ module.exports = function setUp({ require, record }) {
   function append(list, name, value) {
     const entry = checked(name, value, 'append');
     const at = find(list, entry.lower);
-    if (at === -1) list[list.length] = entry;
+    if (at === -1) push(list, entry);
     else list[at].value = `${list[at].value}, ${entry.value}`;
   }
 
@@ -223,7 +207,7 @@ module.exports = function setUp({ require, record }) {
 
   class Headers {
     constructor(init = undefined) {
-      const list = [];
+      const list = newList();
       WeakMapPrototypeSet(lists, this, list);
       fill(list, init);
     }
@@ -236,14 +220,14 @@ module.exports = function setUp({ require, record }) {
       const list = listOf(this);
       const entry = checked(name, value, 'set');
       const at = find(list, entry.lower);
-      if (at === -1) list[list.length] = entry;
+      if (at === -1) push(list, entry);
       else list[at] = entry;
     }
 
     delete(name) {
       const list = listOf(this);
       const at = find(list, StringPrototypeToLowerCase(byteString(name)));
-      if (at !== -1) list.splice(at, 1);
+      if (at !== -1) removeAt(list, at);
     }
 
     get(name) {
@@ -260,9 +244,20 @@ module.exports = function setUp({ require, record }) {
       for (const [name, value] of this.entries()) ReflectApply(callback, thisArg, [value, name, this]);
     }
 
+    /** The header list sorted by lower-cased name (stable), as `[name, value]` pairs. */
     * entries() {
-      const sorted = [...listOf(this)].sort((a, b) => (a.lower < b.lower ? -1 : a.lower > b.lower ? 1 : 0));
-      for (const entry of sorted) yield [entry.lower, entry.value];
+      const own = listOf(this);
+      const sorted = newList();
+      for (let i = 0; i < own.length; i++) {
+        let j = sorted.length;
+        push(sorted, own[i]);
+        while (j > 0 && sorted[j - 1].lower > own[i].lower) {
+          sorted[j] = sorted[j - 1];
+          j--;
+        }
+        sorted[j] = own[i];
+      }
+      for (let i = 0; i < sorted.length; i++) yield [sorted[i].lower, sorted[i].value];
     }
 
     * keys() {
@@ -282,57 +277,52 @@ module.exports = function setUp({ require, record }) {
     }
   }
 
-  /** The body as sent: `{text}` (a latin-1 string of its bytes) and the content type it implies, or null. */
-  function extractBody(body) {
-    if (typeof body === 'string') return { __proto__: null, bytes: utf8(body), type: 'text/plain;charset=UTF-8' };
-    if (body !== null && typeof body === 'object' && inherits(body, BaseSearchParams.prototype)) {
-      return { __proto__: null, bytes: utf8(searchParamsText(body)), type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+  /** A latin-1 string of random digits (undici's boundary takes 11). */
+  const digits = (count) => {
+    let out = '';
+    for (let i = 0; i < count; i++) out += StringCtor(MathFloor(MathRandom() * 10));
+    return out;
+  };
+
+  /** The entries of a form body as a node: `[[name, value]...]`. */
+  function entryNodes(list) {
+    const items = arrayNode();
+    for (let i = 0; i < list.length; i++) {
+      const pair = arrayNode();
+      pair.items[0] = list[i].name;
+      pair.items[1] = list[i].value;
+      pair.length = 2;
+      items.items[i] = pair;
     }
-    if (body !== null && typeof body === 'object' && inherits(body, FormDataPrototype)) return multipart(body);
-    if (body !== null && typeof body === 'object' && (ArrayBufferIsView(body) || inherits(body, ArrayBufferPrototype))) {
-      return { __proto__: null, bytes: bytesOf(body), type: null };
-    }
-    return { __proto__: null, bytes: utf8(StringCtor(body)), type: 'text/plain;charset=UTF-8' };
+    items.length = list.length;
+    return items;
   }
 
-  const escapeName = (text) => {
-    let out = '';
-    for (let i = 0; i < text.length; i++) {
-      const code = StringPrototypeCharCodeAt(text, i);
-      out += code === 10 ? '%0A' : code === 13 ? '%0D' : code === 34 ? '%22' : StringFromCharCode(code);
+  /**
+   * The body as recorded, `{node, type}`: `node` a latin-1 string of the bytes sent, or for a form
+   * its entries (`{form}`, `{multipart, boundary}`: the worker writes the bytes, see `finish.js`),
+   * or null where it cannot be read as data; `type` the content type it implies, or null.
+   */
+  function extractBody(body) {
+    if (typeof body === 'string') return { __proto__: null, node: utf8(body), type: 'text/plain;charset=UTF-8' };
+    const form = entriesOf(body);
+    if (form !== undefined && form.kind === 'form') {
+      const node = objectNode();
+      node.members.form = entryNodes(form.list);
+      return { __proto__: null, node, type: 'application/x-www-form-urlencoded;charset=UTF-8' };
     }
-    return out;
-  };
-  const crlf = (text) => {
-    let out = '';
-    for (let i = 0; i < text.length; i++) {
-      const code = StringPrototypeCharCodeAt(text, i);
-      if (code === 13) {
-        out += '\r\n';
-        if (StringPrototypeCharCodeAt(text, i + 1) === 10) i++;
-      } else if (code === 10) {
-        out += '\r\n';
-      } else {
-        out += StringFromCharCode(code);
-      }
+    if (form !== undefined && form.kind === 'multipart') {
+      const boundary = `----formdata-undici-0${digits(11)}`;
+      const node = objectNode();
+      node.members.multipart = entryNodes(form.list);
+      node.members.boundary = boundary;
+      return { __proto__: null, node, type: `multipart/form-data; boundary=${boundary}` };
     }
-    return out;
-  };
-
-  /** A FormData as undici writes it: `multipart/form-data; boundary=----formdata-undici-0<11 digits>`. */
-  function multipart(form) {
-    let digits = '';
-    for (let i = 0; i < 11; i++) digits += StringCtor(MathFloor(MathRandom() * 10));
-    const boundary = `----formdata-undici-0${digits}`;
-    const entries = formEntries(form);
-    let text = '';
-    for (let i = 0; i < entries.length; i++) {
-      const name = escapeName(crlf(entries[i][0]));
-      const value = typeof entries[i][1] === 'string' ? entries[i][1] : StringCtor(entries[i][1]);
-      text += `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${crlf(value)}\r\n`;
+    if (form !== undefined) return { __proto__: null, node: null, type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+    if (body !== null && typeof body === 'object' && (ArrayBufferIsView(body) || inherits(body, ArrayBufferPrototype))) {
+      return { __proto__: null, node: bytesOf(body), type: null };
     }
-    text += `--${boundary}--\r\n`;
-    return { __proto__: null, bytes: utf8(text), type: `multipart/form-data; boundary=${boundary}` };
+    return { __proto__: null, node: utf8(StringCtor(body)), type: 'text/plain;charset=UTF-8' };
   }
 
   const requests = new SafeWeakMap(); // Request -> {url, method, list, body}
@@ -363,14 +353,14 @@ module.exports = function setUp({ require, record }) {
     }
     const url = base !== undefined ? base.url : parseUrl(input);
     const method = options.method !== undefined ? normaliseMethod(options.method) : base !== undefined ? base.method : 'GET';
-    const list = [];
+    const list = newList();
     if (options.headers !== undefined) fill(list, options.headers);
-    else if (base !== undefined) for (let i = 0; i < base.list.length; i++) list[i] = { __proto__: null, ...base.list[i] };
+    else if (base !== undefined) for (let i = 0; i < base.list.length; i++) push(list, { __proto__: null, ...base.list[i] });
     let body = base !== undefined ? base.body : null;
     if (options.body !== undefined && options.body !== null) {
       if (method === 'GET' || method === 'HEAD') throw new SafeTypeError('Request with GET/HEAD method cannot have body.');
       body = extractBody(options.body);
-      if (body.type !== null && find(list, 'content-type') === -1) list[list.length] = checked('content-type', body.type, 'append');
+      if (body.type !== null && find(list, 'content-type') === -1) push(list, checked('content-type', body.type, 'append'));
     } else if (options.body === null) {
       body = null;
     }
@@ -394,7 +384,7 @@ module.exports = function setUp({ require, record }) {
       const headers = new Headers();
       const list = listOf(headers);
       const own = WeakMapPrototypeGet(requests, this).list;
-      for (let i = 0; i < own.length; i++) list[i] = { __proto__: null, ...own[i] };
+      for (let i = 0; i < own.length; i++) push(list, { __proto__: null, ...own[i] });
       return headers;
     }
   }
@@ -431,13 +421,16 @@ module.exports = function setUp({ require, record }) {
     }
   }
 
-  /** The record of one request as sent: a node of `{url, method, headers: [[name, value]], body?, hints}`. */
+  /**
+   * The record of one request as sent, but for `content-length` (written by the worker with the
+   * body's bytes): a node of `{url, method, headers: [[name, value]], body?, hints}`.
+   */
   function recorded(request) {
     const node = objectNode();
     node.members.url = request.url;
     node.members.method = request.method;
-    const list = [];
-    for (let i = 0; i < request.list.length; i++) list[i] = request.list[i];
+    const list = newList();
+    for (let i = 0; i < request.list.length; i++) push(list, request.list[i]);
     const has = (lower) => {
       for (let i = 0; i < list.length; i++) if (list[i].lower === lower) return true;
       return false;
@@ -445,10 +438,8 @@ module.exports = function setUp({ require, record }) {
     for (let i = 0; i < DEFAULT_HEADERS.length; i++) {
       const lower = DEFAULT_HEADERS[i][0];
       const value = DEFAULT_HEADERS[i][1];
-      if (!has(lower)) list[list.length] = { __proto__: null, name: lower, lower, value };
+      if (!has(lower)) push(list, { __proto__: null, name: lower, lower, value });
     }
-    if (request.body !== null) list[list.length] = { __proto__: null, name: 'content-length', lower: 'content-length', value: StringCtor(request.body.bytes.length) };
-    else if (request.method === 'POST' || request.method === 'PUT') list[list.length] = { __proto__: null, name: 'content-length', lower: 'content-length', value: '0' };
     const headers = arrayNode();
     for (let i = 0; i < list.length; i++) {
       const pair = arrayNode();
@@ -459,7 +450,7 @@ module.exports = function setUp({ require, record }) {
     }
     headers.length = list.length;
     node.members.headers = headers;
-    if (request.body !== null) node.members.body = request.body.bytes;
+    if (request.body !== null) node.members.body = request.body.node;
     const copied = objectNode();
     const keys = ReflectOwnKeys(hints.members);
     for (let i = 0; i < keys.length; i++) copied.members[keys[i]] = hints.members[keys[i]];
@@ -478,14 +469,17 @@ module.exports = function setUp({ require, record }) {
       return SavedPromise.reject(error);
     }
     const node = recorded(request);
+    const captured = request.body !== null && request.body.node === null
+      ? { __proto__: null, refused: 'bad_capture: a URLSearchParams body whose entries are not plain data' }
+      : { __proto__: null, request: node };
     return PromisePrototypeThen(SavedPromise.resolve(), () => {
-      record({ __proto__: null, request: node });
+      record(captured);
       return new Response('{}', { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json' } });
     });
   }
 
-  const bindings = ObjectFreeze({ __proto__: null, fetch, Headers, Request, Response, URLSearchParams, FormData: web.FormData });
-  for (const name of ['fetch', 'Headers', 'Request', 'Response', 'URLSearchParams']) {
+  const bindings = ObjectFreeze({ __proto__: null, fetch, Headers, Request, Response, URLSearchParams, FormData });
+  for (const name of ['fetch', 'Headers', 'Request', 'Response', 'URLSearchParams', 'FormData']) {
     ObjectDefineProperty(globalThis, name, { value: bindings[name], writable: true, configurable: true, enumerable: false });
   }
   return bindings;
