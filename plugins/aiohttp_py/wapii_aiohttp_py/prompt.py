@@ -47,4 +47,4 @@ def build_prompt(sample: Sample, setup: Setup, dataset: Dataset, extra_instructi
                                    extra_instructions=extra_instructions)
     starter = starter_code(sample, setup)
     return Prompt(text=instructions + starter, starter=starter, instructions=instructions,
-                  call_start=f"async with {library.call_name}.")
+                  call_start=f"async with {AIOHTTP.call_name}.")
