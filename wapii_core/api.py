@@ -112,7 +112,12 @@ _WHERE: dict[str, str] = {
     "MODES": "wapii_core.protocols",
     # Datasets a plugin ships: read a directory in the WAPIIBench layout.
     "load_dataset_dir": "wapii_core.datasets",
-    # JavaScript adapters: the grammar dialect and literals.
+    # JavaScript adapters: extraction of the first call, the grammar dialect and literals.
+    "extract_js_call": "wapii_core.js_extract",
+    "cut_offs": "wapii_core.js_extract",
+    "TIMEOUT_MARKER": "wapii_core.js_extract",
+    "UNSATISFIABLE_MARKER": "wapii_core.js_extract",
+    "NodeAdapterBase": "wapii_core.sandbox.node.adapter",
     "JavaScript": "wapii_core.grammar.javascript",
     "path_value": "wapii_core.grammar.javascript",
     "url_forms": "wapii_core.grammar.javascript",

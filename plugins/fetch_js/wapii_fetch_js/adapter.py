@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from wapii_core.api import Capture, Dataset, Extraction, Isolation, NodeRunner, Prompt, Sample, Setup
+from wapii_core.api import Dataset, Extraction, NodeAdapterBase, Prompt, Sample, Setup
 
 from .extract import extract_call
 from .normalise import normalise_record
@@ -13,10 +12,8 @@ from .prompt import build_prompt
 from .render import render_program
 from .runtime import FetchRecord, library
 
-DEFAULT_TIMEOUT_S = 2.0
 
-
-class FetchAdapter:
+class FetchAdapter(NodeAdapterBase):
     """Prompt, extraction, sandboxed execution, normalisation and rendering for fetch (Node.js).
 
     Calls run in wapii's sandboxed JavaScript runtime (``wapii_core.api.NodeRunner``; fetch's side
@@ -32,14 +29,10 @@ class FetchAdapter:
     name = "fetch_js"
     default_mode = "wire"
 
-    def __init__(self, workers: int | None = None, timeout_s: float | None = None, keep_request: str | None = None) -> None:
-        env_workers = os.environ.get("WAPII_FETCH_JS_WORKERS")
-        env_timeout = os.environ.get("WAPII_FETCH_JS_TIMEOUT")
-        self.workers = workers or (int(env_workers) if env_workers else None)
-        self.timeout_s = timeout_s or (float(env_timeout) if env_timeout else DEFAULT_TIMEOUT_S)
-        self.keep_request = keep_request or os.environ.get("WAPII_FETCH_JS_KEEP_REQUEST") or "first"
-        self._runner = NodeRunner(library, FetchRecord, workers=self.workers, timeout_s=self.timeout_s,
-                                  keep=self.keep_request)
+    node_library = staticmethod(library)
+    record = FetchRecord
+    env_prefix = "WAPII_FETCH_JS"
+    default_keep = "first"
 
     def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
         """The code-generation prompt for ``sample``, ending with the setup's starter code."""
@@ -48,22 +41,6 @@ class FetchAdapter:
     def extract(self, code: str) -> Extraction:
         """The first fetch call of a full program (metrics.md §2)."""
         return extract_call(code)
-
-    def setup(self) -> None:
-        """Checks for Node.js and installs the pinned npm packages once (idempotent)."""
-        self._runner.setup()
-
-    def isolation(self) -> Isolation:
-        """Which sandbox layers protect the calls on this machine (``wapii doctor`` shows them)."""
-        return self._runner.isolation()
-
-    def start(self) -> None:
-        """Starts the Node workers in the background (a run calls this first; ``execute`` does not need it)."""
-        self._runner.start()
-
-    def execute(self, calls: list[str]) -> list[Capture]:
-        """Runs each extracted call in its own sandboxed context; one Capture per call, in order."""
-        return self._runner.execute(calls)
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         """The neutral config of a captured request (metrics.md §3)."""
@@ -78,13 +55,3 @@ class FetchAdapter:
         from .grammar import constraint
 
         return constraint(spec, setup, references=references, compact=compact)
-
-    def close(self) -> None:
-        """Stops the Node workers (they restart on the next :meth:`execute`)."""
-        self._runner.close()
-
-    def __enter__(self) -> FetchAdapter:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()

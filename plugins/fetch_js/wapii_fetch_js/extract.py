@@ -7,43 +7,15 @@ appended; otherwise the call starts at the first ``fetch(`` and ends at the firs
 
 from __future__ import annotations
 
-from wapii_core.api import Extraction
+from wapii_core.api import TIMEOUT_MARKER, UNSATISFIABLE_MARKER, Extraction, cut_offs, extract_js_call
+
+__all__ = ["CALL_START", "CUT_OFFS", "TIMEOUT_MARKER", "UNSATISFIABLE_MARKER", "extract_call"]
 
 CALL_START = "fetch("
-
-STOP_SUFFIXES: tuple[tuple[str, str], ...] = (
-    ("timeout", "timeout"),
-    ("unsatisfiable_constraints", "unsatisfiable"),
-    ("unsatisfiable", "unsatisfiable"),
-)
-"""(program suffix, error), checked in this order before anything else."""
-
-CUT_OFFS: tuple[tuple[str, str | None], ...] = (
-    (".then", ";\n"),
-    (".catch", ";\n"),
-    (".finally", ";\n"),
-    ("});", None),
-    ("}\n);", None),
-    (");", None),
-    (";", None),
-    ("\nfetch(", ""),
-    ("```", ""),
-)
-"""(marker, replacement) in priority order; ``None`` means the marker itself followed by a newline."""
+CUT_OFFS = cut_offs(CALL_START)
+"""(marker, replacement) in priority order (:func:`wapii_core.api.cut_offs`)."""
 
 
 def extract_call(code: str) -> Extraction:
     """The first fetch call of ``code`` (the full program: starter code + completion), or why none."""
-    for suffix, error in STOP_SUFFIXES:
-        if code.endswith(suffix):
-            return Extraction(error=error)
-    start = code.find(CALL_START)
-    if start == -1:
-        return Extraction(error="no_request")
-    search_from = start + len(CALL_START)
-    for marker, replacement in CUT_OFFS:
-        end = code.find(marker, search_from)
-        if end != -1:
-            tail = marker + "\n" if replacement is None else replacement
-            return Extraction(call=code[start:end] + tail)
-    return Extraction(error="incomplete_request")
+    return extract_js_call(code, CALL_START)
