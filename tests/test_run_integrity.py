@@ -381,6 +381,7 @@ def test_replay_judges_each_draw_on_its_own_program(tmp_path):
                    "--out", str(out), "--quiet")
     assert done.returncode == 3, done.stderr  # the other samples have no program: their generations failed
     assert "generations failed" in done.stderr and "no program for this sample" in done.stderr
+    assert "add their programs to the replay file" in done.stderr and "run the same command again" not in done.stderr
     results = results_of(out)
     assert results["larchwood/3#0"]["url"] == "correct" and results["larchwood/3#1"]["url"] == "illegal"
 

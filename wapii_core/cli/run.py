@@ -67,6 +67,10 @@ def generation_failures(runs: list[tuple[str, dict]]) -> GenerationsFailed | Non
                      f"({shown}{more})")
     if not parts:
         return None
+    errors = [str(f.get("error")) for _, summary in runs for f in summary.get("failed_generations") or []]
+    if all(error.startswith("no program for") for error in errors):  # a replay: running it again changes nothing
+        return GenerationsFailed("; ".join(parts) + "; those samples are not scored: add their programs to the "
+                                 "replay file, or leave them out of the run (--api, --limit)")
     return GenerationsFailed("; ".join(parts) + "; those samples are not scored: run the same command again to "
                              "retry them")
 
