@@ -229,5 +229,11 @@ def test_constrained_wapii_tiny_produces_no_illegal_url_method_or_argument(wapii
             continue
         assert result.url != "illegal" and result.method != "illegal", result.call
         assert own_endpoint_illegal(result, SpecIndex.load(subset.specs[result.api])) == 0, result.call
-        if setup is Setup.argument:  # the endpoint is the expected one: the judge agrees
+        # In the argument setup the starter fixes the URL, and for axios and the Python libraries the
+        # method too: the endpoint is the expected one and the judge (which checks arguments against the
+        # expected endpoint, metrics.md §5) agrees. fetch's starter (`fetch('<url>'`) leaves the method
+        # to the model: a call on another method of the same path is checked against its own endpoint above.
+        if setup is Setup.argument and any_adapter.name != "fetch_js":
+            assert result.method == "correct", result.call  # the starter fixed it
+        if setup is Setup.argument and result.method == "correct":
             assert "illegal" not in {v for field in result.arguments.values() for v in field.values()}, result.call
