@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class WapiiError(Exception):
@@ -53,3 +54,10 @@ def one_line(exc: BaseException, limit: int = 200) -> str:
     """``TypeError: message`` on one line, cut to ``limit`` characters (for error details in run files)."""
     text = " ".join(f"{type(exc).__name__}: {exc}".split())
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def json_type_name(value: Any) -> str:
+    """How an error message names the type of a parsed JSON (or YAML) value: "an object", "a list", ..."""
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number", type(None): "null"}
+    return names.get(type(value), f"a {type(value).__name__}")
