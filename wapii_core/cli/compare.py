@@ -10,69 +10,19 @@ A task counts as solved by a library when at least one of its draws was judged c
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
-from itertools import permutations
 from pathlib import Path
-from typing import Any, Optional
+from typing import Optional
 
 import typer
 
 from ..errors import WapiiError
 from ..model import Setup
+from .common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption, DrawsOption,
+                     LimitOption, ModelOption, QuietOption, generation_failures, parse_options)
 
 DEFAULT_MODE = "wire"
-
-
-def solved_tasks(results: list[Any]) -> set[str]:
-    """Sample ids with at least one correct draw."""
-    return {r.sample for r in results if r.verdict == "correct"}
-
-
-def library_differences(runs: list[Any]) -> list[dict[str, Any]]:
-    """For each setup and each ordered pair of runs with different adapters, over the tasks both judged:
-    ``{"setup", "solved_by", "not_by", "tasks"}`` (tasks sorted)."""
-    out = []
-    setups = list(dict.fromkeys(r.run.get("setup") for r in runs))
-    for setup in setups:
-        group = [r for r in runs if r.run.get("setup") == setup and r.results is not None]
-        for a, b in permutations(group, 2):
-            if a.run.get("adapter") == b.run.get("adapter"):
-                continue
-            common = {r.sample for r in a.results} & {r.sample for r in b.results}
-            tasks = sorted((solved_tasks(a.results) - solved_tasks(b.results)) & common, key=_sample_order)
-            out.append({"setup": setup, "solved_by": a.run.get("adapter"), "not_by": b.run.get("adapter"),
-                        "run_a": a.name, "run_b": b.name, "tasks": tasks})
-    return out
-
-
-def _sample_order(sample_id: str) -> tuple[str, int]:
-    api, _, index = sample_id.rpartition("/")
-    return (api, int(index)) if index.isdigit() else (sample_id, 0)
-
-
-def differences_markdown(differences: list[dict[str, Any]]) -> str:
-    """The differences as a Markdown section (empty string when there are none to compare)."""
-    if not differences:
-        return ""
-    lines = ["## Tasks one library solved and another did not", ""]
-    for diff in differences:
-        tasks = ", ".join(f"`{t}`" for t in diff["tasks"]) or "none"
-        lines.append(f"- {diff['setup']}: solved by **{diff['solved_by']}**, not by **{diff['not_by']}** "
-                     f"({len(diff['tasks'])}): {tasks}")
-    return "\n".join(lines) + "\n"
-
-
-def side_by_side(run_dirs: list[Path], resamples: int = 2000, seed: int = 0) -> tuple[Any, list[dict[str, Any]]]:
-    """The report of ``run_dirs`` (per setup overall, then per API) and the library differences."""
-    from ..report import build_report, load_runs
-
-    runs = load_runs(run_dirs, with_results=True)
-    report = build_report(runs, resamples=resamples, seed=seed)
-    for api in sorted({api for r in runs for api in r.summary.get("per_api", {})}):
-        report.tables += build_report(runs, api=api, resamples=0).tables
-    return report, library_differences(runs)
 
 
 def parse_generations(values: list[str], adapters: list[str]) -> dict[str, Path]:
@@ -94,42 +44,33 @@ def default_out(dataset: str, backend: str, model: Optional[str]) -> Path:
     return Path("runs") / "-".join(re.sub(r"[^A-Za-z0-9_.]+", "_", p).strip("_") for p in parts)
 
 
-def write_outputs(out: Path, report: Any, differences: list[dict[str, Any]]) -> None:
-    from ..report import render_markdown
-    from ..report_formats import report_dict
-    from ..store import write_atomic
-
-    write_atomic(out / "compare.md", render_markdown(report) + "\n" + differences_markdown(differences))
-    write_atomic(out / "compare.json", json.dumps({**report_dict(report), "differences": differences}, indent=2) + "\n")
-
-
 def add_to(app: typer.Typer) -> None:
     @app.command("compare")
     def compare_command(
         adapter: list[str] = typer.Option(..., "--adapter", "-a", help="An adapter (HTTP library); repeat for each."),
-        backend: str = typer.Option("oracle", "--backend", "-b", help="Where completions come from."),
-        model: Optional[str] = typer.Option(None, "--model", "-m", help="Model name or path, for model backends."),
-        dataset: str = typer.Option("demo", "--dataset", "-d", help="Dataset name (`wapii datasets list`)."),
-        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR"),
+        backend: BackendOption = "oracle",
+        model: ModelOption = None,
+        dataset: DatasetOption = "demo",
+        data_dir: DataDirOption = None,
         setup: list[Setup] = typer.Option([Setup.full], "--setup", "-s", help="Setups to run; repeat for several."),
         mode: str = typer.Option(DEFAULT_MODE, "--mode", help="Comparison mode for every library: wire (default), "
                                  "reference or strict."),
         generations: list[str] = typer.Option([], "--generations", "-g",
                                               help="replay: ADAPTER=PATH per adapter (or one PATH for all)."),
-        draws: int = typer.Option(1, "--draws", "-n", min=1, help="Completions per task."),
-        option: list[str] = typer.Option([], "--backend-option", "-O", help="KEY=VALUE passed to the backend."),
-        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N samples."),
-        api: list[str] = typer.Option([], "--api", help="Only these APIs of the dataset."),
+        draws: DrawsOption = 1,
+        option: BackendOptionsOption = [],
+        limit: LimitOption = None,
+        api: ApisOption = [],
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Directory of the runs and the comparison "
                                            "(default runs/compare-<dataset>-<backend>[-<model>])."),
         resamples: int = typer.Option(2000, "--resamples", min=0, help="Bootstrap resamples for the intervals."),
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or tables."),
+        quiet: QuietOption = False,
     ) -> None:
         """Run one backend with several adapters on the same tasks and compare the libraries side by side."""
+        from ..compare_libraries import differences_markdown, side_by_side, write_outputs
         from ..report_formats import print_report
         from ..runner import RunConfig, run
         from .progress import progress_bars
-        from .run import generation_failures, parse_options
 
         adapters = list(dict.fromkeys(adapter))
         replay = parse_generations(generations, adapters)

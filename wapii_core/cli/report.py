@@ -33,7 +33,7 @@ def add_to(app: typer.Typer) -> None:
             raise WapiiError(f"unknown report format {fmt!r} (known: {', '.join(FORMATS)})")
         if fmt == "table" and out is not None:
             raise WapiiError("--format table prints to the terminal; use --format md, csv, json or html with --out")
-        from .compare import differences_markdown, library_differences
+        from ..compare_libraries import differences_markdown, library_differences
 
         several_libraries = len({load_run(d).get("adapter") for d in run_dirs}) > 1
         runs = load_runs(run_dirs, with_results=resamples > 0 or several_libraries)
