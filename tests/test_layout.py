@@ -49,7 +49,7 @@ PLACES = {
     "store": "store.rundir", "run_lock": "store.lock",
     "report": "report.tables", "report_formats": "report.formats", "report_html": "report.html",
     "plots": "report.plots", "stats": "report.stats", "row_terms": "report.row_terms",
-    "library_differences": "report.libraries",
+    "compare_libraries": "report.libraries",
     "runner": "run.runner",
 }
 """Flat module (``wapii_core.<key>``) -> its place (``wapii_core.<value>``), first part a stage."""
