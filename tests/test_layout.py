@@ -20,10 +20,12 @@ import pytest
 
 CORE = Path(__file__).resolve().parent.parent / "wapii_core"
 
-STAGES = ("base", "spec", "datasets", "grammar", "generation", "sandbox", "judge", "store", "report", "run", "cli")
+STAGES = ("base", "spec", "datasets", "grammar", "generation", "sandbox", "judge", "pyhttp", "store", "report", "run",
+          "cli")
 """The pipeline, earliest first: records and plugin machinery, reading specs, datasets, grammars for
 constrained decoding, generation (prompts, the core's backends), execution in the sandbox, judging
-and scoring, the run directory, reports, the run itself (which drives every stage), the command line."""
+and scoring, the Python HTTP adapters' machinery, the run directory, reports, the run itself (which
+drives every stage), the command line."""
 
 ENTRY = ("api", "builtin", "__main__")
 """Top-level modules after the last stage: the plugin API, the core's built-in plugin and ``python -m``.
@@ -51,6 +53,12 @@ PLACES = {
     "plots": "report.plots", "stats": "report.stats", "row_terms": "report.row_terms",
     "compare_libraries": "report.libraries",
     "runner": "run.runner",
+    # Modules other branches are adding (a place for a module that does not exist yet is unused).
+    "metric_kinds": "base.metric_kinds", "plugin_checks": "base.plugin_checks",
+    "backend_options": "generation.options", "backend_programs": "generation.programs",
+    "js_literal": "generation.js_literal", "wire_bodies": "judge.wire_bodies", "dataset_scaffold": "datasets.scaffold",
+    "provider_tables": "report.provider_tables", "leaderboard": "report.leaderboard",
+    "report_labels": "report.labels", "report_legend": "report.legend", "report_terminal": "report.terminal",
 }
 """Flat module (``wapii_core.<key>``) -> its place (``wapii_core.<value>``), first part a stage."""
 
