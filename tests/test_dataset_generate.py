@@ -10,7 +10,8 @@ import pytest
 
 from support import REPO, WAPIIBENCH
 from wapii_core.dataset_generate import SYSTEM_MESSAGE, GenerateConfig, generate_dataset
-from wapii_core.datasets import load_dataset_dir, read_spec
+from wapii_core.datasets import load_dataset_dir
+from wapii_core.spec_file import read_spec
 from wapii_core.errors import WapiiError
 
 testing_server = pytest.importorskip("wapii_openai_models.testing_server")

@@ -143,7 +143,7 @@ _WHERE: dict[str, str] = {
     "py_code_headers": "wapii_core.pyhttp.render",
     "py_form_value": "wapii_core.pyhttp.render",
     "py_whole_number": "wapii_core.pyhttp.render",
-    "PythonCallGrammar": "wapii_core.grammar.python",
+    "PythonCallGrammar": "wapii_core.pyhttp.grammar",
 }
 """Where each public name lives (imported on first use)."""
 

@@ -40,7 +40,7 @@ class _LazyProvider:
     def _provider(self) -> Any:
         import importlib
 
-        return getattr(importlib.import_module(self._module, __package__), self._name)()
+        return getattr(importlib.import_module(self._module), self._name)()
 
     @property
     def values(self) -> Any:
@@ -52,12 +52,12 @@ class _LazyProvider:
 
 @hookimpl
 def register_metrics(register: Callable[..., None]) -> None:
-    register("wapii", _LazyProvider(".metrics", "PaperMetrics"),
+    register("wapii", _LazyProvider("wapii_core.metrics", "PaperMetrics"),
              description="the paper's table rows, overall and per API")
-    register("spec_validation", _LazyProvider(".spec_validation", "SpecValidation"),
+    register("spec_validation", _LazyProvider("wapii_core.spec_validation", "SpecValidation"),
              description="captured requests validated against the spec's schemas with openapi-core: wrong types, "
                          "bad enum values, missing required arguments, undeclared content types")
-    register("pass_at_k", _LazyProvider(".pass_at_k", "PassAtK"),
+    register("pass_at_k", _LazyProvider("wapii_core.pass_at_k", "PassAtK"),
              description="unbiased pass@k of a correct implementation (Chen et al. 2021), k = 1, 5, 10 where "
                          "--draws allows")
 

@@ -215,7 +215,8 @@ def to_sample(raw: Any, api: str) -> dict[str, Any]:
 
 def generate_dataset(config: GenerateConfig, ask: Ask | None = None) -> GenerationReport:
     """Generate, check, deduplicate and write the dataset; ``ask`` defaults to the configured backend."""
-    from .datasets import load_dataset_dir, read_spec
+    from .datasets import load_dataset_dir
+    from .spec_file import read_spec
 
     document = read_spec(config.spec)
     api = config.api or config.spec.stem

@@ -25,14 +25,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from .dataset_fetch import WAPIIBENCH_FILES, fetch_wapiibench, wapiibench_dir
 from .documents import parse_json as _parse_json
 from .documents import read_bytes as _read_bytes
-from .documents import read_document
-from .errors import InputError, WapiiError
+from .errors import InputError, WapiiError, json_type_name
 from .model import Sample
 from .paths import bundled_specs_dir
 from .protocols import Dataset
+from .spec_file import read_spec
+
 
 __all__ = ["BUILTIN_DISPLAY_NAMES", "check_dataset", "load_dataset_dir", "load_wapiibench", "fetch_wapiibench", "load_demo",
-           "dataset_summary", "read_spec"]
+           "dataset_summary"]
 
 DATASET_FILE = "dataset.json"
 APIS_FILE = "apis.json"
@@ -159,49 +160,12 @@ def dataset_summary(ds: Dataset) -> dict[str, Any]:
     }
 
 
-def read_spec(path: Path) -> dict[str, Any]:
-    """Parse an OpenAPI 3 spec (YAML or JSON) and check its basic shape; raise InputError otherwise.
-
-    The document is shared with every other reader of the same file content
-    (:func:`wapii_core.documents.read_document`): treat the result as read-only.
-    """
-    path = Path(path)
-    if not path.is_file():
-        raise InputError(path, "no such file")
-    document = read_document(path).data
-    _check_openapi(path, document)
-    return document
-
-
-def _check_openapi(path: Path, document: Any) -> None:
-    """The minimum wapii relies on: ``openapi: 3.x``, a non-empty ``paths`` mapping, a server URL."""
-    def fail(why: str) -> InputError:
-        return InputError(path, f"not an OpenAPI 3 document ({why})")
-
-    if not isinstance(document, dict):
-        raise fail(f"the top level is {_type_name(document)}, expected a mapping")
-    version = document.get("openapi")
-    if version is None:
-        raise fail("it is Swagger 2.0; convert it to OpenAPI 3 first, e.g. with `npx swagger2openapi "
-                   f"{path.name} -o {path.stem}.openapi3.yaml`" if "swagger" in document
-                   else "no 'openapi: 3.x' field")
-    if not str(version).startswith("3."):
-        raise fail(f"'openapi' is {str(version)!r}, expected 3.x")
-    paths = document.get("paths")
-    if not isinstance(paths, dict) or not paths:
-        raise fail("no 'paths'")
-    servers = document.get("servers")
-    if not (isinstance(servers, list) and servers and isinstance(servers[0], dict)
-            and isinstance(servers[0].get("url"), str) and servers[0]["url"]):
-        raise fail("no 'servers' with a 'url'")
-
-
 def _parse_samples(source: Path, raw: bytes) -> list[Sample]:
     """Validate every entry of dataset.json; refuse duplicates of (api, index)."""
     document = _parse_json(source, raw)
     entries = document.get("samples") if isinstance(document, dict) else document
     if not isinstance(entries, list):
-        raise InputError(source, f"expected a list of samples or {{\"samples\": [...]}}, got {_type_name(document)}")
+        raise InputError(source, f"expected a list of samples or {{\"samples\": [...]}}, got {json_type_name(document)}")
     if not entries:
         raise InputError(source, "no samples")
     samples: list[Sample] = []
@@ -209,7 +173,7 @@ def _parse_samples(source: Path, raw: bytes) -> list[Sample]:
     for position, entry in enumerate(entries):
         where = _where(position, *((entry.get("api"), entry.get("index")) if isinstance(entry, dict) else ()))
         if not isinstance(entry, dict):
-            raise InputError(source, f"{where}: expected an object, got {_type_name(entry)}")
+            raise InputError(source, f"{where}: expected an object, got {json_type_name(entry)}")
         try:
             record = SampleRecord.model_validate(entry)
         except ValidationError as exc:
@@ -268,11 +232,5 @@ def _describe(exc: ValidationError) -> str:
 
 
 def _show(value: Any) -> str:
-    text = json.dumps(value) if isinstance(value, (str, int, float, bool)) or value is None else _type_name(value)
+    text = json.dumps(value) if isinstance(value, (str, int, float, bool)) or value is None else json_type_name(value)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _type_name(value: Any) -> str:
-    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
-             float: "a number", type(None): "null"}
-    return names.get(type(value), f"a {type(value).__name__}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 
 class WapiiError(Exception):
@@ -61,3 +62,10 @@ def did_you_mean(name: str, known: list[str]) -> str:
 
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def json_type_name(value: Any) -> str:
+    """How an error message names the type of a parsed JSON (or YAML) value: "an object", "a list", ..."""
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number", type(None): "null"}
+    return names.get(type(value), f"a {type(value).__name__}")

@@ -52,7 +52,7 @@ def backend_chat(backend: str, model: str, options: dict[str, str], spec: Path, 
                  attempts: int = 1) -> BackendAsk:
     """A :class:`BackendAsk` for the registered ``backend`` serving ``model``."""
     from . import plugins
-    from .datasets import read_spec
+    from .spec_file import read_spec
     from .model import Setup
     from .protocols import BackendOptions, Dataset, RunContext
 

@@ -134,7 +134,7 @@ class OperationValidator:
     @classmethod
     def for_spec(cls, path: Path) -> "OperationValidator":
         """The validator of the spec file at ``path`` (one per file content and process)."""
-        from .datasets import read_spec
+        from .spec_file import read_spec
         from .documents import read_document
 
         sha256 = read_document(path).sha256

@@ -21,6 +21,13 @@ def default_data_dir(dataset: str) -> Path:
     return cache_dir() / "datasets" / dataset
 
 
+def package_dir() -> Path:
+    """The directory of the ``wapii_core`` package, whichever of its modules asks."""
+    import wapii_core
+
+    return Path(wapii_core.__file__).resolve().parent
+
+
 def bundled_specs_dir() -> Path:
     """The project's own OpenAPI specs and datasets (``specs/`` in the source tree)."""
-    return Path(__file__).resolve().parent / "specs"
+    return package_dir() / "specs"

@@ -109,7 +109,9 @@ def git_commit() -> str | None:
     """The commit of the wapii checkout, when it runs from one."""
     import subprocess
 
-    root = Path(__file__).resolve().parent.parent
+    from .paths import package_dir
+
+    root = package_dir().parent
     if not (root / ".git").exists():
         return None
     try:

@@ -10,6 +10,8 @@ from typing import Optional
 
 import typer
 
+from .common import BackendOptionsOption
+
 
 def load_for_cli(dataset: Optional[str], dataset_dir: Optional[Path], data_dir: Optional[Path]):
     """The dataset a command names: a directory in the WAPIIBench layout, or a registered name."""
@@ -87,12 +89,12 @@ def add_to(datasets_app: typer.Typer) -> None:
         drop_failing: bool = typer.Option(False, "--drop-failing",
                                           help="Leave out samples that fail the check (default: keep them, "
                                                "with their problems in `checks`, for vetting)."),
-        option: list[str] = typer.Option([], "--backend-option", "-O", help="KEY=VALUE passed to the backend."),
+        option: BackendOptionsOption = [],
     ) -> None:
         """Have a model write tasks and expected requests for every endpoint of a spec (the paper's
         dataset creation), check them against the spec, and write a dataset directory."""
         from ..dataset_generate import GenerateConfig, generate_dataset
-        from .run import parse_options
+        from .common import parse_options
 
         config = GenerateConfig(spec=spec, backend=backend, model=model, out=out, prompts_dir=prompts,
                                 data_dir=data_dir, api=api, max_endpoints=max_endpoints,

@@ -76,7 +76,7 @@ def add_to(app: typer.Typer) -> None:
         if fmt == "html" and out is None and sys.stdout.isatty():
             raise WapiiError("--format html writes a whole page: give --out report.html (or redirect the output "
                              "to a file)")
-        from .compare import differences_markdown, library_differences
+        from ..compare_libraries import differences_markdown, library_differences
 
         several_libraries = len({load_run(d).get("adapter") for d in run_dirs}) > 1
         runs = load_runs(run_dirs, with_results=resamples > 0 or several_libraries)
@@ -88,7 +88,7 @@ def add_to(app: typer.Typer) -> None:
             if out is None:
                 print_report(report, intervals=intervals)
                 if differences:
-                    from .compare import print_differences
+                    from ..compare_libraries import print_differences
 
                     print_differences(differences)
                 return

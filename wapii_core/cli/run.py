@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from pathlib import Path
 from typing import Optional
 
 import typer
 
-from ..errors import GenerationsFailed, WapiiError
 from ..model import Setup
+from .common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption, DrawsOption,
+                     LimitOption, MetricsOption, ModelOption, NoDefaultMetricsOption, QuietOption,
+                     RequireIsolationOption,
+                     generation_failures, parse_options, require_isolation)
 
 
-METRIC_HELP = ("A metric provider to apply besides the default ones (repeat for several; `wapii plugins` lists "
-               "them).")
-NO_DEFAULT_METRICS_HELP = "Apply only the --metric providers, not the default ones (the paper's table among them)."
 
 
 def default_out(dataset: str, adapter: str, backend: str, model: Optional[str], setup: Setup,
@@ -41,59 +40,17 @@ def default_out(dataset: str, adapter: str, backend: str, model: Optional[str], 
     return Path("runs") / name
 
 
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    out = {}
-    for pair in pairs:
-        if "=" not in pair:
-            raise WapiiError(f"backend option {pair!r} is not KEY=VALUE")
-        key, value = pair.split("=", 1)
-        key = key.strip()
-        out[key] = f"{out[key]},{value}" if key in out else value  # a repeated option adds to a list
-    return out
-
-
-def generation_failures(runs: list[tuple[str, dict]]) -> GenerationsFailed | None:
-    """The error that ends a command whose runs (``(run directory, summary)``) had generations
-    fail, naming how many samples each run lost and the two most frequent causes; None when none did."""
-    parts = []
-    for target, summary in runs:
-        failed = summary.get("failed_generations") or []
-        if not failed:
-            continue
-        causes = Counter(str(f.get("error")) for f in failed).most_common()
-        shown = "; ".join(f"{count}x {cause}" for cause, count in causes[:2])
-        more = f"; {sum(c for _, c in causes[2:])}x other causes" if len(causes) > 2 else ""
-        parts.append(f"{target}: {len(failed)} of {summary.get('samples', len(failed))} generations failed "
-                     f"({shown}{more})")
-    if not parts:
-        return None
-    errors = [str(f.get("error")) for _, summary in runs for f in summary.get("failed_generations") or []]
-    if all(error.startswith("no program for") for error in errors):  # a replay: running it again changes nothing
-        return GenerationsFailed("; ".join(parts) + "; those samples are not scored: add their programs to the "
-                                 "replay file, or leave them out of the run (--api, --limit)")
-    return GenerationsFailed("; ".join(parts) + "; those samples are not scored: run the same command again to "
-                             "retry them")
-
-
-def _require_isolation(required: bool) -> None:
-    if required:
-        from ..sandbox import set_require_isolation
-
-        set_require_isolation(True)
-
-
 def add_to(app: typer.Typer) -> None:
     @app.command("run")
     def run_command(
-        dataset: str = typer.Option("demo", "--dataset", "-d", help="Dataset name (`wapii datasets list`)."),
-        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
-                                                help="Where the dataset's files are (default: the per-user cache)."),
+        dataset: DatasetOption = "demo",
+        data_dir: DataDirOption = None,
         dataset_dir: Optional[Path] = typer.Option(None, "--dataset-dir",
                                                    help="Benchmark any directory in the WAPIIBench layout "
                                                         "(dataset.json, specs/, prompts/): your own API."),
         adapter: str = typer.Option("axios_js", "--adapter", "-a", help="Target language + HTTP library."),
-        backend: str = typer.Option("oracle", "--backend", "-b", help="Where completions come from."),
-        model: Optional[str] = typer.Option(None, "--model", "-m", help="Model name or path, for model backends."),
+        backend: BackendOption = "oracle",
+        model: ModelOption = None,
         setup: list[Setup] = typer.Option([Setup.full], "--setup", "-s",
                                           help="full: starter ends with `axios.`; argument: method and URL given; "
                                                "import: only the import. Repeat for several."),
@@ -106,19 +63,17 @@ def add_to(app: typer.Typer) -> None:
                                          "constrained-rag."),
         generations: Optional[Path] = typer.Option(None, "--generations", "-g",
                                                    help="replay: JSONL of {sample, code} or a <api>/<index>_code.js dir."),
-        draws: int = typer.Option(1, "--draws", "-n", min=1, help="Completions per task."),
-        option: list[str] = typer.Option([], "--backend-option", "-O", help="KEY=VALUE passed to the backend."),
-        metric: list[str] = typer.Option([], "--metric", help=METRIC_HELP),
-        no_default_metrics: bool = typer.Option(False, "--no-default-metrics", help=NO_DEFAULT_METRICS_HELP),
-        limit: Optional[int] = typer.Option(None, "--limit", min=1, help="Only the first N samples."),
-        api: list[str] = typer.Option([], "--api", help="Only these APIs of the dataset."),
+        draws: DrawsOption = 1,
+        option: BackendOptionsOption = [],
+        metric: MetricsOption = [],
+        no_default_metrics: NoDefaultMetricsOption = False,
+        limit: LimitOption = None,
+        api: ApisOption = [],
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<derived name>); "
                                            "with several setups, one sub-directory per setup."),
         by_api: bool = typer.Option(False, "--by-api", help="Also print one table per API."),
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or tables."),
-        require_isolation: bool = typer.Option(False, "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",
-                                               help="Refuse to execute generated code unless every sandbox layer "
-                                                    "is active (see `wapii doctor`)."),
+        quiet: QuietOption = False,
+        isolated: RequireIsolationOption = False,
         force: bool = typer.Option(False, "--force", help="Start over in a run directory that already holds a "
                                                           "run (its files are replaced)."),
     ) -> None:
@@ -126,7 +81,7 @@ def add_to(app: typer.Typer) -> None:
 
         Exit codes: 0 done (or a provider-side batch still running: its status is printed), 2 bad
         input or a failed preflight check, 3 generations failed (cause and count printed)."""
-        _require_isolation(require_isolation)
+        require_isolation(isolated)
         from ..errors import GenerationPending
         from ..report import print_table
         from ..runner import RunConfig, run
@@ -172,15 +127,13 @@ def add_to(app: typer.Typer) -> None:
         data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
                                                 help="Where the dataset's files are (default: where the run found "
                                                      "them)."),
-        metric: list[str] = typer.Option([], "--metric", help=METRIC_HELP),
-        no_default_metrics: bool = typer.Option(False, "--no-default-metrics", help=NO_DEFAULT_METRICS_HELP),
+        metric: MetricsOption = [],
+        no_default_metrics: NoDefaultMetricsOption = False,
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or table."),
-        require_isolation: bool = typer.Option(False, "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",
-                                               help="Refuse to execute generated code unless every sandbox layer "
-                                                    "is active (see `wapii doctor`)."),
+        isolated: RequireIsolationOption = False,
     ) -> None:
         """Re-execute and re-score the stored generations of a run directory."""
-        _require_isolation(require_isolation)
+        require_isolation(isolated)
         from ..report import print_table
         from ..runner import evaluate
         from ..store import load_run

@@ -5,8 +5,8 @@ The per-library rules' shape (:mod:`.library`), cutting the first request out of
 loop inside the sandbox (:mod:`.harness`), the captured request as a record (:mod:`.recording`), its
 normalisation (:mod:`.normalise`, :mod:`.bodies`), the pool result as a
 :class:`~wapii_core.model.Capture` (:mod:`.capture`), the adapter base with its sandboxed pool
-(:mod:`.adapter`) and Python literals for rendered programs (:mod:`.pyliteral`, :mod:`.render`).
-The grammar's Python dialect is :mod:`wapii_core.grammar.python`.
+(:mod:`.adapter`) and Python literals for rendered programs (:mod:`.pyliteral`, :mod:`.render`),
+and the grammar of a legal call in the Python dialect (:mod:`.grammar`).
 
 Adapters (``requests_py``, ``httpx_py``, ``aiohttp_py``) reach all of it through :mod:`wapii_core.api`.
 """

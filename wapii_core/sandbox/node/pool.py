@@ -27,8 +27,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wapii_core.api import (GiB, Isolation, Layer, Limits, MissingToolError, Program, Supervisor, WapiiError, clean_env,
-                            default_worker_count, enforce, plan)
+from wapii_core.errors import MissingToolError, WapiiError
+from wapii_core.sandbox import (GiB, Isolation, Layer, Limits, Program, Supervisor, clean_env, default_worker_count,
+                                enforce, plan)
 
 from wapii_core.sandbox.node.env import find_node, js_dir
 from wapii_core.sandbox.node.library import NodeLibrary

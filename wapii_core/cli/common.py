@@ -1,0 +1,78 @@
+"""What several commands share: their common options (declared once), ``-O KEY=VALUE`` parsing, and
+the error that ends a command whose generations failed.
+
+An option is an ``Annotated`` type: a command declares ``dataset: DatasetOption = "demo"``, so the
+flag, its short form, environment variable and help text are the same wherever it appears.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from wapii_core.errors import GenerationsFailed, WapiiError
+
+DatasetOption = Annotated[str, typer.Option("--dataset", "-d", help="Dataset name (`wapii datasets list`).")]
+DataDirOption = Annotated[Optional[Path], typer.Option(
+    "--data-dir", envvar="WAPII_DATA_DIR", help="Where the dataset's files are (default: the per-user cache).")]
+BackendOption = Annotated[str, typer.Option("--backend", "-b", help="Where completions come from.")]
+ModelOption = Annotated[Optional[str], typer.Option("--model", "-m", help="Model name or path, for model backends.")]
+DrawsOption = Annotated[int, typer.Option("--draws", "-n", min=1, help="Completions per task.")]
+BackendOptionsOption = Annotated[list[str], typer.Option("--backend-option", "-O",
+                                                          help="KEY=VALUE passed to the backend.")]
+LimitOption = Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N samples.")]
+ApisOption = Annotated[list[str], typer.Option("--api", help="Only these APIs of the dataset.")]
+MetricsOption = Annotated[list[str], typer.Option("--metric", help=(
+    "A metric provider to apply besides the default ones (repeat for several; `wapii plugins` lists them)."))]
+NoDefaultMetricsOption = Annotated[bool, typer.Option("--no-default-metrics", help=(
+    "Apply only the --metric providers, not the default ones (the paper's table among them)."))]
+QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or tables.")]
+RequireIsolationOption = Annotated[bool, typer.Option(
+    "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",
+    help="Refuse to execute generated code unless every sandbox layer is active (see `wapii doctor`).")]
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``-O KEY=VALUE`` pairs as a mapping; a repeated key adds to a comma-separated list."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        if "=" not in pair:
+            raise WapiiError(f"backend option {pair!r} is not KEY=VALUE")
+        key, value = pair.split("=", 1)
+        key = key.strip()
+        out[key] = f"{out[key]},{value}" if key in out else value
+    return out
+
+
+def generation_failures(runs: list[tuple[str, dict]]) -> GenerationsFailed | None:
+    """The error that ends a command whose runs (``(run directory, summary)``) had generations
+    fail, naming how many samples each run lost and the two most frequent causes; None when none did."""
+    parts = []
+    for target, summary in runs:
+        failed = summary.get("failed_generations") or []
+        if not failed:
+            continue
+        causes = Counter(str(f.get("error")) for f in failed).most_common()
+        shown = "; ".join(f"{count}x {cause}" for cause, count in causes[:2])
+        more = f"; {sum(c for _, c in causes[2:])}x other causes" if len(causes) > 2 else ""
+        parts.append(f"{target}: {len(failed)} of {summary.get('samples', len(failed))} generations failed "
+                     f"({shown}{more})")
+    if not parts:
+        return None
+    errors = [str(f.get("error")) for _, summary in runs for f in summary.get("failed_generations") or []]
+    if all(error.startswith("no program for") for error in errors):  # a replay: running it again changes nothing
+        return GenerationsFailed("; ".join(parts) + "; those samples are not scored: add their programs to the "
+                                 "replay file, or leave them out of the run (--api, --limit)")
+    return GenerationsFailed("; ".join(parts) + "; those samples are not scored: run the same command again to "
+                             "retry them")
+
+
+def require_isolation(required: bool) -> None:
+    """Under ``--require-isolation``, refuse to execute generated code unless every sandbox layer is active."""
+    if required:
+        from wapii_core.sandbox import set_require_isolation
+
+        set_require_isolation(True)
