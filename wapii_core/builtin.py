@@ -9,17 +9,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from .hookspecs import hookimpl
+from wapii_core.base.hookspecs import hookimpl
 
 
 def _oracle(options: Any, context: Any) -> Any:
-    from .backends import OracleBackend
+    from wapii_core.generation.backends import OracleBackend
 
     return OracleBackend(options, context)
 
 
 def _replay(options: Any, context: Any) -> Any:
-    from .backends import ReplayBackend
+    from wapii_core.generation.backends import ReplayBackend
 
     return ReplayBackend(options, context)
 
@@ -52,24 +52,24 @@ class _LazyProvider:
 
 @hookimpl
 def register_metrics(register: Callable[..., None]) -> None:
-    register("wapii", _LazyProvider("wapii_core.metrics", "PaperMetrics"),
+    register("wapii", _LazyProvider("wapii_core.judge.metrics", "PaperMetrics"),
              description="the paper's table rows, overall and per API")
-    register("spec_validation", _LazyProvider("wapii_core.spec_validation", "SpecValidation"),
+    register("spec_validation", _LazyProvider("wapii_core.judge.spec_validation", "SpecValidation"),
              description="captured requests validated against the spec's schemas with openapi-core: wrong types, "
                          "bad enum values, missing required arguments, undeclared content types")
-    register("pass_at_k", _LazyProvider("wapii_core.pass_at_k", "PassAtK"),
+    register("pass_at_k", _LazyProvider("wapii_core.judge.pass_at_k", "PassAtK"),
              description="unbiased pass@k of a correct implementation (Chen et al. 2021), k = 1, 5, 10 where "
                          "--draws allows")
 
 
 def _wapiibench(data_dir: Path | None) -> Any:
-    from .datasets import load_wapiibench
+    from wapii_core.datasets.loader import load_wapiibench
 
     return load_wapiibench(data_dir)
 
 
 def _fetch_wapiibench(data_dir: Path, base_url: str | None = None) -> Path:
-    from .datasets import fetch_wapiibench
+    from wapii_core.datasets.loader import fetch_wapiibench
 
     return fetch_wapiibench(data_dir, base_url) if base_url else fetch_wapiibench(data_dir)
 
@@ -78,7 +78,7 @@ _wapiibench.fetch = _fetch_wapiibench  # type: ignore[attr-defined]
 
 
 def _demo(data_dir: Path | None) -> Any:
-    from .datasets import load_demo
+    from wapii_core.datasets.loader import load_demo
 
     return load_demo(data_dir)
 

@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from wapii_core.errors import GenerationsFailed, WapiiError
+from wapii_core.base.errors import GenerationsFailed, WapiiError
 
 DatasetOption = Annotated[str, typer.Option("--dataset", "-d", help="Dataset name (`wapii datasets list`).")]
 DataDirOption = Annotated[Optional[Path], typer.Option(

@@ -17,9 +17,9 @@ from typing import Optional
 
 import typer
 
-from ..errors import WapiiError
-from ..model import Setup
-from .common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption, DrawsOption,
+from wapii_core.base.errors import WapiiError
+from wapii_core.base.model import Setup
+from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption, DrawsOption,
                      LimitOption, ModelOption, QuietOption, generation_failures, parse_options)
 
 DEFAULT_MODE = "wire"
@@ -67,10 +67,10 @@ def add_to(app: typer.Typer) -> None:
         quiet: QuietOption = False,
     ) -> None:
         """Run one backend with several adapters on the same tasks and compare the libraries side by side."""
-        from wapii_core.report_terminal import print_report
-        from ..compare_libraries import print_differences, side_by_side, write_outputs
-        from ..runner import RunConfig, run
-        from .progress import progress_bars
+        from wapii_core.report.terminal import print_report
+        from wapii_core.report.libraries import print_differences, side_by_side, write_outputs
+        from wapii_core.run.runner import RunConfig, run
+        from wapii_core.cli.progress import progress_bars
 
         adapters = list(dict.fromkeys(adapter))
         replay = parse_generations(generations, adapters)

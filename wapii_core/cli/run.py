@@ -8,8 +8,8 @@ from typing import Optional
 
 import typer
 
-from ..model import Setup
-from .common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption, DrawsOption,
+from wapii_core.base.model import Setup
+from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption, DrawsOption,
                      LimitOption, MetricsOption, ModelOption, NoDefaultMetricsOption, QuietOption,
                      RequireIsolationOption,
                      generation_failures, parse_options, require_isolation)
@@ -82,11 +82,11 @@ def add_to(app: typer.Typer) -> None:
         Exit codes: 0 done (or a provider-side batch still running: its status is printed), 2 bad
         input or a failed preflight check, 3 generations failed (cause and count printed)."""
         require_isolation(isolated)
-        from ..errors import GenerationPending
-        from ..report import print_table
-        from ..runner import RunConfig, run
-        from ..store import load_run
-        from .progress import progress_bars
+        from wapii_core.base.errors import GenerationPending
+        from wapii_core.report.tables import print_table
+        from wapii_core.run.runner import RunConfig, run
+        from wapii_core.store.rundir import load_run
+        from wapii_core.cli.progress import progress_bars
 
         if dataset_dir is not None:
             dataset = dataset_dir.resolve().name
@@ -134,10 +134,10 @@ def add_to(app: typer.Typer) -> None:
     ) -> None:
         """Re-execute and re-score the stored generations of a run directory."""
         require_isolation(isolated)
-        from ..report import print_table
-        from ..runner import evaluate
-        from ..store import load_run
-        from .progress import progress_bars
+        from wapii_core.report.tables import print_table
+        from wapii_core.run.runner import evaluate
+        from wapii_core.store.rundir import load_run
+        from wapii_core.cli.progress import progress_bars
 
         with progress_bars(not quiet) as progress:
             summary = evaluate(run_dir, progress, data_dir=data_dir, metrics=metric,

@@ -31,7 +31,7 @@ import io
 import tokenize
 from dataclasses import dataclass
 
-from wapii_core.model import Extraction
+from wapii_core.base.model import Extraction
 
 from wapii_core.pyhttp.library import PYTHON_REQUEST_METHODS, PythonLibrary
 

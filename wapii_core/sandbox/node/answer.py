@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from wapii_core.model import Capture
+from wapii_core.base.model import Capture
 
 BAD_CAPTURE = "bad_capture"
 

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wapii_core.errors import MissingToolError, WapiiError
+from wapii_core.base.errors import MissingToolError, WapiiError
 from wapii_core.sandbox import (GiB, Isolation, Layer, Limits, Program, Supervisor, clean_env, default_worker_count,
                                 enforce, plan)
 
