@@ -56,7 +56,8 @@ PLACES = {
     # Modules other branches are adding (a place for a module that does not exist yet is unused).
     "metric_kinds": "base.metric_kinds", "plugin_checks": "base.plugin_checks",
     "backend_options": "generation.options", "backend_programs": "generation.programs",
-    "js_literal": "generation.js_literal", "js_extract": "generation.js_extract", "wire_bodies": "judge.wire_bodies", "dataset_scaffold": "datasets.scaffold",
+    "js_literal": "generation.js_literal", "js_extract": "generation.js_extract",
+    "spec_refs": "spec.refs", "swagger2": "spec.swagger2", "node_tools": "base.node_tools", "fastjson": "base.fastjson", "wire_bodies": "judge.wire_bodies", "dataset_scaffold": "datasets.scaffold",
     "provider_tables": "report.provider_tables", "leaderboard": "report.leaderboard",
     "report_labels": "report.labels", "report_legend": "report.legend", "report_terminal": "report.terminal",
 }
