@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from .errors import WapiiError
-from .spec_reader import OPERATION_METHODS, Resolver
+from .spec_reader import OPERATION_METHODS
+from wapii_core.spec_refs import Resolver
 
 AXIOS_ACCEPT = "application/json, text/plain, */*"
 """The ``Accept`` header axios sends by default, as every WAPIIBench expected request carries it."""

@@ -16,7 +16,8 @@ from typing import Any
 
 from .spec import SpecIndex
 from .spec_document import spec_document
-from .spec_reader import OPERATION_METHODS, Resolver
+from .spec_reader import OPERATION_METHODS
+from wapii_core.spec_refs import Resolver
 
 METHOD_WORDS = {"get": "get list retrieve fetch read show find", "post": "create add post send make new",
                 "put": "update replace set edit", "patch": "update modify change edit", "delete": "delete remove"}

@@ -11,7 +11,7 @@ from typing import Any
 
 from .documents import read_document
 from .spec import SpecIndex
-from .spec_reader import Resolver
+from wapii_core.spec_refs import Resolver
 
 
 def spec_document(index: SpecIndex) -> tuple[dict[str, Any], Resolver]:

@@ -2,9 +2,9 @@
 
 Mirrors how openapi3-parser, which the reference evaluation uses, presents a spec: operations are
 the path item's ``get`` … ``trace`` keys, and every operation's parameter list is its own
-parameters followed by the path-level ones. Local ``$ref`` chains (``#/...``) are followed for path
-items, parameters, request bodies, media types and schemas; a request body's legal properties are
-the top-level ``properties`` of its *first* media type's schema, with ``allOf`` parts merged.
+parameters followed by the path-level ones. ``$ref`` chains are followed (strictly, by
+:class:`wapii_core.spec_refs.Resolver`: a broken one is an error) for path items, parameters,
+request bodies, media types and schemas; a request body's legal properties are the top-level ``properties`` of its *first* media type's schema, with ``allOf`` parts merged.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from wapii_core.spec_refs import Resolver
 
 OPERATION_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 """Path-item keys that are operations, in openapi3-parser's order."""
@@ -67,43 +68,6 @@ def read(path: Path, doc: Any) -> dict[str, Any]:
     resolver = Resolver(doc, path)
     items = [_path_item(resolver, str(template), node) for template, node in paths.items()]
     return {"server": servers[0]["url"], "security": _security(resolver), "paths": items}
-
-
-class Resolver:
-    """Follows local ``$ref`` chains (``#/components/...``) in the parsed document.
-
-    A reference met on the way to a pointer's target (``#/components/schemas/A/properties/b`` where
-    ``A`` is itself a ``$ref``) is followed too, as openapi-core does; a chain that comes back to a
-    reference it is still resolving is a circular ``$ref``, reported as such.
-    """
-
-    def __init__(self, doc: dict[str, Any], path: Path) -> None:
-        self.doc = doc
-        self.path = path
-
-    def __call__(self, node: Any, _active: frozenset[str] = frozenset()) -> Any:
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            ref = node["$ref"]
-            if not ref.startswith("#/"):
-                raise InputError(self.path, f"unsupported non-local $ref {ref!r}")
-            if ref in _active:
-                raise InputError(self.path, f"circular $ref {ref!r}")
-            _active = _active | {ref}
-            node = self._target(ref, _active)
-        return node
-
-    def _target(self, ref: str, active: frozenset[str]) -> Any:
-        node: Any = self.doc
-        for part in ref[2:].split("/"):
-            part = part.replace("~1", "/").replace("~0", "~")
-            node = self(node, active)
-            if isinstance(node, list) and part.isdigit() and int(part) < len(node):
-                node = node[int(part)]
-            elif isinstance(node, dict) and part in node:
-                node = node[part]
-            else:
-                raise InputError(self.path, f"$ref {ref!r} points nowhere")
-        return node
 
 
 def _parameters(resolve: Resolver, nodes: Any) -> tuple[tuple[str, str], ...]:

@@ -23,7 +23,8 @@ from typing import Any
 
 from ..spec import SpecIndex
 from ..spec_document import spec_document
-from ..spec_reader import OPERATION_METHODS, Resolver
+from ..spec_reader import OPERATION_METHODS
+from wapii_core.spec_refs import Resolver
 from .types import BOOLEAN, NULL, STRING, Notes, Obj, VType, one_of, value_type
 
 _PLACEHOLDER = re.compile(r"{([^{}]*)}")
