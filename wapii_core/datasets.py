@@ -160,7 +160,7 @@ def dataset_summary(ds: Dataset) -> dict[str, Any]:
 
 
 def read_spec(path: Path) -> dict[str, Any]:
-    """Parse an OpenAPI 3 spec (YAML or JSON) and check its basic shape; raise InputError otherwise.
+    """Parse an OpenAPI 3 spec (YAML or JSON; Swagger 2.0 converted) and check its basic shape; raise InputError otherwise.
 
     The document is shared with every other reader of the same file content
     (:func:`wapii_core.documents.read_document`): treat the result as read-only.
@@ -181,10 +181,8 @@ def _check_openapi(path: Path, document: Any) -> None:
     if not isinstance(document, dict):
         raise fail(f"the top level is {_type_name(document)}, expected a mapping")
     version = document.get("openapi")
-    if version is None:
-        raise fail("it is Swagger 2.0; convert it to OpenAPI 3 first, e.g. with `npx swagger2openapi "
-                   f"{path.name} -o {path.stem}.openapi3.yaml`" if "swagger" in document
-                   else "no 'openapi: 3.x' field")
+    if version is None:  # a Swagger 2.0 description was read as its conversion (wapii_core.swagger2)
+        raise fail("no 'openapi: 3.x' field")
     if not str(version).startswith("3."):
         raise fail(f"'openapi' is {str(version)!r}, expected 3.x")
     paths = document.get("paths")

@@ -1,4 +1,4 @@
-"""Finding Node.js and npm, and installing the pinned npm packages of a library's workers.
+"""Finding Node.js and npm, and installing pinned npm packages: a library's workers', or a tool's.
 
 The packages (for axios_js: axios and axios-mock-adapter, the versions the reference pipeline used)
 are pinned by the ``package-lock.json`` in the library's directory (:class:`.library.NodeLibrary`)
@@ -75,7 +75,11 @@ def worker_env() -> dict[str, str]:
 
 def lock_digest(library: NodeLibrary) -> str:
     """A short sha256 of the library's lock file: the name of its install directory."""
-    return hashlib.sha256((library.dir / "package-lock.json").read_bytes()).hexdigest()[:16]
+    return _lock_digest(library.dir)
+
+
+def _lock_digest(source: Path) -> str:
+    return hashlib.sha256((source / "package-lock.json").read_bytes()).hexdigest()[:16]
 
 
 def runtime_dir(library: NodeLibrary) -> Path:
@@ -108,10 +112,10 @@ def _npm_ci(npm: str, directory: Path, name: str) -> None:
     try:
         done = subprocess.run(command, cwd=directory, capture_output=True, text=True, timeout=600)
     except subprocess.TimeoutExpired as exc:
-        raise WapiiError(f"`npm ci` for the {name} adapter did not finish in {exc.timeout:.0f} s") from exc
+        raise WapiiError(f"`npm ci` for {name} did not finish in {exc.timeout:.0f} s") from exc
     if done.returncode != 0:
         tail = " | ".join((done.stderr or done.stdout).strip().splitlines()[-5:])
-        raise WapiiError(f"`npm ci` for the {name} adapter failed (exit {done.returncode}) in {directory}: {tail}")
+        raise WapiiError(f"`npm ci` for {name} failed (exit {done.returncode}) in {directory}: {tail}")
 
 
 def ensure_runtime(library: NodeLibrary) -> Path:
@@ -119,7 +123,16 @@ def ensure_runtime(library: NodeLibrary) -> Path:
 
     Idempotent and safe to call from several processes at once.
     """
-    target = runtime_dir(library)
+    return ensure_packages(library.name, library.dir, f"the {library.name} adapter")
+
+
+def ensure_packages(name: str, source: Path, purpose: str) -> Path:
+    """Install the npm packages pinned by ``source``'s ``package.json`` and ``package-lock.json`` into
+    ``<wapii cache>/<name>/<sha256 of the lock>`` unless they are there; returns that directory.
+
+    ``purpose`` names who needs them in errors. Idempotent and safe to call from several processes at once.
+    """
+    target = cache_dir() / name / _lock_digest(source)
     if is_installed(target):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -130,10 +143,10 @@ def ensure_runtime(library: NodeLibrary) -> Path:
         staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
         staging.chmod(0o755)  # sandboxed workers may run as another user (wapii_core.sandbox.users)
         try:
-            for name in PACKAGE_FILES:
-                shutil.copyfile(library.dir / name, staging / name)
-            _npm_ci(npm, staging, library.name)
-            (staging / COMPLETE_MARKER).write_text(f"installed by wapii for {library.name}\n")
+            for file in PACKAGE_FILES:
+                shutil.copyfile(source / file, staging / file)
+            _npm_ci(npm, staging, purpose)
+            (staging / COMPLETE_MARKER).write_text(f"installed by wapii for {purpose}\n")
             if target.exists():  # a stale, incomplete install
                 shutil.rmtree(target, ignore_errors=True)
             try:
