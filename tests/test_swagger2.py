@@ -50,15 +50,16 @@ def test_the_converted_description_is_what_is_indexed_and_validated() -> None:
     index = SpecIndex.load(PETSTORE)
     assert index.server == SERVER and index.templates == list(document["paths"])
     assert index.is_legal("status", "params", "get", "/pet/findByStatus")
-    assert index.is_legal("status", "data", "post", "/pet/{petId}") and index.is_legal("api_key", "headers", "get", "/pet/{petId}")
+    assert index.is_legal("status", "data", "post", "/pet/{petId}")
+    assert index.is_legal("api_key", "headers", "get", "/pet/{petId}")
     assert not index.is_legal("status", "params", "post", "/pet/{petId}")
 
     validator = OperationValidator.for_spec(PETSTORE)
     assert validator.validate({"method": "get", "params": {"status": ["available", "sold"]}}, "/pet/findByStatus") == []
     wrong = validator.validate({"method": "get", "params": {"status": ["lost"]}}, "/pet/findByStatus")
     assert [v.kind for v in wrong] == ["enum"]
-    missing = validator.validate({"method": "post", "data": {"name": "Rex"}, "headers": {"Content-Type": "application/json"}},
-                                 "/pet")
+    missing = validator.validate(
+        {"method": "post", "data": {"name": "Rex"}, "headers": {"Content-Type": "application/json"}}, "/pet")
     assert [(v.kind, v.where) for v in missing] == [("missing_required", "request body property 'photoUrls'")]
 
 

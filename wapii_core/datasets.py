@@ -160,7 +160,8 @@ def dataset_summary(ds: Dataset) -> dict[str, Any]:
 
 
 def read_spec(path: Path) -> dict[str, Any]:
-    """Parse an OpenAPI 3 spec (YAML or JSON; Swagger 2.0 converted) and check its basic shape; raise InputError otherwise.
+    """Parse an OpenAPI 3 spec (YAML or JSON; Swagger 2.0 read as its conversion) and check its basic
+    shape; raise InputError otherwise.
 
     The document is shared with every other reader of the same file content
     (:func:`wapii_core.documents.read_document`): treat the result as read-only.
