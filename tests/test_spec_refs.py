@@ -49,6 +49,10 @@ def test_a_reference_on_the_way_to_a_pointer_is_followed_and_located_where_it_ca
     assert resolve.located({"type": "string"}, ("a", 1)) == ({"type": "string"}, ("a", 1))
     item, at = resolve.located({"$ref": "#/components/parameters/List/1"}, ())
     assert item == {"name": "b", "in": "query"} and at == ("components", "parameters", "List", 1)
+    with pytest.raises(RefError, match="points nowhere"):  # as openapi-core (referencing) reads such a pointer
+        Resolver(DOC, "api.yaml", through=False)({"$ref": "#/components/schemas/Through"})
+    assert Resolver(DOC, "api.yaml", through=False)({"$ref": "#/components/schemas/Alias"}) is \
+        DOC["components"]["schemas"]["Pet"]
 
 
 def test_pointers_are_percent_decoded_then_unescaped() -> None:

@@ -52,8 +52,8 @@ class Resolver:
 
     ``path`` names the spec in errors; ``lenient``: a reference that cannot be followed resolves to
     ``{}`` instead of raising; ``through``: follow references met on the way to a pointer's target.
-    Calling the resolver on a node gives the node itself when it
-    is no reference, else what its chain ends at; :meth:`located` also says where that is.
+    Calling the resolver on a node gives the node itself when it is no reference, else what its
+    chain ends at; :meth:`located` also says where that is.
     """
 
     def __init__(self, doc: Any, path: Path | str, *, lenient: bool = False, through: bool = True) -> None:

@@ -14,6 +14,9 @@ The spec file is the user's input, not generated code, so Node runs outside the 
 converted document is cached per user by the source's sha256 and the converter's lock
 (:mod:`wapii_core.spec_cache`), so Node runs once per description. Where conversion is not possible
 (no Node.js or npm, the install or the converter failing) the spec is refused with one line.
+
+What is derived from a spec (index, grammars, retrieval) is cached by the *source's* sha256, so a
+new converter lock must come with new cache formats of those (or a cleared cache).
 """
 
 from __future__ import annotations
