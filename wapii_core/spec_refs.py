@@ -61,24 +61,35 @@ class Resolver:
         self.path = path
         self.lenient = lenient
         self.through = through
-        self._targets: dict[str, tuple[Any, Location]] = {}
+        self._targets: dict[str, tuple[Any, Location]] = {}  # one reference -> what it points to
+        self._ends: dict[str, tuple[Any, Location]] = {}  # a chain's first reference -> where it ends
 
     def __call__(self, node: Any) -> Any:
         """``node`` with its ``$ref`` chain followed (``node`` itself when it is no reference)."""
-        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+        if not isinstance(node, dict):
             return node
-        return self.located(node, ())[0]
+        ref = node.get("$ref")
+        if not isinstance(ref, str):
+            return node
+        end = self._ends.get(ref)
+        return end[0] if end is not None else self.located(node, ())[0]
 
     def located(self, node: Any, location: Location) -> tuple[Any, Location]:
         """``self(node)`` and where it is: ``location`` (where ``node`` is) when ``node`` is no
         reference, else the keys from the root to its target (from the last reference followed on
         the way, so that the keys can be walked directly)."""
-        try:
-            return self._follow(node, location, frozenset())
-        except RefError:
-            if self.lenient:
-                return {}, location
-            raise
+        ref = node.get("$ref") if isinstance(node, dict) else None
+        if not isinstance(ref, str):
+            return node, location
+        end = self._ends.get(ref)
+        if end is None:
+            try:
+                end = self._ends[ref] = self._follow(node, location, frozenset())
+            except RefError:
+                if self.lenient:
+                    return {}, location
+                raise
+        return end
 
     def target(self, ref: str) -> Any:
         """What the one reference ``ref`` points to (its own ``$ref``, if any, not followed)."""
