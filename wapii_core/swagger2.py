@@ -1,8 +1,9 @@
 """Swagger 2.0 descriptions read as OpenAPI 3.0: converted on load by swagger2openapi, cached by content.
 
-A spec whose top level has ``swagger`` (and no ``openapi``) is handed, as JSON, to ``convert.js``:
-Node.js running swagger2openapi (pinned by this directory's ``package-lock.json``, installed once
-into ``<wapii cache>/swagger2/<sha256 of the lock>`` with ``npm ci``), with ``patch`` on (the small
+A spec whose top level has ``swagger`` (and no ``openapi``) is handed, as JSON, to
+``wapii_core/swagger2_npm/convert.js``: Node.js running swagger2openapi (pinned by that directory's
+``package-lock.json``, installed once into ``<wapii cache>/swagger2/<sha256 of the lock>`` with
+``npm ci``, :func:`wapii_core.node_tools.ensure_packages`), with ``patch`` on (the small
 errors real descriptions have are fixed, as ``swagger2openapi --patch`` does), external
 references left as they are (wapii then refuses them) and no network access. Everything downstream
 (index, validation, grammars, retrieval) reads the converted document; the converter maps Swagger's
@@ -45,8 +46,10 @@ def converted(path: Path, sha256: str, document: dict[str, Any]) -> dict[str, An
 
     Raises :class:`InputError` naming ``path`` when it cannot be converted (see the module docstring).
     """
+    from wapii_core.node_tools import lock_digest_of
+
     source = _source_dir()
-    kind = f"openapi3-from-swagger2-{_lock_sha256(source)[:16]}"
+    kind = f"openapi3-from-swagger2-{lock_digest_of(source)}"
     cached = spec_cache.read(sha256, kind, FORMAT)
     if isinstance(cached, dict):
         return cached
@@ -58,7 +61,7 @@ def converted(path: Path, sha256: str, document: dict[str, Any]) -> dict[str, An
 def _convert(path: Path, source: Path, document: dict[str, Any]) -> dict[str, Any]:
     import subprocess
 
-    from wapii_core.sandbox.node.env import ensure_packages, find_node, worker_env
+    from wapii_core.node_tools import clean_env, ensure_packages, find_node
 
     what = f"a Swagger description (read as OpenAPI 3 by converting it with {CONVERTER} on Node.js)"
     yourself = f"(or convert it yourself: `npx swagger2openapi {path.name} -o {path.stem}.openapi3.yaml`)"
@@ -73,7 +76,7 @@ def _convert(path: Path, source: Path, document: dict[str, Any]) -> dict[str, An
         raise InputError(path, f"{what}, but the converter could not be installed: {exc} {yourself}") from None
     try:
         done = subprocess.run([node, str(source / "convert.js")], cwd=packages,
-                              env={**worker_env(), "NODE_PATH": str(packages / "node_modules")},
+                              env={**clean_env(), "NODE_PATH": str(packages / "node_modules")},
                               input=json.dumps(document, default=str).encode(), capture_output=True,
                               timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
@@ -91,10 +94,6 @@ def _convert(path: Path, source: Path, document: dict[str, Any]) -> dict[str, An
 def _source_dir() -> Path:
     from importlib import resources
 
-    return Path(str(resources.files("wapii_core.swagger2")))
+    return Path(str(resources.files("wapii_core") / "swagger2_npm"))
 
 
-def _lock_sha256(source: Path) -> str:
-    import hashlib
-
-    return hashlib.sha256((source / "package-lock.json").read_bytes()).hexdigest()
