@@ -3,7 +3,7 @@
 The packages (for axios_js: axios and axios-mock-adapter, the versions the reference pipeline used)
 are pinned by the ``package-lock.json`` in the library's directory (:class:`.library.NodeLibrary`)
 and installed once per lock into ``<wapii cache>/<library>/<sha256 of the lock>/node_modules``
-by :func:`wapii_core.node_tools.ensure_packages` (``npm ci`` in a temporary sibling directory
+by :func:`wapii_core.base.node_tools.ensure_packages` (``npm ci`` in a temporary sibling directory
 renamed into place when complete, under a file lock).
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from wapii_core.node_tools import (
+from wapii_core.base.node_tools import (
     COMPLETE_MARKER,
     ESSENTIAL_ENV,
     clean_env,
@@ -22,7 +22,7 @@ from wapii_core.node_tools import (
     is_installed,
     lock_digest_of,
 )
-from wapii_core.paths import cache_dir
+from wapii_core.base.paths import cache_dir
 from wapii_core.sandbox.node.library import NodeLibrary
 
 __all__ = ["COMPLETE_MARKER", "ESSENTIAL_ENV", "ensure_packages", "ensure_runtime", "find_node", "find_npm",

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from wapii_core.node_tools import PACKAGE_FILES
+from wapii_core.base.node_tools import PACKAGE_FILES
 
 RUNTIME_PACKAGES = ("buffer", "events", "path-browserify", "querystring-es3", "whatwg-url")
 """npm packages the runtime's own stand-ins for Node's built-in modules load: every library's
