@@ -1,19 +1,15 @@
 """``wapii datasets scaffold``: a template task per endpoint that passes the spec's own check; OpenAPI 3.1
-read directly, Swagger 2.0 refused in one line."""
+read directly (Swagger 2.0, converted on load: tests/test_swagger2.py)."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
-
-import pytest
 
 from support import run_cli
 from wapii_core.datasets.check import check_dataset
 from wapii_core.datasets.scaffold import scaffold_dataset
 from wapii_core.datasets.loader import load_dataset_dir, load_demo
-from wapii_core.base.errors import WapiiError
 
 OPENAPI_31 = """\
 openapi: 3.1.0
@@ -97,15 +93,6 @@ def test_openapi_31_is_read_directly_and_validated_in_its_own_dialect(tmp_path: 
     problems = [p.message for p in checked if p.message.startswith("Invalid")]  # null is a legal note in 3.1
     assert len(problems) == 2 and {p.sample for p in checked} == {post.id}
     assert any("'cone'" in p for p in problems) and any("'started'" in p for p in problems)
-
-
-def test_swagger_2_is_refused_in_one_line(tmp_path: Path) -> None:
-    spec = tmp_path / "old.json"
-    spec.write_text(json.dumps({"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {}}))
-    with pytest.raises(WapiiError) as info:
-        scaffold_dataset(spec, tmp_path / "out")
-    assert "Swagger 2.0" in str(info.value) and "\n" not in str(info.value)
-    assert not (tmp_path / "out").exists()
 
 
 def test_cli_scaffold_writes_a_dataset_and_refuses_a_used_directory(tmp_path: Path) -> None:

@@ -173,7 +173,11 @@ def test_bad_dataset_json_is_refused_naming_file_and_problem(tmp_path: Path, sam
 
 BAD_SPECS = [
     ("malformed YAML", "openapi: 3.0.0\npaths:\n  /x: [1, 2\nservers: []\n", "malformed YAML at line 4, column"),
-    ("swagger 2", "swagger: '2.0'\npaths: {/x: {}}\n", "not an OpenAPI 3 document (it is Swagger 2.0"),
+    ("swagger 1.2", "swagger: '1.2'\npaths: {/x: {}}\n",
+     "a Swagger description (read as OpenAPI 3 by converting it with swagger2openapi 7.0.8 on Node.js) that the "
+     "converter refuses: Unsupported swagger/OpenAPI version: 1.2"),
+    ("swagger 2 without a host", "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {/x: {}}\n",
+     "(no 'servers' with a 'url')"),
     ("no version", "paths: {/x: {}}\nservers: [{url: 'https://a.example'}]\n", "no 'openapi: 3.x' field"),
     ("wrong version", "openapi: 4.0.0\npaths: {/x: {}}\nservers: [{url: 'https://a.example'}]\n",
      "'openapi' is '4.0.0', expected 3.x"),

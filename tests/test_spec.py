@@ -302,7 +302,7 @@ def test_matching_and_path_params_equal_the_regular_expression_definition(tmp_pa
 @pytest.mark.parametrize(
     ("body", "problem"),
     [
-        ("swagger: '2.0'\npaths: {}\n", "not an OpenAPI 3 document"),
+        ("swagger: '1.2'\npaths: {}\n", "that the converter refuses: Unsupported swagger/OpenAPI version: 1.2"),
         ("openapi: 3.0.0\npaths: [1]\nservers: [{url: x}]\n", "has no 'paths' object"),
         ("openapi: 3.0.0\npaths: {}\n", "has no servers[].url"),
         ("openapi: 3.0.0\npaths: {a: [\n", "malformed YAML at line 3, column 1"),

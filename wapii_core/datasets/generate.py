@@ -27,6 +27,7 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from wapii_core.base.errors import InputError, WapiiError
+from wapii_core.spec.refs import pointer
 
 PROMPT_FILE = "dataset_generation_prompt.md"
 TEMPLATE_FILE = "template.json"
@@ -122,7 +123,7 @@ def spec_subset(document: dict[str, Any], paths: list[str]) -> dict[str, Any]:
     seen: set[tuple[str, str]] = set()
     while pending:
         for ref in _local_refs(pending.pop()):
-            parts = [part.replace("~1", "/").replace("~0", "~") for part in ref[2:].split("/")]
+            parts = pointer(ref)
             if len(parts) < 3 or parts[0] != "components" or (parts[1], parts[2]) in seen:
                 continue
             seen.add((parts[1], parts[2]))

@@ -29,7 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from wapii_core.base.errors import WapiiError
-from wapii_core.spec.reader import OPERATION_METHODS, Resolver
+from wapii_core.spec.reader import OPERATION_METHODS
+from wapii_core.spec.refs import Resolver
 
 AXIOS_ACCEPT = "application/json, text/plain, */*"
 """The ``Accept`` header axios sends by default, as every WAPIIBench expected request carries it."""

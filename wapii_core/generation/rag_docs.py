@@ -16,7 +16,8 @@ from typing import Any
 
 from wapii_core.spec.index import SpecIndex
 from wapii_core.spec.document import spec_document
-from wapii_core.spec.reader import OPERATION_METHODS, Resolver
+from wapii_core.spec.reader import OPERATION_METHODS
+from wapii_core.spec.refs import Resolver
 
 METHOD_WORDS = {"get": "get list retrieve fetch read show find", "post": "create add post send make new",
                 "put": "update replace set edit", "patch": "update modify change edit", "delete": "delete remove"}

@@ -23,7 +23,8 @@ from typing import Any
 
 from wapii_core.spec.index import SpecIndex
 from wapii_core.spec.document import spec_document
-from wapii_core.spec.reader import OPERATION_METHODS, Resolver
+from wapii_core.spec.reader import OPERATION_METHODS
+from wapii_core.spec.refs import Resolver
 from wapii_core.grammar.types import BOOLEAN, NULL, STRING, Notes, Obj, VType, one_of, value_type
 
 _PLACEHOLDER = re.compile(r"{([^{}]*)}")

@@ -11,7 +11,7 @@ from typing import Any
 
 from wapii_core.spec.documents import read_document
 from wapii_core.spec.index import SpecIndex
-from wapii_core.spec.reader import Resolver
+from wapii_core.spec.refs import Resolver
 
 
 def spec_document(index: SpecIndex) -> tuple[dict[str, Any], Resolver]:

@@ -3,6 +3,7 @@
 :func:`read_document` is how the dataset loader, the spec index, schema validation, retrieval
 documentation and grammar building get a spec's parsed document. A file ending in ``.json`` is
 parsed as JSON, any other as YAML (with :mod:`wapii_core.spec.yamlload`, equal to ``yaml.safe_load``).
+A Swagger 2.0 description is read as its OpenAPI 3.0 conversion (:mod:`wapii_core.spec.swagger2`).
 A document is parsed at most once per process (memoised by the file's sha256); a YAML document
 also at most once per user (stored as JSON in :mod:`wapii_core.spec.cache`, keyed by the same
 sha256: reading that back is JSON's C parser, several times faster than YAML's). A JSON document
@@ -26,6 +27,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 import wapii_core.spec.cache as spec_cache
+from wapii_core.spec import swagger2
 from wapii_core.base.errors import InputError
 
 FORMAT = 1
@@ -74,6 +76,8 @@ def document_of(path: Path, raw: bytes) -> SpecDocument:
                 if data is None:
                     data, tree = parse_yaml_tree(path, raw)
                     spec_cache.write(sha, "document-yaml", FORMAT, data, tree=tree)
+            if swagger2.is_swagger2(data):
+                data = swagger2.converted(path, sha, data)
         if len(raw) >= FREEZE_BYTES:
             gc.freeze()
         with _lock:

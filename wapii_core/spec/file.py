@@ -15,7 +15,8 @@ from wapii_core.base.errors import InputError, json_type_name
 
 
 def read_spec(path: Path) -> dict[str, Any]:
-    """Parse an OpenAPI 3 spec (YAML or JSON) and check its basic shape; raise InputError otherwise.
+    """Parse an OpenAPI 3 spec (YAML or JSON; Swagger 2.0 read as its conversion) and check its basic
+    shape; raise InputError otherwise.
 
     The document is shared with every other reader of the same file content
     (:func:`wapii_core.spec.documents.read_document`): treat the result as read-only.
@@ -36,10 +37,8 @@ def _check_openapi(path: Path, document: Any) -> None:
     if not isinstance(document, dict):
         raise fail(f"the top level is {json_type_name(document)}, expected a mapping")
     version = document.get("openapi")
-    if version is None:
-        raise fail("it is Swagger 2.0; convert it to OpenAPI 3 first, e.g. with `npx swagger2openapi "
-                   f"{path.name} -o {path.stem}.openapi3.yaml`" if "swagger" in document
-                   else "no 'openapi: 3.x' field")
+    if version is None:  # a Swagger 2.0 description was read as its conversion (wapii_core.spec.swagger2)
+        raise fail("no 'openapi: 3.x' field")
     if not str(version).startswith("3."):
         raise fail(f"'openapi' is {str(version)!r}, expected 3.x")
     paths = document.get("paths")

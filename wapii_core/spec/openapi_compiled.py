@@ -51,6 +51,8 @@ from wapii_core.spec.openapi_decoding import (
 )
 from wapii_core.spec.openapi_finder import find, request_url
 from wapii_core.spec.openapi_reference import aliased_contents
+from wapii_core.spec.refs import Resolver
+
 from wapii_core.spec.openapi_validate import (
     FORM_MEDIA,
     MULTIPART_MEDIA,
@@ -62,9 +64,6 @@ from wapii_core.spec.openapi_validate import (
     parameter_where,
     schema_violations,
 )
-
-_MISSING = object()
-
 
 class CompiledSpec:
     """The compiled operations of one spec document (built lazily, one operation at a time)."""
@@ -79,9 +78,9 @@ class CompiledSpec:
         self._validator_class = OAS30WriteValidator
         # what jsonschema_path builds for openapi-core: the document as a 2020-12 resource at ""
         self._resolver = Registry().with_resource("", DRAFT202012.create_resource(self.document)).resolver("")
+        self.deref = Resolver(self.document, "spec", through=False)  # a $ref it cannot follow: openapi-core judges
         self._aliased = {id(content) for content in aliased_contents(self.document)}
         self._checked: set[int] = set()
-        self._lookups: dict[str, Any] = {}
         self._operations: dict[tuple[str, str], _Operation | None] = {}
         self._lock = threading.Lock()
 
@@ -104,26 +103,6 @@ class CompiledSpec:
             return None
 
     # ------------------------------------------------------------------ compiling
-
-    def deref(self, node: Any) -> Any:
-        """``node`` with its ``$ref`` chain followed, as jsonschema_path follows it for openapi-core."""
-        seen = 0
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            ref = node["$ref"]
-            if not ref.startswith("#/") and ref != "#":
-                raise Unsupported(f"a $ref that is not a local pointer: {ref!r}")
-            node = self._lookup(ref)
-            seen += 1
-            if seen > 64:
-                raise Unsupported("a $ref cycle")
-        return node
-
-    def _lookup(self, ref: str) -> Any:
-        """What ``ref`` points to (from the document's root resolver, so the same for every use)."""
-        found = self._lookups.get(ref, _MISSING)
-        if found is _MISSING:
-            found = self._lookups[ref] = self._resolver.lookup(ref).contents
-        return found
 
     def _compile(self, template: str, method: str) -> _Operation:
         found = find(self.document, self.deref, method, request_url(self.server, template))
@@ -280,7 +259,7 @@ class CompiledSpec:
                     raise Unsupported("a schema with an $id")
                 ref = node.get("$ref")
                 if isinstance(ref, str) and ref.startswith("#/"):
-                    stack.append(self._lookup(ref))
+                    stack.append(self.deref.target(ref))
                 stack.extend(node.values())
             elif isinstance(node, list):
                 stack.extend(node)

@@ -12,6 +12,8 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from wapii_core.spec.refs import Resolver
+
 from wapii_core.spec.openapi_validate import (
     OperationValidator,
     Violation,
@@ -113,35 +115,25 @@ def _aliased_locations(document: dict[str, Any]) -> list[tuple[Any, ...]]:
     """Where (keys from the root, ``$ref``s followed) each ``content`` object without a JSON media
     type of an operation's request body is, each place once."""
     found: dict[tuple[Any, ...], None] = {}
+    located = Resolver(document, "spec", lenient=True, through=False).located
     paths = document.get("paths")
     for template, item in (paths.items() if isinstance(paths, dict) else ()):
-        item, item_at = _located(document, item, ("paths", template))
+        item, item_at = located(item, ("paths", template))
         for method, operation in (item.items() if isinstance(item, dict) else ()):
             if not isinstance(operation, dict):
                 continue
-            body, body_at = _located(document, operation.get("requestBody"), (*item_at, method, "requestBody"))
+            body, body_at = located(operation.get("requestBody"), (*item_at, method, "requestBody"))
             content = body.get("content") if isinstance(body, dict) else None
             if isinstance(content, dict) and content and not any(media_kind(m) == "json" for m in content):
                 found.setdefault((*body_at, "content"), None)
     return list(found)
 
 
-def _located(document: dict[str, Any], node: Any, location: tuple[Any, ...]) -> tuple[Any, tuple[Any, ...]]:
-    """``resolve(document, node)`` and where the node it gives is (``location``: where ``node`` is)."""
-    for _ in range(20):
-        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
-            break
-        location = tuple(part.replace("~1", "/").replace("~0", "~")
-                         for part in node["$ref"].removeprefix("#/").split("/"))
-        node = _at(document, location, {})
-    return node, location
-
-
-def _at(document: Any, location: tuple[Any, ...], missing: Any = None) -> Any:
-    """The node at ``location`` (``missing`` when there is none; as :func:`resolve` follows one hop)."""
+def _at(document: Any, location: tuple[Any, ...]) -> Any:
+    """The node at ``location`` (keys and list indexes from the root, as :meth:`Resolver.located` gives them)."""
     node = document
     for key in location:
-        node = node.get(key, missing) if isinstance(node, dict) else missing
+        node = node[key]
     return node
 
 

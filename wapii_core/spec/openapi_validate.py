@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from wapii_core.spec.refs import Resolver
+
 KINDS = ("type", "enum", "missing_required", "other")
 
 JSON_MEDIA = ("application/json", "text/json")
@@ -92,18 +94,6 @@ def media_kind(media: str) -> str:
     return "unsupported"
 
 
-def resolve(document: dict[str, Any], node: Any) -> Any:
-    """Follow local ``$ref`` chains (at most 20 hops; a broken one resolves to ``{}``)."""
-    for _ in range(20):
-        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
-            break
-        target: Any = document
-        for part in node["$ref"].removeprefix("#/").split("/"):
-            target = target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) else {}
-        node = target
-    return node
-
-
 def _type_name(value: Any) -> str:
     names = {list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number",
              type(None): "null"}
@@ -125,6 +115,7 @@ class OperationValidator:
 
     def __init__(self, document: dict[str, Any]) -> None:
         self.document = document
+        self.resolve = Resolver(document, "spec", lenient=True, through=False)  # a broken $ref: nothing declared there
         self.server = document["servers"][0]["url"].rstrip("/") + "/"
         self.openapi31 = str(document.get("openapi", "")).startswith("3.1")
         self._declared: dict[tuple[str, str], list[str]] = {}
@@ -151,9 +142,14 @@ class OperationValidator:
     # ------------------------------------------------------------------ the operation
 
     def operation(self, template: str, method: str) -> dict[str, Any] | None:
-        item = self.document.get("paths", {}).get(template)
-        operation = item.get(method.lower()) if isinstance(item, dict) else None
+        """The operation object of ``method`` at ``template`` (``$ref``s followed), None where there is none."""
+        item = self._path_item(template)
+        operation = self.resolve(item.get(method.lower()))
         return operation if isinstance(operation, dict) else None
+
+    def _path_item(self, template: str) -> dict[str, Any]:
+        item = self.resolve(self.document.get("paths", {}).get(template))
+        return item if isinstance(item, dict) else {}
 
     def declared_media_types(self, template: str, method: str) -> list[str]:
         """The request-body media types of an operation, in spec order (``[]``: no body declared)."""
@@ -161,16 +157,16 @@ class OperationValidator:
         declared = self._declared.get(key)
         if declared is None:
             operation = self.operation(template, method) or {}
-            body = resolve(self.document, operation.get("requestBody") or {})
+            body = self.resolve(operation.get("requestBody") or {})
             content = body.get("content") if isinstance(body, dict) else None
             declared = self._declared[key] = list(content.keys()) if isinstance(content, dict) else []
         return declared
 
     def _parameter(self, template: str, method: str, name: str, location: str) -> dict[str, Any]:
-        item = self.document.get("paths", {}).get(template) or {}
+        item = self._path_item(template)
         operation = self.operation(template, method) or {}
         for raw in [*(operation.get("parameters") or []), *(item.get("parameters") or [])]:
-            param = resolve(self.document, raw)
+            param = self.resolve(raw)
             if isinstance(param, dict) and param.get("name") == name and param.get("in") == location:
                 return param
         return {}

@@ -2,9 +2,9 @@
 
 Mirrors how openapi3-parser, which the reference evaluation uses, presents a spec: operations are
 the path item's ``get`` … ``trace`` keys, and every operation's parameter list is its own
-parameters followed by the path-level ones. Local ``$ref`` chains (``#/...``) are followed for path
-items, parameters, request bodies, media types and schemas; a request body's legal properties are
-the top-level ``properties`` of its *first* media type's schema, with ``allOf`` parts merged.
+parameters followed by the path-level ones. ``$ref`` chains are followed (strictly, by
+:class:`wapii_core.spec.refs.Resolver`: a broken one is an error) for path items, parameters,
+request bodies, media types and schemas; a request body's legal properties are the top-level ``properties`` of its *first* media type's schema, with ``allOf`` parts merged.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from wapii_core.base.errors import InputError
+from wapii_core.spec.refs import Resolver
 
 OPERATION_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 """Path-item keys that are operations, in openapi3-parser's order."""
@@ -52,11 +53,8 @@ def read(path: Path, doc: Any) -> dict[str, Any]:
     Raises :class:`InputError` (naming ``path``) for a document that is not an OpenAPI 3 document.
     """
     version = doc.get("openapi") if isinstance(doc, dict) else None
-    if not isinstance(version, str) or not version.startswith("3."):
-        swagger = isinstance(doc, dict) and "swagger" in doc
-        raise InputError(path, "not an OpenAPI 3 document (" + (
-            "it is Swagger 2.0; convert it to OpenAPI 3 first, e.g. with `npx swagger2openapi "
-            f"{path.name} -o {path.stem}.openapi3.yaml`)" if swagger else "no 'openapi: 3.x' field)"))
+    if not isinstance(version, str) or not version.startswith("3."):  # Swagger 2.0 arrives converted
+        raise InputError(path, "not an OpenAPI 3 document (no 'openapi: 3.x' field)")
     paths = doc.get("paths")
     if not isinstance(paths, dict):
         raise InputError(path, "has no 'paths' object")
@@ -67,43 +65,6 @@ def read(path: Path, doc: Any) -> dict[str, Any]:
     resolver = Resolver(doc, path)
     items = [_path_item(resolver, str(template), node) for template, node in paths.items()]
     return {"server": servers[0]["url"], "security": _security(resolver), "paths": items}
-
-
-class Resolver:
-    """Follows local ``$ref`` chains (``#/components/...``) in the parsed document.
-
-    A reference met on the way to a pointer's target (``#/components/schemas/A/properties/b`` where
-    ``A`` is itself a ``$ref``) is followed too, as openapi-core does; a chain that comes back to a
-    reference it is still resolving is a circular ``$ref``, reported as such.
-    """
-
-    def __init__(self, doc: dict[str, Any], path: Path) -> None:
-        self.doc = doc
-        self.path = path
-
-    def __call__(self, node: Any, _active: frozenset[str] = frozenset()) -> Any:
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            ref = node["$ref"]
-            if not ref.startswith("#/"):
-                raise InputError(self.path, f"unsupported non-local $ref {ref!r}")
-            if ref in _active:
-                raise InputError(self.path, f"circular $ref {ref!r}")
-            _active = _active | {ref}
-            node = self._target(ref, _active)
-        return node
-
-    def _target(self, ref: str, active: frozenset[str]) -> Any:
-        node: Any = self.doc
-        for part in ref[2:].split("/"):
-            part = part.replace("~1", "/").replace("~0", "~")
-            node = self(node, active)
-            if isinstance(node, list) and part.isdigit() and int(part) < len(node):
-                node = node[int(part)]
-            elif isinstance(node, dict) and part in node:
-                node = node[part]
-            else:
-                raise InputError(self.path, f"$ref {ref!r} points nowhere")
-        return node
 
 
 def _parameters(resolve: Resolver, nodes: Any) -> tuple[tuple[str, str], ...]:

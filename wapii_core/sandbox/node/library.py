@@ -14,10 +14,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from wapii_core.base.node_tools import PACKAGE_FILES
+
 RUNTIME_PACKAGES = ("buffer", "events", "path-browserify", "querystring-es3", "whatwg-url")
 """npm packages the runtime's own stand-ins for Node's built-in modules load: every library's
 ``package.json`` lists them (the versions are the library's to pin)."""
-PACKAGE_FILES = ("package.json", "package-lock.json")
 
 
 class NodeLibrary(BaseModel):
