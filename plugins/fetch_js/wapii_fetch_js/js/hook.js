@@ -65,6 +65,9 @@ const ObjectDefineProperty = Object.defineProperty;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const NORMALISED_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'];
 const FORBIDDEN_METHODS = ['CONNECT', 'TRACE', 'TRACK'];
+/** The members of WebIDL's `RequestInit` (undici's, in Node 20), in the order its conversion reads them. */
+const REQUEST_INIT_MEMBERS = ['body', 'cache', 'credentials', 'dispatcher', 'duplex', 'headers', 'integrity', 'keepalive',
+  'method', 'mode', 'redirect', 'referrer', 'referrerPolicy', 'signal', 'window'];
 /** fetch's own headers, appended when the program set none of that name (undici in Node 20). */
 const DEFAULT_HEADERS = [['accept', '*/*'], ['accept-language', '*'], ['sec-fetch-mode', 'cors'], ['user-agent', 'node'],
   ['accept-encoding', 'gzip, deflate']];
@@ -188,9 +191,12 @@ module.exports = function setUp({ require, record }) {
       for (let i = 0; i < own.length; i++) append(list, own[i].name, own[i].value);
       return;
     }
-    if (typeof init[SymbolIterator] === 'function') {
-      for (const pair of init) {
-        const items = [...pair];
+    const method = init[SymbolIterator]; // read once, and iterated with (WebIDL's sequence conversion)
+    if (typeof method === 'function') {
+      const iterator = ReflectApply(method, init, []);
+      const next = iterator.next;
+      for (let step = ReflectApply(next, iterator, []); !step.done; step = ReflectApply(next, iterator, [])) {
+        const items = [...step.value];
         if (items.length !== 2) {
           throw new SafeTypeError(`Headers constructor: expected name/value pair to be length 2, found ${items.length}.`);
         }
@@ -344,7 +350,21 @@ module.exports = function setUp({ require, record }) {
     return includes(NORMALISED_METHODS, upper) ? upper : method;
   }
 
-  /** The request `new Request(input, init)` describes: `{url, method, list, body}`; throws undici's TypeErrors. */
+  /**
+   * The members of a `RequestInit` as WebIDL's dictionary conversion reads them: each once, in the
+   * dictionary's (alphabetical) order, so that a getter answering differently on a later read, or
+   * one changing what another member's getter answers, sees what undici's conversion shows it.
+   */
+  function readInit(options) {
+    const read = { __proto__: null };
+    for (let i = 0; i < REQUEST_INIT_MEMBERS.length; i++) read[REQUEST_INIT_MEMBERS[i]] = options[REQUEST_INIT_MEMBERS[i]];
+    return read;
+  }
+
+  /**
+   * The request `new Request(input, init)` describes: `{url, method, list, body, signal}`; throws
+   * undici's TypeErrors. Each member of `init` is read once (`readInit`), as fetch reads it.
+   */
   function build(input, init) {
     const base = input !== null && typeof input === 'object' ? WeakMapPrototypeGet(requests, input) : undefined;
     const options = init === undefined || init === null ? {} : init;
@@ -352,19 +372,20 @@ module.exports = function setUp({ require, record }) {
       throw new SafeTypeError("Failed to construct 'Request': cannot convert init to a dictionary");
     }
     const url = base !== undefined ? base.url : parseUrl(input);
-    const method = options.method !== undefined ? normaliseMethod(options.method) : base !== undefined ? base.method : 'GET';
+    const read = readInit(options);
+    const method = read.method !== undefined ? normaliseMethod(read.method) : base !== undefined ? base.method : 'GET';
     const list = newList();
-    if (options.headers !== undefined) fill(list, options.headers);
+    if (read.headers !== undefined) fill(list, read.headers);
     else if (base !== undefined) for (let i = 0; i < base.list.length; i++) push(list, { __proto__: null, ...base.list[i] });
     let body = base !== undefined ? base.body : null;
-    if (options.body !== undefined && options.body !== null) {
+    if (read.body !== undefined && read.body !== null) {
       if (method === 'GET' || method === 'HEAD') throw new SafeTypeError('Request with GET/HEAD method cannot have body.');
-      body = extractBody(options.body);
+      body = extractBody(read.body);
       if (body.type !== null && find(list, 'content-type') === -1) push(list, checked('content-type', body.type, 'append'));
-    } else if (options.body === null) {
+    } else if (read.body === null) {
       body = null;
     }
-    return { __proto__: null, url, method, list, body };
+    return { __proto__: null, url, method, list, body, signal: read.signal };
   }
 
   class Request {
@@ -462,7 +483,7 @@ module.exports = function setUp({ require, record }) {
     let request;
     try {
       request = build(input, init);
-      if (init !== null && typeof init === 'object' && init.signal && init.signal.aborted) {
+      if (request.signal && request.signal.aborted) {
         throw new web.DOMException('This operation was aborted', 'AbortError');
       }
     } catch (error) {
