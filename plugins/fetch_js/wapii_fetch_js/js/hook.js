@@ -186,13 +186,13 @@ module.exports = function setUp({ require, record }) {
     if (typeof init !== 'object' && typeof init !== 'function') {
       throw new SafeTypeError('Headers constructor: Expected init to be a record or sequence');
     }
+    const method = init[SymbolIterator]; // read once, and iterated with (WebIDL's sequence conversion)
     const own = WeakMapPrototypeGet(lists, init);
-    if (own !== undefined) {
+    if (own !== undefined && method === Headers.prototype.entries) { // undici's HeadersInit: a Headers whose iteration is its own
       for (let i = 0; i < own.length; i++) append(list, own[i].name, own[i].value);
       return;
     }
-    const method = init[SymbolIterator]; // read once, and iterated with (WebIDL's sequence conversion)
-    if (typeof method === 'function') {
+    if (typeof method === 'function') { // any other iterable, a Headers whose iterator the program replaced among them
       const iterator = ReflectApply(method, init, []);
       const next = iterator.next;
       for (let step = ReflectApply(next, iterator, []); !step.done; step = ReflectApply(next, iterator, [])) {
@@ -274,14 +274,13 @@ module.exports = function setUp({ require, record }) {
       for (const [, value] of this.entries()) yield value;
     }
 
-    [SymbolIterator]() {
-      return this.entries();
-    }
-
     get [SymbolToStringTag]() {
       return 'Headers';
     }
   }
+  // One function, as in undici, whose HeadersInit conversion reads a Headers's own list only while its
+  // iterator is `Headers.prototype.entries`, and otherwise iterates it (what a replaced iterator yields is sent).
+  ObjectDefineProperty(Headers.prototype, SymbolIterator, { value: Headers.prototype.entries, writable: true, configurable: true });
 
   /** A latin-1 string of random digits (undici's boundary takes 11). */
   const digits = (count) => {
