@@ -144,6 +144,14 @@ module.exports = function setUp({ require, record }) {
   };
 
   const { URLSearchParams, FormData, entriesOf } = createForms({ hint, foreignPrototype: () => ForeignSearchParams.prototype });
+  /**
+   * How undici serialises a form body: `body.toString()` of a URLSearchParams, `for (const [name,
+   * value] of body)` of a FormData. While a body's method is the class's own (taken now, before the
+   * program runs), what is sent is its entries; one the program replaced sends whatever it returns,
+   * which no record written from the entries would show.
+   */
+  const SEARCH_TO_STRING = [URLSearchParams.prototype.toString, ForeignSearchParams.prototype.toString];
+  const FORM_DATA_ITERATOR = FormData.prototype[SymbolIterator];
 
   const lists = new SafeWeakMap(); // Headers -> its header list (`lists.js`) of {lower, name, value}
 
@@ -304,13 +312,21 @@ module.exports = function setUp({ require, record }) {
   }
 
   /**
-   * The body as recorded, `{node, type}`: `node` a latin-1 string of the bytes sent, or for a form
-   * its entries (`{form}`, `{multipart, boundary}`: the worker writes the bytes, see `finish.js`),
-   * or null where it cannot be read as data; `type` the content type it implies, or null.
+   * The body as recorded, `{node, type, refused?}`: `node` a latin-1 string of the bytes sent, or for
+   * a form its entries (`{form}`, `{multipart, boundary}`: the worker writes the bytes, see
+   * `finish.js`), or null where it cannot be read as data (`refused` says why); `type` the content
+   * type it implies, or null.
    */
   function extractBody(body) {
     if (typeof body === 'string') return { __proto__: null, node: utf8(body), type: 'text/plain;charset=UTF-8' };
     const form = entriesOf(body);
+    const refuse = (why, type) => ({ __proto__: null, node: null, type, refused: why });
+    if (form !== undefined && form.kind !== 'multipart' && !includes(SEARCH_TO_STRING, body.toString)) {
+      return refuse('a URLSearchParams body whose toString the program replaced', 'application/x-www-form-urlencoded;charset=UTF-8');
+    }
+    if (form !== undefined && form.kind === 'multipart' && body[SymbolIterator] !== FORM_DATA_ITERATOR) {
+      return refuse('a FormData body whose iterator the program replaced', null);
+    }
     if (form !== undefined && form.kind === 'form') {
       const node = objectNode();
       node.members.form = entryNodes(form.list);
@@ -323,7 +339,7 @@ module.exports = function setUp({ require, record }) {
       node.members.boundary = boundary;
       return { __proto__: null, node, type: `multipart/form-data; boundary=${boundary}` };
     }
-    if (form !== undefined) return { __proto__: null, node: null, type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+    if (form !== undefined) return refuse('a URLSearchParams body whose entries are not plain data', 'application/x-www-form-urlencoded;charset=UTF-8');
     if (body !== null && typeof body === 'object' && (ArrayBufferIsView(body) || inherits(body, ArrayBufferPrototype))) {
       return { __proto__: null, node: bytesOf(body), type: null };
     }
@@ -490,7 +506,7 @@ module.exports = function setUp({ require, record }) {
     }
     const node = recorded(request);
     const captured = request.body !== null && request.body.node === null
-      ? { __proto__: null, refused: 'bad_capture: a URLSearchParams body whose entries are not plain data' }
+      ? { __proto__: null, refused: `bad_capture: ${request.body.refused}` }
       : { __proto__: null, request: node };
     return PromisePrototypeThen(SavedPromise.resolve(), () => {
       record(captured);
