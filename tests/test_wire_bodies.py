@@ -1,9 +1,9 @@
-"""Decoding multipart bodies as sent (``wapii_core.wire_bodies``): what a server reads, and the limits
+"""Decoding multipart bodies as sent (``wapii_core.judge.wire_bodies``): what a server reads, and the limits
 that keep the judge's time on one body bounded (the body comes from the program)."""
 
 from __future__ import annotations
 
-from wapii_core.wire_bodies import MAX_PART_HEADERS, MAX_PARTS, decode_body
+from wapii_core.judge.wire_bodies import MAX_PART_HEADERS, MAX_PARTS, decode_body
 
 BOUNDARY = "----formdata-undici-012345678901"
 TYPE = f"multipart/form-data; boundary={BOUNDARY}"
