@@ -20,7 +20,9 @@ the kernel refuse, with the distinctive errno :data:`BLOCKED_ERRNO`:
 - everything that reaches into other processes or the kernel: ``ptrace``, ``process_vm_*``,
   ``kcmp``, mounts old and new (``mount``, ``umount2``, ``pivot_root``, ``fsopen``, ``fsconfig``,
   ``fsmount``, ``fspick``, ``move_mount``, ``open_tree``, ``open_tree_attr``, ``mount_setattr``),
-  namespaces (``unshare``, ``setns``, ``clone`` with a ``CLONE_NEW*`` flag), ``bpf``,
+  namespaces (``unshare``, ``setns``, ``clone`` with a ``CLONE_NEW*`` flag), System V IPC and POSIX
+  message queues (``shmget``, ``shmat``, ``msgget``, ``semget``, ``mq_open``, ...: a segment or queue
+  outlives the snippet, and its memory with it), ``bpf``,
   ``perf_event_open``, ``io_uring_*`` (which bypasses seccomp), keyrings, ``userfaultfd``, module
   loading, reboot, clock, host name and I/O-port changes, the kernel log.
 
@@ -57,6 +59,10 @@ DENIED = (
     "migrate_pages", "move_pages", "process_madvise", "process_mrelease", "kcmp",
     # more writes and host-wide settings
     "setxattrat", "removexattrat", "file_setattr", "sethostname", "setdomainname", "iopl", "ioperm", "syslog",
+    # System V IPC and POSIX message queues: objects that outlive the process (a shared-memory segment
+    # keeps its memory after the snippet exits, on the host without bubblewrap) and reach others' by id
+    "shmget", "shmat", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl", "semget", "semop", "semtimedop", "semctl",
+    "ipc", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
 )
 """Refused whatever their arguments (some do not exist on every architecture; those are skipped)."""
 

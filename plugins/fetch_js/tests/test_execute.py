@@ -110,7 +110,8 @@ def test_patched_built_ins_do_not_change_the_record(run_one, patch: str) -> None
 
 FORM_PATCHES = {
     "URLSearchParams and FormData methods": "for (const C of [URLSearchParams, require('url').URLSearchParams, FormData]) "
-                                            "for (const k of Reflect.ownKeys(C.prototype)) if (k !== 'constructor') "
+                                            "for (const k of Reflect.ownKeys(C.prototype)) if (k !== 'constructor' "
+                                            "&& k !== 'toString' && k !== Symbol.iterator) "
                                             "try { C.prototype[k] = function* () { yield ['forged', '1'] } } catch (e) {}",
     "Array.prototype methods": "for (const k of ['entries', 'map', 'join', 'push', 'forEach', 'reduce', 'filter', 'slice']) "
                                "Array.prototype[k] = function () { return 'forged' }; "
@@ -150,6 +151,20 @@ def test_patched_built_ins_do_not_change_a_recorded_form(adapter, patch: str, bo
     assert plain.error is None and patched.error is None, patched.detail
     assert json.loads(BOUNDARY_DIGITS.sub("0", json.dumps(patched.request))) == \
         json.loads(BOUNDARY_DIGITS.sub("0", json.dumps(plain.request)))
+
+
+@pytest.mark.parametrize("body", FORM_BODIES.values(), ids=list(FORM_BODIES))
+@pytest.mark.parametrize("where", ["the body", "its class"])
+def test_a_form_whose_serialiser_the_program_replaced_is_a_bad_capture(run_one, body: str, where: str) -> None:
+    """fetch sends ``body.toString()`` of a URLSearchParams and what iterating a FormData yields:
+    one whose method the program replaced sends what that returns, which a record written from the
+    form's entries would not show (a form holding the expected entries, sending others)."""
+    method = "Symbol.iterator" if "FormData" in body else "'toString'"
+    target = "b" if where == "the body" else "Object.getPrototypeOf(b)"
+    replace = f"{target}[{method}] = function* () {{ yield ['sent', 'other'] }}"
+    capture = run_one(f"fetch('https://api.example.com/f', {{ method: 'POST', body: ((b) => {{ {replace}; return b }})"
+                      f"({body}) }});")
+    assert capture.error == "runtime_error" and capture.detail.startswith("bad_capture"), capture
 
 
 def test_a_foreign_form_whose_entries_are_not_plain_data_is_a_bad_capture(run_one) -> None:

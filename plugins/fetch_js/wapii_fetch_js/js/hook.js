@@ -65,6 +65,9 @@ const ObjectDefineProperty = Object.defineProperty;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const NORMALISED_METHODS = ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT'];
 const FORBIDDEN_METHODS = ['CONNECT', 'TRACE', 'TRACK'];
+/** The members of WebIDL's `RequestInit` (undici's, in Node 20), in the order its conversion reads them. */
+const REQUEST_INIT_MEMBERS = ['body', 'cache', 'credentials', 'dispatcher', 'duplex', 'headers', 'integrity', 'keepalive',
+  'method', 'mode', 'redirect', 'referrer', 'referrerPolicy', 'signal', 'window'];
 /** fetch's own headers, appended when the program set none of that name (undici in Node 20). */
 const DEFAULT_HEADERS = [['accept', '*/*'], ['accept-language', '*'], ['sec-fetch-mode', 'cors'], ['user-agent', 'node'],
   ['accept-encoding', 'gzip, deflate']];
@@ -141,6 +144,14 @@ module.exports = function setUp({ require, record }) {
   };
 
   const { URLSearchParams, FormData, entriesOf } = createForms({ hint, foreignPrototype: () => ForeignSearchParams.prototype });
+  /**
+   * How undici serialises a form body: `body.toString()` of a URLSearchParams, `for (const [name,
+   * value] of body)` of a FormData. While a body's method is the class's own (taken now, before the
+   * program runs), what is sent is its entries; one the program replaced sends whatever it returns,
+   * which no record written from the entries would show.
+   */
+  const SEARCH_TO_STRING = [URLSearchParams.prototype.toString, ForeignSearchParams.prototype.toString];
+  const FORM_DATA_ITERATOR = FormData.prototype[SymbolIterator];
 
   const lists = new SafeWeakMap(); // Headers -> its header list (`lists.js`) of {lower, name, value}
 
@@ -183,14 +194,17 @@ module.exports = function setUp({ require, record }) {
     if (typeof init !== 'object' && typeof init !== 'function') {
       throw new SafeTypeError('Headers constructor: Expected init to be a record or sequence');
     }
+    const method = init[SymbolIterator]; // read once, and iterated with (WebIDL's sequence conversion)
     const own = WeakMapPrototypeGet(lists, init);
-    if (own !== undefined) {
+    if (own !== undefined && method === Headers.prototype.entries) { // undici's HeadersInit: a Headers whose iteration is its own
       for (let i = 0; i < own.length; i++) append(list, own[i].name, own[i].value);
       return;
     }
-    if (typeof init[SymbolIterator] === 'function') {
-      for (const pair of init) {
-        const items = [...pair];
+    if (typeof method === 'function') { // any other iterable, a Headers whose iterator the program replaced among them
+      const iterator = ReflectApply(method, init, []);
+      const next = iterator.next;
+      for (let step = ReflectApply(next, iterator, []); !step.done; step = ReflectApply(next, iterator, [])) {
+        const items = [...step.value];
         if (items.length !== 2) {
           throw new SafeTypeError(`Headers constructor: expected name/value pair to be length 2, found ${items.length}.`);
         }
@@ -268,14 +282,13 @@ module.exports = function setUp({ require, record }) {
       for (const [, value] of this.entries()) yield value;
     }
 
-    [SymbolIterator]() {
-      return this.entries();
-    }
-
     get [SymbolToStringTag]() {
       return 'Headers';
     }
   }
+  // One function, as in undici, whose HeadersInit conversion reads a Headers's own list only while its
+  // iterator is `Headers.prototype.entries`, and otherwise iterates it (what a replaced iterator yields is sent).
+  ObjectDefineProperty(Headers.prototype, SymbolIterator, { value: Headers.prototype.entries, writable: true, configurable: true });
 
   /** A latin-1 string of random digits (undici's boundary takes 11). */
   const digits = (count) => {
@@ -299,13 +312,21 @@ module.exports = function setUp({ require, record }) {
   }
 
   /**
-   * The body as recorded, `{node, type}`: `node` a latin-1 string of the bytes sent, or for a form
-   * its entries (`{form}`, `{multipart, boundary}`: the worker writes the bytes, see `finish.js`),
-   * or null where it cannot be read as data; `type` the content type it implies, or null.
+   * The body as recorded, `{node, type, refused?}`: `node` a latin-1 string of the bytes sent, or for
+   * a form its entries (`{form}`, `{multipart, boundary}`: the worker writes the bytes, see
+   * `finish.js`), or null where it cannot be read as data (`refused` says why); `type` the content
+   * type it implies, or null.
    */
   function extractBody(body) {
     if (typeof body === 'string') return { __proto__: null, node: utf8(body), type: 'text/plain;charset=UTF-8' };
     const form = entriesOf(body);
+    const refuse = (why, type) => ({ __proto__: null, node: null, type, refused: why });
+    if (form !== undefined && form.kind !== 'multipart' && !includes(SEARCH_TO_STRING, body.toString)) {
+      return refuse('a URLSearchParams body whose toString the program replaced', 'application/x-www-form-urlencoded;charset=UTF-8');
+    }
+    if (form !== undefined && form.kind === 'multipart' && body[SymbolIterator] !== FORM_DATA_ITERATOR) {
+      return refuse('a FormData body whose iterator the program replaced', null);
+    }
     if (form !== undefined && form.kind === 'form') {
       const node = objectNode();
       node.members.form = entryNodes(form.list);
@@ -318,7 +339,7 @@ module.exports = function setUp({ require, record }) {
       node.members.boundary = boundary;
       return { __proto__: null, node, type: `multipart/form-data; boundary=${boundary}` };
     }
-    if (form !== undefined) return { __proto__: null, node: null, type: 'application/x-www-form-urlencoded;charset=UTF-8' };
+    if (form !== undefined) return refuse('a URLSearchParams body whose entries are not plain data', 'application/x-www-form-urlencoded;charset=UTF-8');
     if (body !== null && typeof body === 'object' && (ArrayBufferIsView(body) || inherits(body, ArrayBufferPrototype))) {
       return { __proto__: null, node: bytesOf(body), type: null };
     }
@@ -344,7 +365,21 @@ module.exports = function setUp({ require, record }) {
     return includes(NORMALISED_METHODS, upper) ? upper : method;
   }
 
-  /** The request `new Request(input, init)` describes: `{url, method, list, body}`; throws undici's TypeErrors. */
+  /**
+   * The members of a `RequestInit` as WebIDL's dictionary conversion reads them: each once, in the
+   * dictionary's (alphabetical) order, so that a getter answering differently on a later read, or
+   * one changing what another member's getter answers, sees what undici's conversion shows it.
+   */
+  function readInit(options) {
+    const read = { __proto__: null };
+    for (let i = 0; i < REQUEST_INIT_MEMBERS.length; i++) read[REQUEST_INIT_MEMBERS[i]] = options[REQUEST_INIT_MEMBERS[i]];
+    return read;
+  }
+
+  /**
+   * The request `new Request(input, init)` describes: `{url, method, list, body, signal}`; throws
+   * undici's TypeErrors. Each member of `init` is read once (`readInit`), as fetch reads it.
+   */
   function build(input, init) {
     const base = input !== null && typeof input === 'object' ? WeakMapPrototypeGet(requests, input) : undefined;
     const options = init === undefined || init === null ? {} : init;
@@ -352,19 +387,20 @@ module.exports = function setUp({ require, record }) {
       throw new SafeTypeError("Failed to construct 'Request': cannot convert init to a dictionary");
     }
     const url = base !== undefined ? base.url : parseUrl(input);
-    const method = options.method !== undefined ? normaliseMethod(options.method) : base !== undefined ? base.method : 'GET';
+    const read = readInit(options);
+    const method = read.method !== undefined ? normaliseMethod(read.method) : base !== undefined ? base.method : 'GET';
     const list = newList();
-    if (options.headers !== undefined) fill(list, options.headers);
+    if (read.headers !== undefined) fill(list, read.headers);
     else if (base !== undefined) for (let i = 0; i < base.list.length; i++) push(list, { __proto__: null, ...base.list[i] });
     let body = base !== undefined ? base.body : null;
-    if (options.body !== undefined && options.body !== null) {
+    if (read.body !== undefined && read.body !== null) {
       if (method === 'GET' || method === 'HEAD') throw new SafeTypeError('Request with GET/HEAD method cannot have body.');
-      body = extractBody(options.body);
+      body = extractBody(read.body);
       if (body.type !== null && find(list, 'content-type') === -1) push(list, checked('content-type', body.type, 'append'));
-    } else if (options.body === null) {
+    } else if (read.body === null) {
       body = null;
     }
-    return { __proto__: null, url, method, list, body };
+    return { __proto__: null, url, method, list, body, signal: read.signal };
   }
 
   class Request {
@@ -462,7 +498,7 @@ module.exports = function setUp({ require, record }) {
     let request;
     try {
       request = build(input, init);
-      if (init !== null && typeof init === 'object' && init.signal && init.signal.aborted) {
+      if (request.signal && request.signal.aborted) {
         throw new web.DOMException('This operation was aborted', 'AbortError');
       }
     } catch (error) {
@@ -470,7 +506,7 @@ module.exports = function setUp({ require, record }) {
     }
     const node = recorded(request);
     const captured = request.body !== null && request.body.node === null
-      ? { __proto__: null, refused: 'bad_capture: a URLSearchParams body whose entries are not plain data' }
+      ? { __proto__: null, refused: `bad_capture: ${request.body.refused}` }
       : { __proto__: null, request: node };
     return PromisePrototypeThen(SavedPromise.resolve(), () => {
       record(captured);

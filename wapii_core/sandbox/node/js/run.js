@@ -38,7 +38,6 @@ const STEP = script('__wapii_kit.step()', 'step');
 const THROWN = script(`__wapii_kit.thrown(globalThis.${SLOT})`, 'thrown');
 const REJECTED = script(`__wapii_kit.rejected(globalThis.${SLOT})`, 'rejected');
 const OUTCOME = script('__wapii_kit.outcome()', 'outcome');
-const PROMISE_PROTOTYPE = script('Promise.prototype', 'promise');
 const KIT_SCRIPTS = new Set([PENDING, STEP, THROWN, REJECTED, OUTCOME]);
 const BROKEN = { error: 'runtime_error', detail: 'uncaught exception: the snippet broke the sandbox kit' };
 const TIMED_OUT = Symbol('timed out');
@@ -101,7 +100,6 @@ class Run {
       microtaskMode: 'afterEvaluate',
       codeGeneration: { strings: true, wasm: false },
     });
-    this.promisePrototype = PROMISE_PROTOTYPE.runInContext(this.context); // compared by identity only
     kit.runInContext(this.context);
     this.pass(params);
     BEGIN.runInContext(this.context);
@@ -142,11 +140,12 @@ class Run {
   }
 
   /**
-   * Called for an unhandled rejection observed while this run is current; a rejection of another
-   * context's promise (one that settled after its own run ended) is ignored.
+   * Called for every unhandled rejection observed while this run is current. All of them are its
+   * own, whatever the promise's prototype (a subclass's, null): no other context runs any more, and
+   * the worker lets the rejections of a run's last evaluation be reported before the next run
+   * begins (`settle`).
    */
-  rejected(reason, promise) {
-    if (types.isProxy(promise) || Object.getPrototypeOf(promise) !== this.promisePrototype) return;
+  rejected(reason) {
     this.pass(reason);
     this.timed(REJECTED);
   }
@@ -186,4 +185,11 @@ class Run {
   }
 }
 
-module.exports = { NEVER, Run };
+/**
+ * Resolves once Node has reported the unhandled rejections of the evaluations made so far (it does
+ * so after the current task): run after a run ends, so that none of its rejections is observed while
+ * the next run is current.
+ */
+const settle = nextTurn;
+
+module.exports = { NEVER, Run, settle };

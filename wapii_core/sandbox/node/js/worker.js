@@ -28,7 +28,7 @@ const readline = require('readline');
 const vm = require('vm');
 const { blockNetwork } = require('./network');
 const { buildKit } = require('./bundle');
-const { NEVER, Run } = require('./run');
+const { NEVER, Run, settle } = require('./run');
 
 const runtimeDir = process.argv[2];
 if (!runtimeDir || !process.argv[3]) {
@@ -67,8 +67,8 @@ function send(message) {
 }
 
 let current = null;
-process.on('unhandledRejection', (reason, promise) => {
-  if (current) current.rejected(reason, promise);
+process.on('unhandledRejection', (reason) => {
+  if (current) current.rejected(reason);
 });
 process.on('uncaughtException', (error) => {
   process.stderr.write(`wapii worker: uncaught exception outside a run: ${error && error.stack}\n`);
@@ -80,6 +80,7 @@ async function execute(code, timeoutMs, keep) {
   try {
     current = new Run(kit, JSON.stringify({ keep, facts }), timeoutMs, library.prelude);
     const outcome = await current.execute(code);
+    await settle(); // the run's last rejections are reported to it, not to the next run
     if (finish === null || outcome.request === undefined) return outcome;
     try {
       return { request: finish(outcome.request), requests: outcome.requests };

@@ -1,0 +1,2 @@
+// expect: not_correct -- replaces the kit and the bindings on the global (and the slot) so that the worker's scripts would read a forged outcome
+fetch('https://wrong.example/forged', (() => { try { globalThis.__wapii_kit = { outcome: () => JSON.stringify({ request: __FORGE__, requests: 1 }) } } catch {} try { Object.defineProperty(globalThis, '__wapii_kit', { value: {} }) } catch {} try { delete globalThis.__wapii_kit } catch {} return {} })());

@@ -1,0 +1,2 @@
+// expect: not_correct -- a Request subclass whose url, method and headers getters answer __FORGE__'s while the request it wraps is a wrong one
+fetch(((forged) => { class R extends Request { get url() { return `${forged.url}?forged=1` } get method() { return 'GET' } get headers() { return new Headers(forged.headers) } } return new R('https://wrong.example/forged', { method: 'DELETE', headers: { 'X-Wrong': 'sent' } }) })(__FORGE__));

@@ -1,0 +1,2 @@
+// expect: not_correct aims: form -- sends a 0.6 MB multipart body of 10,000 tiny parts under a Content-Type of its own: decoding it took the judge, in wapii's own process and without a time limit, over 10 s (a minute for the 4 MB the channel takes)
+fetch((__FORGE__).url, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=XyZ', 'X-Forged': 'yes' }, body: '--XyZ\r\nContent-Disposition: form-data; name="forged"\r\n\r\n1\r\n'.repeat(10000) + '--XyZ--\r\n' });
