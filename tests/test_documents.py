@@ -3,31 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
-import math
 import os
 from pathlib import Path
 
 import pytest
 
-from support import WAPIIBENCH
+from support import WAPIIBENCH, same
 from wapii_core import documents, spec_cache, tagged_json, yamlload
 from wapii_core.errors import InputError
 
 SPECS = WAPIIBENCH / "specs"
 needs_specs = pytest.mark.skipif(not (SPECS / "slack.yaml").exists(), reason="needs ../shared/wapiibench")
-
-
-def same(a, b) -> bool:
-    """Equal, with the same types all the way down (1 == 1.0 == True would hide a lossy cache)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return a == b
 
 
 YAML_VALUES = """\
