@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from support import WAPIIBENCH, same
+from support import LARGE_SPEC, WAPIIBENCH, same
 from wapii_core import documents, spec_cache, tagged_json, yamlload
 from wapii_core.errors import InputError
 
@@ -144,3 +144,32 @@ def test_cached_wapiibench_documents_equal_the_parse(api: str, monkeypatch) -> N
     monkeypatch.setattr(documents, "_memo", documents.OrderedDict())
     monkeypatch.setattr(documents, "parse_yaml_tree", lambda *a: pytest.fail("parsed although cached"))
     assert same(documents.read_document(path).data, parsed)
+
+
+def test_fast_json_gives_json_loads_objects_and_errors() -> None:
+    """Large texts go to jiter first: the same objects as ``json.loads`` (types, key order, the last of
+    duplicated keys, floats to the last bit), and where jiter refuses text, ``json.loads``'s answer."""
+    import json
+    import random
+
+    from wapii_core import fastjson
+
+    rng = random.Random(7)
+    numbers = [rng.uniform(-1e6, 1e6) for _ in range(40_000)] + [rng.randrange(-10**30, 10**30) for _ in range(10_000)]
+    numbers += [5e-324, 2.2250738585072011e-308, 1.7976931348623157e308, -0.0, 0.1, 1e23]
+    body = json.dumps({"numbers": numbers, "text": "é\u2028\"\\/" * 1000, "dup": 1, "nested": [[{"a": None}]] * 99})
+    body = body[:-1] + ', "dup": [true, false], "special": [NaN, Infinity, -Infinity, 1e400, 9007199254740993]}'
+    texts = {"plain": body, "bytes": body.encode(), "lone surrogate": body[:-1] + ', "s": "\\ud800"}',
+             "bom": "\ufeff".encode() + body.encode(), "deep": "[" * 250 + body + "]" * 250}
+    assert len(body) > fastjson.LARGE
+    for name, text in texts.items():
+        assert same(fastjson.loads(text), json.loads(text)), name
+    for bad in (body + "]", body[:-1] + ",}", body.replace("true", "True"), body.encode() + b"\xff"):
+        with pytest.raises(ValueError) as fast:
+            fastjson.loads(bad)
+        with pytest.raises(ValueError) as slow:
+            json.loads(bad)
+        assert (type(fast.value), str(fast.value)) == (type(slow.value), str(slow.value))
+    if LARGE_SPEC.is_file():  # GitHub's 13 MB description
+        raw = LARGE_SPEC.read_bytes()
+        assert same(fastjson.loads(raw), json.loads(raw))

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from . import spec_cache
+from . import fastjson, spec_cache
 from .errors import InputError
 
 FORMAT = 1
@@ -109,7 +109,7 @@ def read_bytes(path: Path) -> bytes:
 def parse_json(path: Path, raw: bytes) -> Any:
     """``raw`` as JSON; malformed text or text that is not UTF-8 is an :class:`InputError` naming ``path``."""
     try:
-        return json.loads(raw)
+        return fastjson.loads(raw)
     except json.JSONDecodeError as exc:
         raise InputError(path, f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
     except UnicodeDecodeError as exc:

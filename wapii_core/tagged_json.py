@@ -17,6 +17,8 @@ import datetime as _dt
 import json
 from typing import Any
 
+from . import fastjson
+
 TAG = "\u0000tag"
 
 
@@ -37,7 +39,7 @@ def dumps(value: Any, max_nodes: int = 20_000_000, tree: bool = False) -> tuple[
     if tree:
         try:
             text = json.dumps(value, separators=(",", ":"), default=_no_default)
-            if json.loads(text) == value:
+            if fastjson.loads(text) == value:
                 return text, False
         except (TypeError, ValueError):
             pass
@@ -87,7 +89,7 @@ def _no_default(value: Any) -> Any:
 
 def loads(text: str | bytes, tagged: bool) -> Any:
     """The value :func:`dumps` wrote (``tagged``: its second result); raises ``ValueError`` on bad text."""
-    return json.loads(text, object_hook=_untag) if tagged else json.loads(text)
+    return json.loads(text, object_hook=_untag) if tagged else fastjson.loads(text)
 
 
 _CONSTRUCTORS = {
