@@ -13,11 +13,11 @@ the jsonschema validation of the values it carries.
 What it covers: parameters with a ``schema`` (not ``content``), in query, header, path or
 cookie, with the default styles (form for query and cookie, simple for path and header), of
 type string, integer, number, boolean, untyped (also composed of ``allOf`` / ``oneOf`` / ``anyOf``
-parts of these types, cast part by part as openapi-core casts them) or arrays of these; bodies of ``application/json``, ``application/vnd.api+json``,
-``application/x-www-form-urlencoded`` (fields cast like parameters) and ``multipart/form-data``
-(parts read as text or bytes by their schema, as openapi-core reads them), forms without an
-``encoding`` or a composed schema at the top; schemas whose ``$ref``s are local and without
-``$id``. Everything else, and anything unexpected at run time, is left to openapi-core
+parts of these types, cast part by part as openapi-core casts them) or arrays of these; bodies of
+``application/json``, ``application/vnd.api+json``, ``application/x-www-form-urlencoded``
+(fields cast like parameters) and ``multipart/form-data`` (parts read as text or bytes by their
+schema, as openapi-core reads them), forms without an ``encoding`` or a composed schema at the
+top; schemas whose ``$ref``s are local and without ``$id``. Everything else, and anything unexpected at run time, is left to openapi-core
 (:meth:`CompiledSpec.validate` returns None). ``tests/test_openapi_engines.py`` compares the two
 engines' answers request by request.
 """
