@@ -58,6 +58,16 @@ def test_a_tree_takes_the_c_encoder_only_where_it_is_exact() -> None:
     for lossy in ({200: "ok"}, {"k": (1, 2)}, {True: 1}, [float("nan")], {"1": 1, 1: 2}):
         text, tagged = tagged_json.dumps(lossy, tree=True)
         assert same(tagged_json.loads(text, tagged), lossy), lossy
+    # a key that is not a string makes a document no tree with string keys, so its text is read back
+    for text in ("a: {200: ok}\n", "a: {true: 1}\n", "a: {~: 1, 2020-01-02: d}\n"):
+        value, tree = yamlload.load_tree(text)
+        assert not tree, text
+        written, tagged = tagged_json.dumps(value, tree=True, string_keys=tree)
+        assert tagged and same(tagged_json.loads(written, tagged), value)
+    value, tree = yamlload.load_tree("a: [2020-01-02, .nan, !!binary aGk=]\n")  # string keys, values JSON lacks
+    assert tree
+    written, tagged = tagged_json.dumps(value, tree=True, string_keys=True)
+    assert tagged and same(tagged_json.loads(written, tagged), value)
 
 
 def test_unencodable_values_are_refused() -> None:

@@ -73,7 +73,7 @@ def document_of(path: Path, raw: bytes) -> SpecDocument:
                 data = spec_cache.read(sha, "document-yaml", FORMAT)
                 if data is None:
                     data, tree = parse_yaml_tree(path, raw)
-                    spec_cache.write(sha, "document-yaml", FORMAT, data, tree=tree)
+                    spec_cache.write(sha, "document-yaml", FORMAT, data, tree=tree, string_keys=tree)
         if len(raw) >= FREEZE_BYTES:
             gc.freeze()
         with _lock:
@@ -122,7 +122,8 @@ def parse_yaml(path: Path, raw: bytes) -> Any:
 
 
 def parse_yaml_tree(path: Path, raw: bytes) -> tuple[Any, bool]:
-    """:func:`parse_yaml`, and whether the document is a tree (:func:`wapii_core.yamlload.load_tree`)."""
+    """:func:`parse_yaml`, and whether the document is a tree with string keys
+    (:func:`wapii_core.yamlload.load_tree`)."""
     import yaml
 
     from . import yamlload

@@ -79,8 +79,9 @@ def load(text: str | bytes) -> Any:
 
 
 def load_tree(text: str | bytes) -> tuple[Any, bool]:
-    """:func:`load`, and whether the result is a tree: no alias (``*name``) was followed, so no object
-    is reachable twice and the document is no larger than its text (what a cache may rely on)."""
+    """:func:`load`, and whether the result is a tree with string keys: no alias (``*name``) was
+    followed, so no object is reachable twice and the document is no larger than its text, and every
+    mapping key is a string, so JSON's encoder writes it exactly or refuses it (what a cache may rely on)."""
     if _CParser is None:
         return yaml.safe_load(text), False
     try:
@@ -111,6 +112,7 @@ def _load_events(text: str | bytes) -> tuple[Any, bool]:
     merges: list[Any] = []  # what the open mapping's ``<<`` keys merge in, applied at its end
     root: Any = None
     aliases = documents = 0
+    string_keys = True
     try:
         while True:
             event = next_event()
@@ -162,6 +164,7 @@ def _load_events(text: str | bytes) -> tuple[Any, bool]:
                 top.append(value)
             elif key is _NO_KEY:
                 if type(value) is not str:
+                    string_keys = False
                     try:
                         hash(value)
                     except TypeError:
@@ -179,4 +182,4 @@ def _load_events(text: str | bytes) -> tuple[Any, bool]:
                 top, in_list, key, merges = value, kind is SequenceStartEvent, _NO_KEY, []
     finally:
         parser.dispose()
-    return root, aliases == 0
+    return root, aliases == 0 and string_keys
