@@ -102,6 +102,25 @@ def test_a_document_is_parsed_once_per_content_and_cached_on_disk(tmp_path: Path
     assert again.data is not first.data and same(again.data, first.data)
 
 
+def test_a_settled_file_is_not_read_again_until_it_changes(tmp_path: Path, monkeypatch) -> None:
+    path = write(tmp_path, "api.yaml", "a: 1\n")
+    assert documents.read_document(path).data == {"a": 1}
+    path.write_text("a: 2\n")  # within the same clock tick its times may not change: it was not settled
+    assert documents.read_document(path).data == {"a": 2}
+
+    monkeypatch.setattr(documents, "SETTLED_NS", -10**18)  # every file settled
+    first = documents.read_document(path)
+    real_read = documents.read_bytes
+    monkeypatch.setattr(documents, "read_bytes", lambda p: pytest.fail("read again although unchanged"))
+    assert documents.read_document(path).data is first.data
+    monkeypatch.setattr(documents, "read_bytes", real_read)
+    path.write_text("a: 30\n")  # another size
+    assert documents.read_document(path).data == {"a": 30}
+    replaced = write(tmp_path, "new.yaml", "a: 4\n")
+    replaced.replace(path)  # another inode, the same size
+    assert documents.read_document(path).data == {"a": 4}
+
+
 def test_the_suffix_chooses_the_syntax(tmp_path: Path) -> None:
     text = '{"n": 1e5, "s": "a\\/b"}'
     assert documents.read_document(write(tmp_path, "a.json", text)).data == {"n": 100000.0, "s": "a/b"}
