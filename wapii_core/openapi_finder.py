@@ -60,7 +60,7 @@ def find(document: dict[str, Any], deref: Callable[[Any], Any], method: str, nam
         raise FinderUnsupported("servers is not a list")
     shortlist = _Shortlist.of(tuple(paths))
     if shortlist is not None:
-        # every path is well formed, so only the paths that can match the URL's last segment need a look
+        # every path is well formed, so only those whose literal segments the URL can have need a look
         # (the others neither are a suffix of it nor match its end); the templates the URL ends with come
         # first, in spec order; the patterns openapi-core works out meanwhile only matter when none of
         # those is taken, so they are left to the walk below
