@@ -9,8 +9,11 @@ from pathlib import Path
 import pytest
 
 from support import LARGE_SPEC, WAPIIBENCH, same
-from wapii_core import documents, spec_cache, tagged_json, yamlload
-from wapii_core.errors import InputError
+from wapii_core.spec import documents
+import wapii_core.spec.cache as spec_cache
+from wapii_core.spec import tagged_json
+from wapii_core.spec import yamlload
+from wapii_core.base.errors import InputError
 
 SPECS = WAPIIBENCH / "specs"
 needs_specs = pytest.mark.skipif(not (SPECS / "slack.yaml").exists(), reason="needs ../shared/wapiibench")
@@ -181,7 +184,7 @@ def test_fast_json_gives_json_loads_objects_and_errors() -> None:
     import json
     import random
 
-    from wapii_core import fastjson
+    from wapii_core.base import fastjson
 
     rng = random.Random(7)
     numbers = [rng.uniform(-1e6, 1e6) for _ in range(40_000)] + [rng.randrange(-10**30, 10**30) for _ in range(10_000)]
