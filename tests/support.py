@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import subprocess
 import sys
@@ -12,6 +13,9 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("WAPII_SHARED", REPO.parent / "shared")).resolve()
 WAPIIBENCH = SHARED / "wapiibench"
 CONFORMANCE = SHARED / "conformance"
+LARGE_SPEC = Path(os.environ.get("WAPII_LARGE_SPEC", Path.home() / ".cache" / "wapii" / "bench" /
+                                 "octokit-openapi-23.0.2" / "api.github.com.json"))
+"""GitHub's description as ``benchmarks/bench_large_spec.py`` fetches it (tests that need it skip without it)."""
 
 
 def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None,
@@ -25,3 +29,16 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = No
 def sha256_of(path: Path) -> str:
     """The sha256 of a file's bytes."""
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def same(a, b) -> bool:
+    """Equal, with the same types and key order all the way down (1 == 1.0 == True would hide a lossy cache)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return a == b

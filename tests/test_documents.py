@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
-import math
 import os
 from pathlib import Path
 
 import pytest
 
-from support import WAPIIBENCH
+from support import LARGE_SPEC, WAPIIBENCH, same
 from wapii_core.spec import documents
 import wapii_core.spec.cache as spec_cache
 from wapii_core.spec import tagged_json
@@ -18,19 +17,6 @@ from wapii_core.base.errors import InputError
 
 SPECS = WAPIIBENCH / "specs"
 needs_specs = pytest.mark.skipif(not (SPECS / "slack.yaml").exists(), reason="needs ../shared/wapiibench")
-
-
-def same(a, b) -> bool:
-    """Equal, with the same types all the way down (1 == 1.0 == True would hide a lossy cache)."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return a == b
 
 
 YAML_VALUES = """\
@@ -75,6 +61,16 @@ def test_a_tree_takes_the_c_encoder_only_where_it_is_exact() -> None:
     for lossy in ({200: "ok"}, {"k": (1, 2)}, {True: 1}, [float("nan")], {"1": 1, 1: 2}):
         text, tagged = tagged_json.dumps(lossy, tree=True)
         assert same(tagged_json.loads(text, tagged), lossy), lossy
+    # a key that is not a string makes a document no tree with string keys, so its text is read back
+    for text in ("a: {200: ok}\n", "a: {true: 1}\n", "a: {~: 1, 2020-01-02: d}\n"):
+        value, tree = yamlload.load_tree(text)
+        assert not tree, text
+        written, tagged = tagged_json.dumps(value, tree=True, string_keys=tree)
+        assert tagged and same(tagged_json.loads(written, tagged), value)
+    value, tree = yamlload.load_tree("a: [2020-01-02, .nan, !!binary aGk=]\n")  # string keys, values JSON lacks
+    assert tree
+    written, tagged = tagged_json.dumps(value, tree=True, string_keys=True)
+    assert tagged and same(tagged_json.loads(written, tagged), value)
 
 
 def test_unencodable_values_are_refused() -> None:
@@ -107,6 +103,25 @@ def test_a_document_is_parsed_once_per_content_and_cached_on_disk(tmp_path: Path
     monkeypatch.setattr(documents, "parse_yaml_tree", lambda *a: pytest.fail("parsed although cached"))
     again = documents.read_document(path)
     assert again.data is not first.data and same(again.data, first.data)
+
+
+def test_a_settled_file_is_not_read_again_until_it_changes(tmp_path: Path, monkeypatch) -> None:
+    path = write(tmp_path, "api.yaml", "a: 1\n")
+    assert documents.read_document(path).data == {"a": 1}
+    path.write_text("a: 2\n")  # within the same clock tick its times may not change: it was not settled
+    assert documents.read_document(path).data == {"a": 2}
+
+    monkeypatch.setattr(documents, "SETTLED_NS", -10**18)  # every file settled
+    first = documents.read_document(path)
+    real_read = documents.read_bytes
+    monkeypatch.setattr(documents, "read_bytes", lambda p: pytest.fail("read again although unchanged"))
+    assert documents.read_document(path).data is first.data
+    monkeypatch.setattr(documents, "read_bytes", real_read)
+    path.write_text("a: 30\n")  # another size
+    assert documents.read_document(path).data == {"a": 30}
+    replaced = write(tmp_path, "new.yaml", "a: 4\n")
+    replaced.replace(path)  # another inode, the same size
+    assert documents.read_document(path).data == {"a": 4}
 
 
 def test_the_suffix_chooses_the_syntax(tmp_path: Path) -> None:
@@ -161,3 +176,32 @@ def test_cached_wapiibench_documents_equal_the_parse(api: str, monkeypatch) -> N
     monkeypatch.setattr(documents, "_memo", documents.OrderedDict())
     monkeypatch.setattr(documents, "parse_yaml_tree", lambda *a: pytest.fail("parsed although cached"))
     assert same(documents.read_document(path).data, parsed)
+
+
+def test_fast_json_gives_json_loads_objects_and_errors() -> None:
+    """Large texts go to jiter first: the same objects as ``json.loads`` (types, key order, the last of
+    duplicated keys, floats to the last bit), and where jiter refuses text, ``json.loads``'s answer."""
+    import json
+    import random
+
+    from wapii_core.base import fastjson
+
+    rng = random.Random(7)
+    numbers = [rng.uniform(-1e6, 1e6) for _ in range(40_000)] + [rng.randrange(-10**30, 10**30) for _ in range(10_000)]
+    numbers += [5e-324, 2.2250738585072011e-308, 1.7976931348623157e308, -0.0, 0.1, 1e23]
+    body = json.dumps({"numbers": numbers, "text": "é\u2028\"\\/" * 1000, "dup": 1, "nested": [[{"a": None}]] * 99})
+    body = body[:-1] + ', "dup": [true, false], "special": [NaN, Infinity, -Infinity, 1e400, 9007199254740993]}'
+    texts = {"plain": body, "bytes": body.encode(), "lone surrogate": body[:-1] + ', "s": "\\ud800"}',
+             "bom": "\ufeff".encode() + body.encode(), "deep": "[" * 250 + body + "]" * 250}
+    assert len(body) > fastjson.LARGE
+    for name, text in texts.items():
+        assert same(fastjson.loads(text), json.loads(text)), name
+    for bad in (body + "]", body[:-1] + ",}", body.replace("true", "True"), body.encode() + b"\xff"):
+        with pytest.raises(ValueError) as fast:
+            fastjson.loads(bad)
+        with pytest.raises(ValueError) as slow:
+            json.loads(bad)
+        assert (type(fast.value), str(fast.value)) == (type(slow.value), str(slow.value))
+    if LARGE_SPEC.is_file():  # GitHub's 13 MB description
+        raw = LARGE_SPEC.read_bytes()
+        assert same(fastjson.loads(raw), json.loads(raw))

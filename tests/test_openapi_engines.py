@@ -241,6 +241,24 @@ paths:
                 blob: {type: string, format: binary}
                 untyped: {description: read as bytes, default: 3}
                 meta: {type: object}
+  /runs/{run_id}:
+    parameters:
+      - {name: run_id, in: path, required: true, schema: {oneOf: [{type: integer}, {type: string}]}}
+    get:
+      parameters:
+        - {name: fields, in: query, schema: {oneOf: [{type: string}, {type: array, maxItems: 1, items: {type: string}}]}}
+        - {name: size, in: query, schema: {anyOf: [{type: integer, maximum: 5}, {type: boolean}]}}
+        - {name: ratio, in: query, schema: {allOf: [{type: number}, {minimum: 1}]}}
+        - {name: mode, in: query, schema: {oneOf: [{$ref: '#/components/schemas/Small'}, {type: integer}]}}
+        - {name: X-Count, in: header, schema: {oneOf: [{type: boolean}, {type: integer, minimum: 2}]}}
+    patch:
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              properties:
+                level: {oneOf: [{type: integer}, {type: boolean}]}
   /text:
     post:
       requestBody: {content: {text/plain: {schema: {type: object, required: [a]}}}}
@@ -278,6 +296,16 @@ EDGE_REQUESTS: list[tuple[dict[str, Any], bool]] = [  # (request, answered by th
     ({"url": f"{EDGE_URL}/mixed", "method": "post", "data": {"a": 1}}, True),
     ({"url": f"{EDGE_URL}/nodes", "method": "post", "data": {"id": 1, "children": [{"id": "x"}, {}]}}, True),
     ({"url": f"{EDGE_URL}/text", "method": "post", "headers": {"Content-Type": "text/plain"}, "data": {"b": 1}}, True),
+    ({"url": f"{EDGE_URL}/runs/42", "method": "get",
+      "params": {"fields": ["a", "b"], "size": "7", "ratio": "0.5", "mode": "abc"}, "headers": {"X-Count": "1"}}, True),
+    ({"url": f"{EDGE_URL}/runs/main.yml", "method": "get",
+      "params": {"fields": "a,b", "size": "true", "ratio": "x", "mode": "12345"}, "headers": {"X-Count": "yes"}}, True),
+    ({"url": f"{EDGE_URL}/runs/-3", "method": "get", "params": {"size": "maybe", "ratio": "2", "mode": "7"},
+      "headers": {"X-Count": "three"}}, True),
+    ({"url": f"{EDGE_URL}/runs/1", "method": "patch", "headers": {"Content-Type": "application/x-www-form-urlencoded"},
+      "data": {"level": "on"}}, True),
+    ({"url": f"{EDGE_URL}/runs/1", "method": "patch", "headers": {"Content-Type": "application/x-www-form-urlencoded"},
+      "data": {"level": "high"}}, True),
     ({"url": f"{EDGE_URL}/deep", "method": "get", "params": {"filter[a]": "1"}}, False),
     ({"url": f"{EDGE_URL}/content", "method": "get", "params": {"q": '{"a": 1}'}}, False),
     ({"url": f"{EDGE_URL}/upload", "method": "post", "headers": {"Content-Type": "multipart/form-data"},

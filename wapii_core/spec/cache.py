@@ -51,11 +51,13 @@ def read(sha256: str, kind: str, format_version: int) -> Any | None:
             os.close(fd)
 
 
-def write(sha256: str, kind: str, format_version: int, data: Any, tree: bool = False) -> None:
+def write(sha256: str, kind: str, format_version: int, data: Any, tree: bool = False,
+          string_keys: bool = False) -> None:
     """Store ``data`` (atomically; silently skipped when it cannot be stored exactly or at all);
-    ``tree``: no object is reachable twice in it (see :func:`wapii_core.spec.tagged_json.dumps`)."""
+    ``tree``: no object is reachable twice in it, ``string_keys``: and every mapping key in it is a
+    string, no value a tuple (see :func:`wapii_core.spec.tagged_json.dumps`)."""
     try:
-        text, tagged = tagged_json.dumps(data, tree=tree)
+        text, tagged = tagged_json.dumps(data, tree=tree, string_keys=string_keys)
     except (tagged_json.Unencodable, RecursionError):
         return
     header = json.dumps({"format": format_version, "sha256": sha256, "kind": kind, "tagged": tagged})

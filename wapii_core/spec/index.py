@@ -286,7 +286,7 @@ class SpecIndex:
             from wapii_core.spec.documents import document_of
 
             data = spec_reader.read(path, document_of(path, raw).data)
-            spec_cache.write(sha, "index", CACHE_FORMAT, _encode(data))
+            spec_cache.write(sha, "index", CACHE_FORMAT, _encode(data), tree=True, string_keys=True)
         index = cls(data, path, sha)
         with _memo_lock:
             _memo[key] = index
@@ -420,7 +420,8 @@ _memo_lock = threading.Lock()
 
 
 def _encode(data: dict[str, Any]) -> dict[str, Any]:
-    """The index data as JSON values (for the disk cache)."""
+    """The index data as JSON values (for the disk cache): fresh lists and string-keyed mappings
+    of strings and None, so JSON's C encoder writes it exactly."""
     return {
         "server": data["server"],
         "security": [list(scheme) for scheme in data["security"]],

@@ -12,12 +12,12 @@ the jsonschema validation of the values it carries.
 
 What it covers: parameters with a ``schema`` (not ``content``), in query, header, path or
 cookie, with the default styles (form for query and cookie, simple for path and header), of
-type string, integer, number, boolean, untyped (without ``allOf`` / ``oneOf`` / ``anyOf``) or
-arrays of these; bodies of ``application/json``, ``application/vnd.api+json``,
-``application/x-www-form-urlencoded`` (fields cast like parameters) and ``multipart/form-data``
-(parts read as text or bytes by their schema, as openapi-core reads them), forms without an
-``encoding`` or a composed schema at the top; schemas whose ``$ref``s are local and without
-``$id``. Everything else, and anything unexpected at run time, is left to openapi-core
+type string, integer, number, boolean, untyped (also composed of ``allOf`` / ``oneOf`` / ``anyOf``
+parts of these types, cast part by part as openapi-core casts them) or arrays of these; bodies of
+``application/json``, ``application/vnd.api+json``, ``application/x-www-form-urlencoded``
+(fields cast like parameters) and ``multipart/form-data`` (parts read as text or bytes by their
+schema, as openapi-core reads them), forms without an ``encoding`` or a composed schema at the
+top; schemas whose ``$ref``s are local and without ``$id``. Everything else, and anything unexpected at run time, is left to openapi-core
 (:meth:`CompiledSpec.validate` returns None). ``tests/test_openapi_engines.py`` compares the two
 engines' answers request by request.
 """
@@ -40,6 +40,7 @@ from wapii_core.spec.openapi_decoding import (
     Unsupported,
     array,
     boolean,
+    composed,
     deserialise,
     find_media_type,
     form_load,
@@ -225,7 +226,7 @@ class CompiledSpec:
         schema_type = self._type(schema)
         if schema_type is None:
             if any(k in schema for k in ("allOf", "oneOf", "anyOf")):
-                raise Unsupported("an untyped schema composed of parts")
+                return self._composed_cast(schema)
             return same
         if schema_type == "string":
             return same
@@ -238,6 +239,16 @@ class CompiledSpec:
         if schema_type == "array":
             return array(self._cast(self.deref(schema.get("items", {}))))
         raise Unsupported(f"a schema of type {schema_type!r}")
+
+    def _composed_cast(self, schema: dict[str, Any]) -> Callable[[Any], Any]:
+        """openapi-core's ``AnyCaster`` for an untyped schema composed of parts (see :func:`composed`)."""
+        def parts(keyword: str) -> list[Callable[[Any], Any]]:
+            nodes = self.deref(schema.get(keyword, []))
+            if not isinstance(nodes, list):
+                raise Unsupported(f"{keyword} that is not a list")
+            return [self._cast(self.deref(node)) for node in nodes]
+
+        return composed(parts("allOf"), parts("oneOf") + parts("anyOf"))
 
     def _schema_validator(self, schema: Any) -> Any:
         """The jsonschema validator openapi-core's ``oas30_write_schema_validators_factory`` creates."""

@@ -196,3 +196,23 @@ def array(item: Callable[[Any], Any]) -> Callable[[Any], Any]:
         return [item(v) for v in value]
 
     return cast
+
+
+def composed(all_of: list[Callable[[Any], Any]], first_of: list[Callable[[Any], Any]]) -> Callable[[Any], Any]:
+    """openapi-core's ``AnyCaster`` (an untyped schema composed of parts): each of ``all_of`` casts the
+    value in turn, one that cannot leaves it as it was; then the first of ``first_of`` (the ``oneOf``
+    parts, then the ``anyOf`` ones) that can cast it gives the result; else the value as it stands."""
+    def cast(value: Any) -> Any:
+        for part in all_of:
+            try:
+                value = part(value)
+            except (ValueError, TypeError, CastFailure):
+                pass
+        for part in first_of:
+            try:
+                return part(value)
+            except (ValueError, TypeError, CastFailure):
+                pass
+        return value
+
+    return cast

@@ -58,9 +58,13 @@ def find(document: dict[str, Any], deref: Callable[[Any], Any], method: str, nam
         servers = [{"url": "/"}]
     elif not isinstance(servers, list):
         raise FinderUnsupported("servers is not a list")
-    if _well_formed(tuple(paths)):
-        # the templates the URL ends with come first, in spec order; the patterns openapi-core works out
-        # meanwhile only matter (or raise) when none of those is taken, so they are left to the full walk
+    shortlist = _Shortlist.of(tuple(paths))
+    if shortlist is not None:
+        # every path is well formed, so only those whose literal segments the URL can have need a look
+        # (the others neither are a suffix of it nor match its end); the templates the URL ends with come
+        # first, in spec order; the patterns openapi-core works out meanwhile only matter when none of
+        # those is taken, so they are left to the walk below
+        paths = {template: paths[template] for template in shortlist.for_url(name)}
         for template, node in paths.items():
             if name.endswith(template):
                 found = _operation(deref, servers, method, name, template, node, {})
@@ -95,13 +99,47 @@ def _operation(deref: Callable[[Any], Any], servers: list[Any], method: str, nam
     return None
 
 
-@lru_cache(maxsize=64)
-def _well_formed(templates: tuple[Any, ...]) -> bool:
-    """Every path is a string whose placeholders openapi-core reads without raising."""
-    try:
-        return all(isinstance(t, str) and len(_placeholders(t)) <= MAX_PLACEHOLDERS for t in templates)
-    except ValueError:
-        return False
+class _Shortlist:
+    """A spec's paths by one literal segment a URL must have for them to match it (see :meth:`for_url`)."""
+
+    def __init__(self, templates: tuple[str, ...]) -> None:
+        self.templates = templates
+        self.by_segment: dict[tuple[int, str], list[int]] = {}  # (position from the end, text) -> paths
+        self.anywhere: list[int] = []  # paths without such a segment: always looked at
+        for index, template in enumerate(templates):
+            shape = _segments(template)
+            count, literal = shape if shape is not None else (0, ())
+            key = next(((position, text) for position, text in literal if position != -count), None)
+            if key is None:
+                self.anywhere.append(index)
+            else:
+                self.by_segment.setdefault(key, []).append(index)
+        self.positions = sorted({position for position, _ in self.by_segment}, reverse=True)
+
+    @staticmethod
+    @lru_cache(maxsize=64)
+    def of(templates: tuple[Any, ...]) -> "_Shortlist | None":
+        """The shortlist of a spec's paths; None unless every path is a string whose placeholders
+        openapi-core reads without raising (a malformed path must be met in openapi-core's order)."""
+        try:
+            if not all(isinstance(t, str) and len(_placeholders(t)) <= MAX_PLACEHOLDERS for t in templates):
+                return None
+        except ValueError:
+            return None
+        return _Shortlist(templates)
+
+    def for_url(self, name: str) -> list[str]:
+        """In spec order, every path that can be a literal suffix of ``name`` or whose pattern can match
+        its end. A path with a literal segment after its first (``tasks`` in ``/projects/{gid}/tasks``)
+        is one only when the URL has that text at the same place from its end: :func:`_may_match` asks
+        that of every such segment, and a literal suffix has them all."""
+        segments = name.split("/")
+        found = list(self.anywhere)
+        for position in self.positions:
+            if -position > len(segments):
+                break
+            found += self.by_segment.get((position, segments[position]), ())
+        return [self.templates[index] for index in sorted(found)]
 
 
 def _candidates(paths: dict[Any, Any], name: str) -> Iterator[tuple[str, Any, dict[str, str]]]:

@@ -17,8 +17,8 @@ needs once (its parameters, casts, media types and jsonschema validators) and th
 request in microseconds; :mod:`~wapii_core.spec.openapi_reference` runs openapi-core itself (about
 10 ms a request) and serves every operation the compiled engine does not cover (content-typed
 parameters, styles other than form and simple, object-typed parameters and form fields,
-composed schemas where openapi-core casts, media types other than JSON and forms, remote
-``$ref``s, ..., and every operation of an OpenAPI 3.1 document).
+composed schemas with object parts where openapi-core casts, media types other than JSON and
+forms, remote ``$ref``s, ..., and every operation of an OpenAPI 3.1 document).
 ``tests/test_openapi_engines.py`` holds the two to equal results, request by request.
 
 :meth:`OperationValidator.validate` never raises: a field of the wrong shape (``headers`` that

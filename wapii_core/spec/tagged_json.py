@@ -17,6 +17,8 @@ import datetime as _dt
 import json
 from typing import Any
 
+from wapii_core.base import fastjson
+
 TAG = "\u0000tag"
 
 
@@ -24,7 +26,7 @@ class Unencodable(ValueError):
     """A value with no exact JSON form here (a recursive structure, an unknown type, too many nodes)."""
 
 
-def dumps(value: Any, max_nodes: int = 20_000_000, tree: bool = False) -> tuple[str, bool]:
+def dumps(value: Any, max_nodes: int = 20_000_000, tree: bool = False, string_keys: bool = False) -> tuple[str, bool]:
     """``(text, tagged)``: the JSON text of ``value`` and whether it holds tags (``loads`` needs to know).
 
     Raises :class:`Unencodable` for a recursive structure, a type YAML's safe loader never
@@ -33,11 +35,14 @@ def dumps(value: Any, max_nodes: int = 20_000_000, tree: bool = False) -> tuple[
     the value's source) tries JSON's C encoder first and keeps its text when it reads back equal
     to ``value``: JSON keeps ``int``, ``float``, ``bool`` and ``None`` apart, so equality is only
     lost where a type is (a non-string key, a tuple, a NaN), and then the tagged walk below runs.
+    ``string_keys=True`` as well (the caller also knows that every mapping key is a string and that
+    it holds no tuple) keeps the C encoder's text without reading it back: nothing else loses its
+    type there (a NaN reads back as a NaN), and a value JSON has no type for is refused by it.
     """
     if tree:
         try:
             text = json.dumps(value, separators=(",", ":"), default=_no_default)
-            if json.loads(text) == value:
+            if string_keys or fastjson.loads(text) == value:
                 return text, False
         except (TypeError, ValueError):
             pass
@@ -87,7 +92,7 @@ def _no_default(value: Any) -> Any:
 
 def loads(text: str | bytes, tagged: bool) -> Any:
     """The value :func:`dumps` wrote (``tagged``: its second result); raises ``ValueError`` on bad text."""
-    return json.loads(text, object_hook=_untag) if tagged else json.loads(text)
+    return json.loads(text, object_hook=_untag) if tagged else fastjson.loads(text)
 
 
 _CONSTRUCTORS = {
