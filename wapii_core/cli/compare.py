@@ -19,8 +19,9 @@ import typer
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.model import Setup
-from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption, DrawsOption,
-                     LimitOption, ModelOption, QuietOption, generation_failures, parse_options)
+from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
+                                   DrawsOption, LimitOption, ModelOption, QuietOption, generation_failures,
+                                   parse_options)
 
 DEFAULT_MODE = "wire"
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from wapii_core.sandbox import bwrap, landlock
 from wapii_core.sandbox.layers import Layer
 from wapii_core.sandbox.limits import Limits, clean_env
-from wapii_core.sandbox.users import (SandboxUser, drop_prefix, no_capabilities_prefix, readable_by, running_as_root, sandbox_user,
-                    setpriv_binary)
+from wapii_core.sandbox.users import (SandboxUser, drop_prefix, no_capabilities_prefix, readable_by, running_as_root,
+                                      sandbox_user, setpriv_binary)
 
 
 @dataclass
