@@ -355,6 +355,32 @@ class SpecIndex:
         compiled = self._regexes(strict)[found[0]]
         return compiled.values(self._strip_server(url), True) if strict else compiled.values(url, False)
 
+    def shadowing(self, template: str) -> list[str]:
+        """The templates ranked before ``template`` (better candidates, best first) that may match a
+        URL that ``template`` matches, in either mode: where a URL matches both, its first candidate,
+        and so the path the judge resolves it to, is not ``template``. Conservative: a template
+        listed may share no URL with ``template`` (two literal-and-placeholder segments are assumed
+        to overlap, as is any pair where a ``.`` or other regex syntax is outside a placeholder);
+        one that shares a URL with it is always listed. For a template without placeholders, the URL
+        considered is the one it spells (the only one a grammar writes for it), and the answer exact."""
+        item = self._by_template.get(template)
+        if item is None:
+            return []
+        own = self._rank[self._items.index(item)]
+        if not _PLACEHOLDER.search(template):  # one URL: its candidates in either mode, exactly
+            url = self.server + template
+            better = {i for strict in (False, True) for i in self._matching(url, strict) if self._rank[i] < own}
+            return [self._items[i].template for i in self._order[:own] if i in better]
+        mine = _segment_patterns(template)
+        found = []
+        for i in self._order[:own]:
+            other = self._items[i].template
+            theirs = _segment_patterns(other)
+            if mine is None or theirs is None or (
+                    len(mine) == len(theirs) and all(_segments_overlap(a, b) for a, b in zip(mine, theirs))):
+                found.append(other)
+        return found
+
     # ------------------------------------------------------------------ operations
 
     @property
@@ -402,6 +428,26 @@ class SpecIndex:
         if _first_parameter_in(item.parameters, name, field):
             return True
         return operation is not None and _first_parameter_in(operation.parameters, name, field)
+
+
+def _segment_patterns(template: str) -> list[str] | None:
+    """The ``/`` segments of ``template`` when a URL matches it segment by segment in both modes (no
+    ``.`` or other regex syntax outside its placeholders, none of which can hold a ``/``); else None."""
+    if any(c in _REGEX_SYNTAX or c == "." for part in _PLACEHOLDER.split(template) for c in part):
+        return None
+    return template.split("/")
+
+
+def _segments_overlap(a: str, b: str) -> bool:
+    """Whether two template segments may match the same text (placeholders: ``[^/?&]+``)."""
+    if "{" in a and "{" in b:
+        return True
+    if "{" in b:
+        a, b = b, a
+    if "{" not in a:
+        return a == b
+    pattern = _MATCH_VALUE.join(re.escape(part) for part in _PLACEHOLDER.split(a))
+    return re.fullmatch(pattern, b) is not None
 
 
 def _first_parameter_in(parameters: tuple[tuple[str, str], ...], name: str, field: str) -> bool:
