@@ -10,11 +10,11 @@ import re
 import pytest
 
 from support import WAPIIBENCH
-from wapii_core import plugins
+from wapii_core.base import plugins
 from wapii_core.grammar import get_engine
 from wapii_core.grammar.endpoints import load_api
-from wapii_core.model import Setup
-from wapii_core.spec import SpecIndex
+from wapii_core.base.model import Setup
+from wapii_core.spec.index import SpecIndex
 
 ADAPTERS = ("axios_js", "fetch_js", "requests_py", "httpx_py", "aiohttp_py")
 METHOD_IN_STARTER = {"axios_js": True, "fetch_js": False, "requests_py": True, "httpx_py": True, "aiohttp_py": True}
@@ -24,7 +24,7 @@ METHOD_IN_STARTER = {"axios_js": True, "fetch_js": False, "requests_py": True, "
 def wapiibench():
     if not (WAPIIBENCH / "dataset.json").is_file():
         pytest.skip("WAPIIBench not found (set WAPII_SHARED)")
-    from wapii_core.datasets import load_wapiibench
+    from wapii_core.datasets.loader import load_wapiibench
 
     return load_wapiibench(WAPIIBENCH)
 
