@@ -122,6 +122,7 @@ _WHERE: dict[str, str] = {
     "path_value": "wapii_core.grammar.javascript",
     "url_forms": "wapii_core.grammar.javascript",
     "url_regex": "wapii_core.grammar.javascript",
+    "shadowed_urls": "wapii_core.grammar.javascript",
     "js_escape": "wapii_core.grammar.javascript",
     "QUOTES": "wapii_core.grammar.javascript",
     "EXPRESSION": "wapii_core.grammar.javascript",

@@ -53,6 +53,10 @@ class Endpoint:
     headers: tuple[Arg, ...]
     body: VType | None  # None: the operation declares no request body
     body_required: bool = False
+    shadowed_by: tuple[str, ...] = ()
+    """The templates the judge ranks before this one that may match some of its URLs
+    (:meth:`SpecIndex.shadowing`): a URL that one of them matches resolves to another path, so a
+    grammar that offers this endpoint's arguments after a URL must exclude those URLs."""
 
     @property
     def required_query(self) -> bool:
@@ -139,7 +143,7 @@ def _endpoint(index: SpecIndex, doc: dict[str, Any], resolve: Resolver, notes: N
             fields["headers"].append(Arg(name, _LIBRARY_HEADER))
     body, body_required = _body(index, resolve, notes, op, method, template, where)
     return Endpoint(method, template, tuple(path_params), tuple(fields["params"]), tuple(fields["headers"]),
-                    body, body_required)
+                    body, body_required, tuple(index.shadowing(template)))
 
 
 def _body(index: SpecIndex, resolve: Resolver, notes: Notes, op: dict[str, Any], method: str, template: str,

@@ -103,6 +103,34 @@ def url_forms(server: str, endpoint: Endpoint, static: Callable[[str], str], val
     return forms
 
 
+_HEX = "0123456789ABCDEF"
+_DECODED_VALUE = r"%(?:[013-9A-Fa-f][0-9A-Fa-f]|2[0-57-9A-Ea-e]|3[0-9A-Ea-e])"
+"""A ``%`` escape that decodes to a character a placeholder matches (any but ``/``, ``?`` and ``&``)."""
+
+
+def _escaped(char: str) -> str:
+    """A regex for ``char`` written as itself or as the ``%`` escapes of its UTF-8 bytes (either case)."""
+    escapes = "".join(f"%{b >> 4:X}[{_HEX[b & 15]}{_HEX[b & 15].lower()}]" for b in char.encode("utf-8"))
+    return f"(?:{escape(char)}|{escapes})"
+
+
+def shadowed_urls(server: str, templates: tuple[str, ...], quote: str) -> str:
+    """A regex for the URL string literals delimited by ``quote`` (server, path, optional query
+    after a ``?``) whose path, as the judge reads it (percent-decoded, the server stripped), one of
+    ``templates`` matches: each placeholder one or more characters other than ``/``, ``?`` and
+    ``&``, a ``.`` outside placeholders any character (reference mode; strict mode matches less),
+    every other character itself. For :attr:`Endpoint.shadowed_by`: the URLs a grammar must not
+    accept for an endpoint because the judge resolves them to a better-ranked path."""
+    value = rf"(?:[^/?&%\\\n{escape(quote)}]|{_DECODED_VALUE})+"
+    anything = rf"(?:[^?%\\\n{escape(quote)}]|%[0-9A-Fa-f]{{2}})"
+    paths = []
+    for template in templates:
+        parts = PLACEHOLDER.split(template)
+        literal = ["".join(anything if c == "." else _escaped(c) for c in js_escape(part, quote)) for part in parts]
+        paths.append(value.join(literal))
+    return (escape(quote + js_escape(server, quote)) + "(?:" + "|".join(paths) + r")(?s:\?.*)?" + escape(quote))
+
+
 def url_regex(server: str, endpoint: Endpoint, references: bool = True) -> str:
     """One regex for the URL string literal of ``endpoint``, in any of the three quotes."""
     return "|".join(url_forms(server, endpoint, escape, lambda kind, quote: path_value(kind, quote, references), ""))

@@ -263,6 +263,11 @@ class SpecIndex:
         self._buckets: dict[bool, dict[tuple[str, Any], list[int]]] = {}
         self._tries: dict[bool, _SegmentTrie] = {}
         self._matched: dict[tuple[str, bool], list[int]] = {}  # the same URLs are matched several times a sample
+        self._position = {item.template: i for i, item in enumerate(self._items)}
+        self._shapes: list[_Shape] | None = None  # built by the first shadowing() that needs them
+        self._shadowing: dict[str, list[str]] = {}
+        self._by_first: dict[str | None, set[int]] = {}  # positions by their shape's first segment
+        self._by_count: dict[int | None, set[int]] = {}  # positions by their whole shape's segment count
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ loading
@@ -356,6 +361,58 @@ class SpecIndex:
         compiled = self._regexes(strict)[found[0]]
         return compiled.values(self._strip_server(url), True) if strict else compiled.values(url, False)
 
+    def shadowing(self, template: str) -> list[str]:
+        """The templates ranked before ``template`` (better candidates, best first) that may match a
+        URL that ``template`` matches, in either mode: where a URL matches both, its first candidate,
+        and so the path the judge resolves it to, is not ``template``. Conservative: a template
+        listed may share no URL with ``template`` (see :meth:`_Shape.may_overlap`); one that shares a URL
+        with it is always listed. For a template without placeholders, the URL considered is the one
+        it spells (the only one a grammar writes for it), and the answer exact."""
+        found = self._shadowing.get(template)
+        if found is not None:
+            return list(found)
+        position = self._position.get(template)
+        if position is None:
+            return []
+        own = self._rank[position]
+        if not _PLACEHOLDER.search(template):  # one URL: its candidates in either mode, exactly
+            url = self.server + template
+            better = {i for strict in (False, True) for i in self._matching(url, strict) if self._rank[i] < own}
+            found = [self._items[i].template for i in self._order[:own] if i in better]
+        else:
+            found = [self._items[i].template for i in self._overlapping(position)]
+        self._shadowing[template] = found
+        return list(found)
+
+    def _overlapping(self, position: int) -> list[int]:
+        """The paths ranked before the one at ``position`` that may share a URL with it (best first)."""
+        shapes = self._shape_index()
+        mine, own = shapes[position], self._rank[position]
+        maybe = self._by_first.get(None, set()) | (
+            self._by_first.get(mine.first, set()) if mine.first is not None else set(range(len(self._items))))
+        if mine.whole:  # a URL of exactly as many segments: a whole shape of that many, or a partial one
+            maybe &= self._by_count.get(len(mine.segments), set()) | self._by_count.get(None, set())
+        found = []
+        for i in sorted((i for i in maybe if self._rank[i] < own), key=self._rank.__getitem__):
+            if not mine.may_overlap(shapes[i]):
+                continue
+            text = self._items[i].template
+            if shapes[i].whole and not _PLACEHOLDER.search(text):  # one URL, spelt out: try it
+                if not any(self._regexes(strict)[position].matches(text) for strict in (False, True)):
+                    continue
+            found.append(i)
+        return found
+
+    def _shape_index(self) -> list[_Shape]:
+        with self._lock:
+            if self._shapes is None:
+                shapes = [_Shape.of(item.template) for item in self._items]
+                for i, shape in enumerate(shapes):
+                    self._by_first.setdefault(shape.first, set()).add(i)
+                    self._by_count.setdefault(len(shape.segments) if shape.whole else None, set()).add(i)
+                self._shapes = shapes
+            return self._shapes
+
     # ------------------------------------------------------------------ operations
 
     @property
@@ -403,6 +460,75 @@ class SpecIndex:
         if _first_parameter_in(item.parameters, name, field):
             return True
         return operation is not None and _first_parameter_in(operation.parameters, name, field)
+
+
+_LIVE_SYNTAX = frozenset("^$*+?[]\\|()")
+"""Regex syntax that makes a template's literal text no guide to the URLs it matches (reference mode)."""
+
+
+class _Shape:
+    """What decides cheaply whether two templates may match the same URL (:meth:`may_overlap`): the
+    fixed text a URL matching the template starts and ends with (up to a placeholder or a ``.``,
+    any character in reference mode, even ``/``), its ``/`` segments, and how many of them lead
+    without a ``.`` (a URL's first segments match those one by one)."""
+
+    __slots__ = ("head", "tail", "segments", "aligned")
+
+    def __init__(self, head: str, tail: str, segments: list[str], aligned: int) -> None:
+        self.head, self.tail, self.segments, self.aligned = head, tail, segments, aligned
+
+    @classmethod
+    def of(cls, template: str) -> "_Shape":
+        if any(c in _LIVE_SYNTAX for part in _PLACEHOLDER.split(template) for c in part):
+            return cls("", "", [], 0)  # anything: no head, no tail, no segment known
+        stops = [i for i, c in enumerate(template) if c in "{}."]
+        head = template[:stops[0]] if stops else template
+        tail = template[stops[-1] + 1:] if stops else template
+        segments = template.split("/")
+        aligned = next((i for i, segment in enumerate(segments) if "." in _PLACEHOLDER.sub("", segment)), len(segments))
+        return cls(head, tail, segments, aligned)
+
+    @property
+    def first(self) -> str | None:
+        """The first segment when a URL's must be that very text, else None."""
+        if self.aligned > 1 and self.segments[0] == "" and "{" not in self.segments[1]:
+            return self.segments[1]
+        return None
+
+    @property
+    def whole(self) -> bool:
+        """Whether every segment is matched on its own (a URL has exactly as many segments)."""
+        return bool(self.segments) and self.aligned == len(self.segments)
+
+    def may_overlap(self, other: "_Shape") -> bool:
+        """False only when no URL can match both: their heads or tails disagree, or their leading
+        segments cannot match the same texts, or their URLs cannot have as many segments (a ``.``
+        may match a ``/``, adding segments, never removing one)."""
+        if not (self.head.startswith(other.head) or other.head.startswith(self.head)):
+            return False
+        if not (self.tail.endswith(other.tail) or other.tail.endswith(self.tail)):
+            return False
+        if not self.segments or not other.segments:
+            return True
+        if self.whole and other.whole and len(self.segments) != len(other.segments):
+            return False
+        if self.whole and len(self.segments) < len(other.segments) or \
+                other.whole and len(other.segments) < len(self.segments):
+            return False
+        shared = min(self.aligned, other.aligned)
+        return all(_segments_overlap(a, b) for a, b in zip(self.segments[:shared], other.segments[:shared]))
+
+
+def _segments_overlap(a: str, b: str) -> bool:
+    """Whether two template segments may match the same text (placeholders: ``[^/?&]+``)."""
+    if "{" in a and "{" in b:
+        return True
+    if "{" in b:
+        a, b = b, a
+    if "{" not in a:
+        return a == b
+    pattern = _MATCH_VALUE.join(re.escape(part) for part in _PLACEHOLDER.split(a))
+    return re.fullmatch(pattern, b) is not None
 
 
 def _first_parameter_in(parameters: tuple[tuple[str, str], ...], name: str, field: str) -> bool:

@@ -74,3 +74,28 @@ def test_a_grammar_for_the_completion_of_an_argument_starter(grammars, wapiibenc
             assert accepts(completion.grammar, program[len(starter):]), sample.id
     elsewhere = starter_code(wapiibench.samples[0], Setup.argument).replace("app.asana.com", "elsewhere.org")
     assert grammars[("asana", Setup.full)].for_completion(elsewhere) is None
+
+
+def test_after_a_url_only_the_methods_of_the_path_the_judge_resolves_it_to(wapiibench) -> None:
+    """``.../values/A1:B2:clear`` also matches ``/values/{range}`` (range ``A1:B2:clear``), but the judge
+    resolves it to ``{range}:clear``: after that URL (the argument starter's, or one the model wrote,
+    percent-escaped or not) only POST and its arguments; ``A1:B2`` keeps ``{range}``'s GET and PUT."""
+    from wapii_fetch_js.prompt import starter_code
+
+    if get_engine() is None:
+        pytest.skip("no grammar engine installed")
+    constraint = build_constraint(SpecIndex.load(wapiibench.specs["google_sheet_v4"]), Setup.full)
+    values = "'https://sheets.googleapis.com/v4/spreadsheets/abc/values/"
+    auth = "headers: { Authorization: 'Bearer x' }"
+    put = f", {{ method: 'PUT', {auth}, body: JSON.stringify({{ values: [] }}) }});"
+    post, get = f", {{ method: 'POST', {auth} }});", f", {{ {auth} }});"
+    for url in ("A1:B2:clear'", "A1:B2:clear?valueInputOption=RAW'", "A1:B2%3Aclear'", "A1:B2:%63lear'"):
+        assert not accepts(constraint.grammar, values + url + put), url
+        assert not accepts(constraint.grammar, values + url + get), url
+    assert accepts(constraint.grammar, values + "A1:B2:clear'" + post)
+    for url in ("A1:B2'", "A1:B2:CLEAR'", "A1:B2:%63LEAR'"):  # matching is case-sensitive
+        assert accepts(constraint.grammar, values + url + put) and accepts(constraint.grammar, values + url + get), url
+    assert not accepts(constraint.grammar, "'https://sheets.googleapis.com/v4/spreadsheets/abc:batchUpdate'" + get)
+    sample = next(s for s in wapiibench.samples if s.config["url"].endswith(":clear"))
+    completion = constraint.for_completion(starter_code(sample, Setup.argument))
+    assert accepts(completion.grammar, post) and not accepts(completion.grammar, put)

@@ -13,7 +13,11 @@ The URL: one string literal (any quote; path parameters typed, or ``${…}`` in 
 with an optional query string of the endpoint's query parameters (``?name=value&…``), or the
 literal ending in ``?`` followed by ``+ new URLSearchParams({…})`` (an object of the endpoint's
 query parameters, typed), or the literal without a query followed by ``+ '?name=value&…'`` or
-``+ '?' + new URLSearchParams({…})`` (the form the ``argument`` setup's starter, ``'<url>'``, leaves). The options: an object with ``method`` (the endpoint's method, in any
+``+ '?' + new URLSearchParams({…})`` (the form the ``argument`` setup's starter, ``'<url>'``, leaves).
+An endpoint's URL literal leaves out the URLs that the judge resolves to a better-ranked path
+(:attr:`Endpoint.shadowed_by`: ``.../values/A1:B2:clear`` is ``{range}:clear``'s, not ``{range}``'s,
+spelled ``%3Aclear`` or not), so the method and arguments that follow a URL, the starter's included,
+are those of an endpoint of the path the judge resolves it to. The options: an object with ``method`` (the endpoint's method, in any
 case; required unless it is GET), ``headers`` (the endpoint's header parameters and credentials)
 and, for an endpoint with a request body, ``body``: ``JSON.stringify(…)`` or
 ``new URLSearchParams(…)`` of the body's schema (or a variable; a FormData is not expressed: it is
@@ -28,11 +32,12 @@ from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
                             LarkWriter, Obj, Prop, Setup, SpecIndex, ValueRules, VType, alternatives, cached,
-                            escape, js_escape, load_api, path_value, regex, url_forms, QUOTES, EXPRESSION, Bool, Int, Null, Num, OneOf, Str)
+                            escape, js_escape, load_api, path_value, regex, shadowed_urls, url_forms, QUOTES, EXPRESSION, Bool,
+                            Int, Null, Num, OneOf, Str)
 
 from .extract import CUT_OFFS
 
-VERSION = 4
+VERSION = 5
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "fetch("
 _TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
@@ -129,9 +134,11 @@ class FetchGrammar:
         same text, such as ``/{id}`` and ``/{id}:batchUpdate``, must be told apart by the parser,
         not cut short by a path value's lexeme)."""
         value = self._path_value
+        excluded = {quote: shadowed_urls(self.api.server, endpoint.shadowed_by, quote) for quote in QUOTES}
 
         def lexeme(pattern: str) -> str:
-            return self.w.shared(("url-literal", pattern), "URL", lambda _: regex(pattern))
+            body = regex(pattern) + (f" & ~{regex(excluded[pattern[0]])}" if endpoint.shadowed_by else "")
+            return self.w.shared(("url-literal", body), "URL", lambda _: body)
 
         if not endpoint.query:
             return alternatives([lexeme(form) for form in url_forms(self.api.server, endpoint, escape, value, "")])
@@ -190,6 +197,9 @@ class FetchGrammar:
             appended = self.appended.get((endpoint.template, endpoint.method))
             rest = f"({appended})? {after}" if appended else after
             closed = "|".join(url_forms(self.api.server, endpoint, escape, self._path_value, ""))
+            if endpoint.shadowed_by:  # Python's re, for Constraint.for_completion: the same exclusion
+                shadowed = "|".join(shadowed_urls(self.api.server, endpoint.shadowed_by, q) for q in QUOTES)
+                closed = f"(?!(?:{shadowed})\\Z)(?:{closed})"
             self.endpoints.append(("", closed, self.w.shared(("rest", rest), "rest", lambda _: rest)))
         return self.w.define("call", alternatives(alternatives_))
 

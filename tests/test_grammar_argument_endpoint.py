@@ -1,0 +1,66 @@
+"""After an argument-setup starter, every adapter's grammar offers the arguments of the endpoints of
+the path the judge resolves the starter's URL to (its first candidate, metrics.md §4), and of no
+other endpoint whose template also matches the URL: with the starter's method where the starter names
+one (axios, requests, httpx, aiohttp), any method of that path where it does not (fetch)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from support import WAPIIBENCH
+from wapii_core.base import plugins
+from wapii_core.grammar import get_engine
+from wapii_core.grammar.endpoints import load_api
+from wapii_core.base.model import Setup
+from wapii_core.spec.index import SpecIndex
+
+ADAPTERS = ("axios_js", "fetch_js", "requests_py", "httpx_py", "aiohttp_py")
+METHOD_IN_STARTER = {"axios_js": True, "fetch_js": False, "requests_py": True, "httpx_py": True, "aiohttp_py": True}
+
+
+@pytest.fixture(scope="module")
+def wapiibench():
+    if not (WAPIIBENCH / "dataset.json").is_file():
+        pytest.skip("WAPIIBench not found (set WAPII_SHARED)")
+    from wapii_core.datasets.loader import load_wapiibench
+
+    return load_wapiibench(WAPIIBENCH)
+
+
+@pytest.fixture(scope="module", params=ADAPTERS)
+def adapter(request):
+    if get_engine() is None:
+        pytest.skip("no grammar engine installed")
+    if request.param not in plugins.adapters.names():
+        pytest.skip(f"adapter {request.param} is not installed")
+    made = plugins.adapters.get(request.param)()
+    yield made
+    made.close()
+
+
+def offered(grammar: str) -> set[str]:
+    """The rules a completion grammar's start rule offers (``start: WS? (a | b)``)."""
+    start = next(line for line in grammar.splitlines() if line.startswith("start:"))
+    return set(re.findall(r"[\w:]+", start.split("(", 1)[1]))
+
+
+def test_the_starter_url_offers_only_the_endpoints_of_the_path_the_judge_resolves_it_to(adapter, wapiibench):
+    shadowed = 0
+    for api, path in wapiibench.specs.items():
+        spec = SpecIndex.load(path)
+        constraint = adapter.constraint(path, Setup.argument)
+        endpoints = load_api(spec).endpoints
+        assert len(endpoints) == len(constraint.endpoints)
+        for sample in (s for s in wapiibench.samples if s.api == api):
+            starter = adapter.prompt(sample, Setup.argument, wapiibench).starter
+            completion = constraint.for_completion(starter)
+            assert completion is not None, sample.id
+            first = spec.candidates(sample.config["url"])[0]
+            expected = {rule for endpoint, (_, _, rule) in zip(endpoints, constraint.endpoints)
+                        if endpoint.template == first
+                        and (endpoint.method == sample.config["method"] or not METHOD_IN_STARTER[adapter.name])}
+            assert offered(completion.grammar) == expected, sample.id
+            shadowed += len(spec.candidates(sample.config["url"])) > 1
+    assert shadowed  # some starters' URLs match a wider template too (the case this is about)
