@@ -1,7 +1,7 @@
 """The URL string literals of a whole API as a grammar: a trie over path segments.
 
 Written as one lexeme per URL, a large API keeps every template of a method alive at once in
-llguidance's lexer (GitHub: 600 URL lexemes after ``get(``), which makes compiling slow and the
+llguidance's lexer (GitHub: 639 URL lexemes after ``get(``), which makes compiling slow and the
 first masks inside a URL cost milliseconds. Here a URL literal is a sequence of lexemes, one per
 path segment *with the delimiter that ends it*: the opening quote, the server and the first
 segment, then each further segment, each followed by ``/`` or, for the last, the closing quote.
