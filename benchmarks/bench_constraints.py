@@ -41,8 +41,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def load(data_dir: Path, adapter: str = "axios_js") -> tuple[Any, Any]:
-    from wapii_core import plugins
-    from wapii_core.datasets import load_wapiibench
+    from wapii_core.base import plugins
+    from wapii_core.datasets.loader import load_wapiibench
 
     return load_wapiibench(data_dir), plugins.adapters.get(adapter)()
 
@@ -57,8 +57,8 @@ def tiny_tokenizer() -> Any:
 def bench_compile(dataset: Any, hf_tokenizer: Any) -> list[dict[str, Any]]:
     from wapii_axios_js.grammar import build_constraint
     from wapii_core.grammar import get_engine
-    from wapii_core.model import Setup
-    from wapii_core.spec import SpecIndex
+    from wapii_core.base.model import Setup
+    from wapii_core.spec.index import SpecIndex
 
     engine = get_engine()
     started = time.perf_counter()
@@ -90,7 +90,7 @@ def bench_mask(dataset: Any, hf_tokenizer: Any) -> dict[str, float]:
     from wapii_axios_js.prompt import starter_code
     from wapii_axios_js.render import render_program
     from wapii_core.grammar import get_engine
-    from wapii_core.model import Setup
+    from wapii_core.base.model import Setup
     from wapii_hf_models.logits import GrammarLogitsProcessor
 
     engine = get_engine()
@@ -131,7 +131,7 @@ class AxiosConstraint:
 
 def context(dataset: Any, adapter: Any, setup: Any, setting: str) -> Any:
     """A run context that carries the setting (what the runner passes once it is wired)."""
-    from wapii_core.protocols import RunContext
+    from wapii_core.base.protocols import RunContext
 
     @dataclass
     class SettingContext(RunContext):
@@ -141,7 +141,7 @@ def context(dataset: Any, adapter: Any, setup: Any, setting: str) -> Any:
 
 
 def backend(dataset: Any, adapter: Any, setup: Any, setting: str, model: str = "wapii-tiny", **options: str) -> Any:
-    from wapii_core.protocols import BackendOptions
+    from wapii_core.base.protocols import BackendOptions
     from wapii_hf_models.backend import HFBackend
 
     extra = {"no_cache": "true", "threads": "1", **options}
@@ -151,7 +151,7 @@ def backend(dataset: Any, adapter: Any, setup: Any, setting: str, model: str = "
 
 
 def requests(dataset: Any, adapter: Any, setup: Any, samples: list[Any]) -> list[Any]:
-    from wapii_core.model import GenerationRequest
+    from wapii_core.base.model import GenerationRequest
 
     return [GenerationRequest(sample=s, prompt=adapter.prompt(s, setup, dataset)) for s in samples]
 
@@ -159,7 +159,7 @@ def requests(dataset: Any, adapter: Any, setup: Any, samples: list[Any]) -> list
 def bench_speed(dataset: Any, adapter: Any, count: int, max_new_tokens: int, rounds: int = 3) -> list[dict[str, Any]]:
     """Unconstrained and constrained runs interleaved, best of ``rounds`` each, in wall and CPU time
     (on a machine shared with other work, CPU time is the steadier measure)."""
-    from wapii_core.model import Setup
+    from wapii_core.base.model import Setup
 
     samples = dataset.samples[:: max(1, len(dataset.samples) // count)][:count]
     reqs = requests(dataset, adapter, Setup.full, samples)
@@ -208,9 +208,9 @@ def bench_legality(dataset: Any, adapter: Any, max_new_tokens: int, batch: int, 
     from collections import Counter
 
     from wapii_core.grammar.audit import own_endpoint_illegal
-    from wapii_core.model import Setup
-    from wapii_core.runner import Judge
-    from wapii_core.spec import SpecIndex
+    from wapii_core.base.model import Setup
+    from wapii_core.run.runner import Judge
+    from wapii_core.spec.index import SpecIndex
 
     import wapii_axios_js.grammar  # noqa: F401  (imported now: a long run must not pick up later edits)
     import wapii_requests_py.grammar  # noqa: F401

@@ -64,7 +64,9 @@ def timed(owner, attr, stage):
     setattr(owner, attr, wrapper)
 
 import wapii_core.cli as cli
-from wapii_core import plugins, runner, store
+from wapii_core.base import plugins
+from wapii_core.run import runner
+import wapii_core.store.rundir as store
 
 class _Proxy:
     def __init__(self, inner, name):

@@ -35,9 +35,9 @@ def peak_rss_mib() -> float:
 
 def wapiibench_requests(data_dir: Path, limit: int | None = None) -> list[Any]:
     """GenerationRequests for every WAPIIBench sample (``full`` setup) with the axios adapter's prompts."""
-    from wapii_core import plugins
-    from wapii_core.datasets import load_wapiibench
-    from wapii_core.model import GenerationRequest, Setup
+    from wapii_core.base import plugins
+    from wapii_core.datasets.loader import load_wapiibench
+    from wapii_core.base.model import GenerationRequest, Setup
 
     dataset = load_wapiibench(data_dir)
     adapter = plugins.adapters.get("axios_js")()
@@ -94,7 +94,7 @@ def main_with_workers(parser: argparse.ArgumentParser, worker: Callable[[argpars
 # -- this benchmark ---------------------------------------------------------------------------------
 
 def worker(args: argparse.Namespace) -> dict[str, Any]:
-    from wapii_core.protocols import BackendOptions
+    from wapii_core.base.protocols import BackendOptions
     from wapii_hf_models.backend import HFBackend
 
     requests = wapiibench_requests(args.data_dir, args.limit)

@@ -60,7 +60,7 @@ STEPS = ("index", "check", "oracle", "grammar", "mask", "retrieval")
 _INDEX_CHILD = """
 import json, sys, time
 start = time.perf_counter()
-from wapii_core.spec import SpecIndex
+from wapii_core.spec.index import SpecIndex
 for path in sys.argv[1:]:
     SpecIndex.load(path)
 print(json.dumps(time.perf_counter() - start))
@@ -77,7 +77,7 @@ def sha256(path: Path) -> str:
 
 def fetch_github_spec() -> Path:
     """The pinned GitHub description, fetched with npm into the cache once (sha256 checked)."""
-    from wapii_core.paths import cache_dir
+    from wapii_core.base.paths import cache_dir
 
     home = cache_dir() / "bench" / f"octokit-openapi-{VERSION}"
     spec = home / "api.github.com.json"
@@ -111,7 +111,7 @@ def build_datasets(spec: Path, every: int, work: Path) -> dict[str, Path]:
     """The scaffolded GitHub task set with the spec as JSON and as YAML."""
     import yaml
 
-    from wapii_core.dataset_scaffold import scaffold_dataset
+    from wapii_core.datasets.scaffold import scaffold_dataset
 
     as_json = work / "github-json"
     report = scaffold_dataset(spec, as_json, "github", every)
@@ -196,8 +196,8 @@ def bench_grammar(datasets: dict[str, Any], mask: bool) -> dict[str, dict[str, f
 def bench_retrieval(datasets: dict[str, Any]) -> dict[str, dict[str, float]]:
     """Recall@1 / @5 of the expected endpoint; the time to build the retrievers (first: what this
     process's spec cache held; cached: built again from the disk cache) and to search for every task."""
-    from wapii_core import rag
-    from wapii_core.spec import SpecIndex
+    from wapii_core.generation import rag
+    from wapii_core.spec.index import SpecIndex
 
     out: dict[str, dict[str, float]] = {}
     for name, dataset in datasets.items():
@@ -240,7 +240,7 @@ def main() -> int:
     skip = {s for s in args.skip.split(",") if s}
     if not (args.data_dir / "dataset.json").is_file():
         sys.exit(f"error: {args.data_dir}: WAPIIBench not found (pass --data-dir)")
-    from wapii_core.datasets import load_dataset_dir
+    from wapii_core.datasets.loader import load_dataset_dir
 
     spec = fetch_github_spec()
     with tempfile.TemporaryDirectory(prefix="wapii-large-") as scratch:
@@ -289,7 +289,7 @@ def main() -> int:
                         {column: f"{v['build']:.2f} / {v['cached']:.2f}, {v['search']:.2f}"})
         if args.legality:
             import bench_constraints as bc
-            from wapii_core import plugins
+            from wapii_core.base import plugins
 
             bc.bench_legality(loaded["github (JSON)"], plugins.adapters.get("axios_js")(), 96, 8, ["literal"])
     return 0

@@ -24,7 +24,7 @@ from bench_generation import DEFAULT_DATA_DIR, identical, main_with_workers, run
 
 
 def worker(args: argparse.Namespace) -> dict[str, Any]:
-    from wapii_core.protocols import BackendOptions
+    from wapii_core.base.protocols import BackendOptions
     from wapii_openai_models.backend import OpenAIBackend
 
     requests = [r.model_copy(update={"draw": d}) for r in wapiibench_requests(args.data_dir, args.limit)

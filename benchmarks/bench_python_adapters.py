@@ -18,9 +18,9 @@ import os
 import time
 from pathlib import Path
 
-from wapii_core import plugins
-from wapii_core.model import Setup
-from wapii_core.runner import load_dataset
+from wapii_core.base import plugins
+from wapii_core.base.model import Setup
+from wapii_core.run.runner import load_dataset
 
 REPO = Path(__file__).resolve().parents[1]
 ADAPTERS = ("requests_py", "httpx_py", "aiohttp_py", "axios_js")

@@ -27,9 +27,9 @@ def main() -> None:
     args = parser.parse_args()
     if not (args.data_dir / "dataset.json").is_file():
         sys.exit(f"WAPIIBench not found in {args.data_dir} (pass --data-dir)")
-    from wapii_core.datasets import load_wapiibench
-    from wapii_core.rag import Retriever
-    from wapii_core.spec import SpecIndex
+    from wapii_core.datasets.loader import load_wapiibench
+    from wapii_core.generation.rag import Retriever
+    from wapii_core.spec.index import SpecIndex
 
     dataset = load_wapiibench(args.data_dir)
     by_api = defaultdict(list)

@@ -1,6 +1,6 @@
 """The paper's experiment on a real model: SmolLM2-135M-Instruct on WAPIIBench tasks, on the CPU.
 
-Runs ``wapii run --backend hf --model smollm2-135m`` (through :func:`wapii_core.runner.run`) for
+Runs ``wapii run --backend hf --model smollm2-135m`` (through :func:`wapii_core.run.runner.run`) for
 every combination of
 
 - mode: ``completion`` (``-O chat=false``: the prompt continued as plain text) and ``chat`` (the
@@ -100,8 +100,8 @@ def counts(run_dir: Path, seconds: float) -> dict[str, Any]:
 
 def one_run(dataset_dir: Path, out: Path, mode: str, setup: str, setting: str, options: dict[str, str]) -> dict[str, Any]:
     """One ``wapii run --dataset-dir`` in this process; its rows."""
-    from wapii_core.model import Setup
-    from wapii_core.runner import RunConfig, run
+    from wapii_core.base.model import Setup
+    from wapii_core.run.runner import RunConfig, run
 
     run_dir = out / f"{mode}-{setup}-{setting}"
     config = RunConfig(dataset=dataset_dir.name, dataset_dir=dataset_dir, backend="hf", model="smollm2-135m",
@@ -117,8 +117,8 @@ def check_stop_at_call(run_dir: Path, dataset_dir: Path, setup: str) -> tuple[in
     characters after the first stop point) for a run made with ``stop_at_call=false``."""
     from wapii_axios_js.adapter import AxiosAdapter
     from wapii_axios_js.prompt import starter_code
-    from wapii_core.datasets import load_dataset_dir
-    from wapii_core.model import Setup
+    from wapii_core.datasets.loader import load_dataset_dir
+    from wapii_core.base.model import Setup
     from wapii_hf_models.call_stop import call_complete_predicate
 
     starters = {s.id: starter_code(s, Setup(setup)) for s in load_dataset_dir(dataset_dir, "subset").samples}
@@ -151,11 +151,11 @@ def speed(threads: int, tokens: int, batches: list[int], rounds: int) -> None:
 
     torch.set_num_threads(threads)
     from wapii_axios_js.prompt import build_prompt
-    from wapii_core.datasets import load_demo
-    from wapii_core.model import Setup
+    from wapii_core.datasets.loader import load_demo
+    from wapii_core.base.model import Setup
     from wapii_hf_models.decoding import BatchDecoder, DecodingParams
     from wapii_hf_models.loading import load_model, resolve_source
-    from wapii_core.backend_programs import prefill_messages
+    from wapii_core.generation.programs import prefill_messages
 
     loaded = load_model(resolve_source("smollm2-135m"), dtype="float32", device="cpu")
     demo = load_demo()

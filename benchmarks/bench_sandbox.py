@@ -53,8 +53,8 @@ JS_TARGET, PY_TARGET, CORPUS_TARGET_S = 150, 300, 5.0
 
 def js_snippets(count: int) -> list[str]:
     """Extracted calls: the oracle's programs for the bundled demo dataset, repeated."""
-    from wapii_core import plugins
-    from wapii_core.model import Setup
+    from wapii_core.base import plugins
+    from wapii_core.base.model import Setup
 
     dataset = plugins.datasets.get("demo")(None)
     adapter = plugins.adapters.get("axios_js")()

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from wapii_core import plugins
+from wapii_core.base import plugins
 
 HAS_NODE = bool(os.environ.get("WAPII_NODE") or shutil.which("node"))
 ADAPTERS = ["requests_py"] + (["axios_js", "fetch_js"] if HAS_NODE else [])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.backend_programs import (INSTRUCT_EXTRA, chat_messages, chat_program, code_of, continuation_program,
+from wapii_core.generation.programs import (INSTRUCT_EXTRA, chat_messages, chat_program, code_of, continuation_program,
                                           cut_at_stop, is_chat_model, prefill_messages, strip_role_marker,
                                           with_extra_instructions)
 

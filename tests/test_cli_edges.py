@@ -19,7 +19,7 @@ import pytest
 
 from support import REPO, WAPIIBENCH, run_cli
 from wapii_core.cli.run import default_out
-from wapii_core.model import Setup
+from wapii_core.base.model import Setup
 
 
 def run_demo(out: Path, *args: str) -> subprocess.CompletedProcess:
@@ -102,7 +102,7 @@ def test_run_files_and_reports_are_readable_by_others(tmp_path):
 
 def looping_generations(path: Path) -> None:
     """Every demo task answered by a program that loops until its 2 s timeout (a slow run)."""
-    from wapii_core.runner import load_dataset
+    from wapii_core.run.runner import load_dataset
 
     lines = [json.dumps({"sample": s.id, "code": "import axios from 'axios';\n"
                                                  "axios.get('x', {params: (() => { while (true) {} })()});\n"})
@@ -233,7 +233,7 @@ def test_html_is_not_dumped_onto_a_terminal(tmp_path):
 
 def test_a_partial_replay_report_groups_its_failed_generations(tmp_path):
     generations = tmp_path / "two.jsonl"
-    from wapii_core.runner import load_dataset
+    from wapii_core.run.runner import load_dataset
 
     samples = load_dataset("demo", None).samples
     generations.write_text("".join(json.dumps({"sample": s.id, "code": "import axios from 'axios';\n"}) + "\n"
@@ -262,7 +262,7 @@ def test_help_texts_are_plain_and_every_option_is_explained():
     import typer
 
     from wapii_core.cli import _add_builtin_commands, app
-    from wapii_core.plugins import register_commands
+    from wapii_core.base.plugins import register_commands
 
     for command in COMMANDS:
         text = help_of(*command)

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from support import WAPIIBENCH
-from wapii_core.compare import judge, sample_counts
-from wapii_core.model import Sample, SampleResult
-from wapii_core.spec import SpecIndex
+from wapii_core.judge.compare import judge, sample_counts
+from wapii_core.base.model import Sample, SampleResult
+from wapii_core.spec.index import SpecIndex
 
 pytestmark = pytest.mark.skipif(not (WAPIIBENCH / "dataset.json").exists(), reason="needs ../shared/wapiibench")
 

@@ -12,7 +12,7 @@ import typer
 from typer.testing import CliRunner
 
 from wapii_core.cli import compare, report
-from wapii_core.runner import load_dataset
+from wapii_core.run.runner import load_dataset
 
 pytest.importorskip("wapii_requests_py")
 
@@ -58,8 +58,8 @@ def test_oracle_scores_every_library_fully_and_no_task_differs(tmp_path: Path) -
 
 
 def oracle_program(adapter_name: str, sample) -> str:
-    from wapii_core import plugins
-    from wapii_core.model import Setup
+    from wapii_core.base import plugins
+    from wapii_core.base.model import Setup
 
     return plugins.adapters.get(adapter_name)().render(sample.config, Setup.full, sample)
 

@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 
 from support import CONFORMANCE, WAPIIBENCH, run_cli
-from wapii_core.metrics import ROW_NAMES
-from wapii_core.model import SampleResult
-from wapii_core.refstats import reference_statistics
+from wapii_core.judge.metrics import ROW_NAMES
+from wapii_core.base.model import SampleResult
+from wapii_core.judge.refstats import reference_statistics
 
 CORPORA = sorted(CONFORMANCE.glob("*.reference.json"))
 TOLERANCE = 1e-9

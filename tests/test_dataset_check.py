@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from support import REPO, WAPIIBENCH
 from wapii_core.cli.datasets_tools import add_to
-from wapii_core.dataset_check import check_dataset
-from wapii_core.datasets import load_dataset_dir, load_demo
+from wapii_core.datasets.check import check_dataset
+from wapii_core.datasets.loader import load_dataset_dir, load_demo
 
 BASE = "https://api.larchwood-library.example/v2"
 HEADERS = {"Accept": "application/json, text/plain, */*", "Authorization": "Bearer <token>"}

@@ -10,9 +10,9 @@ from typing import Any, Iterator
 import pytest
 
 from support import WAPIIBENCH, sha256_of
-from wapii_core.dataset_fetch import WAPIIBENCH_COMMIT, fetch_wapiibench
-from wapii_core.datasets import load_wapiibench
-from wapii_core.errors import WapiiError
+from wapii_core.datasets.fetch import WAPIIBENCH_COMMIT, fetch_wapiibench
+from wapii_core.datasets.loader import load_wapiibench
+from wapii_core.base.errors import WapiiError
 
 
 def tree(directory: Path) -> dict[str, str]:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from support import REPO, WAPIIBENCH
-from wapii_core.dataset_generate import SYSTEM_MESSAGE, GenerateConfig, generate_dataset
-from wapii_core.datasets import load_dataset_dir, read_spec
-from wapii_core.errors import WapiiError
+from wapii_core.datasets.generate import SYSTEM_MESSAGE, GenerateConfig, generate_dataset
+from wapii_core.datasets.loader import load_dataset_dir, read_spec
+from wapii_core.base.errors import WapiiError
 
 testing_server = pytest.importorskip("wapii_openai_models.testing_server")
 pytestmark = pytest.mark.skipif(not (WAPIIBENCH / "prompts").is_dir(), reason="needs ../shared/wapiibench/prompts")
@@ -104,7 +104,7 @@ def test_a_large_spec_is_asked_for_in_endpoint_subsets(tmp_path):
 
 
 def test_the_generated_demo_dataset_scores_100_percent_with_the_oracle(tmp_path):
-    from wapii_core import runner
+    from wapii_core.run import runner
 
     with testing_server.OpenAIServer(lambda call: answer(DEMO_SAMPLES)) as server:
         report = generate_dataset(config(tmp_path / "gen", server))
@@ -138,8 +138,8 @@ def test_the_cli_command(tmp_path):
 
 
 def test_subset_requests_show_only_their_paths_and_the_components_they_use(tmp_path):
-    from wapii_core.dataset_generate import _local_refs, endpoint_chunks, spec_subset, subset_text
-    from wapii_core.documents import parse_yaml
+    from wapii_core.datasets.generate import _local_refs, endpoint_chunks, spec_subset, subset_text
+    from wapii_core.spec.documents import parse_yaml
 
     spec = WAPIIBENCH / "specs" / "asana.yaml"
     document = read_spec(spec)

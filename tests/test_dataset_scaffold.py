@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from support import run_cli
-from wapii_core.dataset_check import check_dataset
-from wapii_core.dataset_scaffold import scaffold_dataset
-from wapii_core.datasets import load_dataset_dir, load_demo
-from wapii_core.errors import WapiiError
+from wapii_core.datasets.check import check_dataset
+from wapii_core.datasets.scaffold import scaffold_dataset
+from wapii_core.datasets.loader import load_dataset_dir, load_demo
+from wapii_core.base.errors import WapiiError
 
 OPENAPI_31 = """\
 openapi: 3.1.0
@@ -69,7 +69,7 @@ def test_the_demo_spec_scaffolds_clean_tasks_for_every_endpoint(tmp_path: Path) 
 
 
 def dataset_paths(spec: Path) -> dict:
-    from wapii_core.documents import read_document
+    from wapii_core.spec.documents import read_document
 
     methods = ("get", "put", "post", "patch", "delete")
     return {t: [m for m in item if m in methods] for t, item in read_document(spec).data["paths"].items()}

@@ -11,9 +11,9 @@ import pytest
 import yaml
 
 from support import WAPIIBENCH, sha256_of
-from wapii_core.dataset_fetch import WAPIIBENCH_FILES
-from wapii_core.datasets import dataset_summary, load_dataset_dir, load_wapiibench
-from wapii_core.errors import InputError, WapiiError
+from wapii_core.datasets.fetch import WAPIIBENCH_FILES
+from wapii_core.datasets.loader import dataset_summary, load_dataset_dir, load_wapiibench
+from wapii_core.base.errors import InputError, WapiiError
 
 WAPIIBENCH_COUNTS = {"asana": 167, "google_calendar_v3": 37, "google_sheet_v4": 17, "slack": 174}
 DATASET_SHA256 = "09c778d61f2bf791b1f9bb1572e2a35c5784abcac7fc4382b1d6e30b0e6ef507"

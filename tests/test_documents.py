@@ -10,8 +10,11 @@ from pathlib import Path
 import pytest
 
 from support import WAPIIBENCH
-from wapii_core import documents, spec_cache, tagged_json, yamlload
-from wapii_core.errors import InputError
+from wapii_core.spec import documents
+import wapii_core.spec.cache as spec_cache
+from wapii_core.spec import tagged_json
+from wapii_core.spec import yamlload
+from wapii_core.base.errors import InputError
 
 SPECS = WAPIIBENCH / "specs"
 needs_specs = pytest.mark.skipif(not (SPECS / "slack.yaml").exists(), reason="needs ../shared/wapiibench")

@@ -7,7 +7,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from wapii_core.gencache import CachedAnswer, GenerationCache, cache_key, default_path
+from wapii_core.generation.gencache import CachedAnswer, GenerationCache, cache_key, default_path
 
 
 def test_key_is_stable_order_independent_and_sensitive_to_every_part():

@@ -11,8 +11,8 @@ from wapii_axios_js.grammar import build_constraint, constraint
 from wapii_axios_js.prompt import starter_code
 from wapii_axios_js.render import render_program
 from wapii_core.grammar import accepts, get_engine
-from wapii_core.model import Setup
-from wapii_core.spec import SpecIndex
+from wapii_core.base.model import Setup
+from wapii_core.spec.index import SpecIndex
 
 CASES = WAPIIBENCH / "grammar-cases"
 SPEC_VIOLATIONS = {
@@ -57,7 +57,7 @@ def test_there_are_grammar_cases():
 
 @pytest.fixture(scope="module")
 def wapiibench():
-    from wapii_core.datasets import load_wapiibench
+    from wapii_core.datasets.loader import load_wapiibench
 
     return load_wapiibench(WAPIIBENCH)
 

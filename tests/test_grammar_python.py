@@ -7,7 +7,7 @@ import pytest
 from support import WAPIIBENCH
 from test_grammar_axios import SPEC_VIOLATIONS
 from wapii_core.grammar import accepts, get_engine
-from wapii_core.model import Setup
+from wapii_core.base.model import Setup
 
 PETSTORE = WAPIIBENCH / "grammar-cases" / "petstore-expanded-modified.yaml"
 PETS = "'https://petstore.swagger.io/v2/pets'"
@@ -47,7 +47,7 @@ def test_keyword_arguments_in_any_order_each_once_typed(adapter):
 
 @pytest.fixture(scope="module")
 def wapiibench():
-    from wapii_core.datasets import load_wapiibench
+    from wapii_core.datasets.loader import load_wapiibench
 
     return load_wapiibench(WAPIIBENCH)
 

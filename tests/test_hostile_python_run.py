@@ -118,7 +118,7 @@ def _wrong(program: str, anchor: str) -> str:
 
 def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int,
             mode: str, adapter: str) -> tuple[dict[str, Any], dict[str, Any]]:
-    from wapii_core.runner import RunConfig, run
+    from wapii_core.run.runner import RunConfig, run
 
     generations = tmp_path / f"{name}.jsonl"
     generations.write_text("".join(json.dumps(line) + "\n" for line in lines))
@@ -135,9 +135,9 @@ def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int,
 @pytest.mark.parametrize("layers", ["bubblewrap", "no-bubblewrap"])
 def test_python_hostile_programs_in_a_run(layers: str, mode: str, adapter_name: str, canaries: Canaries,
                                           tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from wapii_core import plugins
-    from wapii_core.model import Setup
-    from wapii_core.runner import load_dataset
+    from wapii_core.base import plugins
+    from wapii_core.base.model import Setup
+    from wapii_core.run.runner import load_dataset
 
     if adapter_name not in plugins.adapters.names():
         pytest.skip(f"adapter {adapter_name} is not installed")

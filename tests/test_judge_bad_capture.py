@@ -31,7 +31,7 @@ PROGRAMS = {
 
 @pytest.mark.parametrize("mode", ["reference", "wire"])
 def test_requests_the_judge_cannot_hold_are_bad_captures(mode: str, tmp_path: Path) -> None:
-    from wapii_core.runner import RunConfig, run
+    from wapii_core.run.runner import RunConfig, run
 
     generations = tmp_path / "generations.jsonl"
     generations.write_text("".join(json.dumps({"sample": s, "code": c}) + "\n" for s, c in PROGRAMS.items()))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from wapii_core.model import Generation
+from wapii_core.base.model import Generation
 
 CASES = Path(__file__).resolve().parent / "data" / "library_specific"
 ADAPTERS = {"requests_py": "py", "httpx_py": "py", "aiohttp_py": "py", "axios_js": "js", "fetch_js": "js"}
@@ -44,7 +44,7 @@ def program(case: str, adapter: str) -> str:
 
 
 def installed(adapter: str) -> bool:
-    from wapii_core import plugins
+    from wapii_core.base import plugins
 
     needs_node = ADAPTERS[adapter] == "js"
     return adapter in plugins.adapters.names() and (not needs_node or shutil.which("node") is not None)
@@ -60,7 +60,7 @@ def test_every_case_has_a_program_and_expectations_for_every_library() -> None:
 
 
 def test_the_replay_files_hold_the_programs_of_their_cases() -> None:
-    from wapii_core.runner import load_dataset
+    from wapii_core.run.runner import load_dataset
 
     samples = dict(cases())
     assert all(samples[case]["sample"] == sample for sample, case in REPLAY.items())
@@ -74,8 +74,8 @@ def test_the_replay_files_hold_the_programs_of_their_cases() -> None:
 
 @pytest.mark.parametrize("adapter_name", list(ADAPTERS))
 def test_replayed_cases_get_the_verdicts_their_library_explains(adapter_name: str) -> None:
-    from wapii_core import plugins
-    from wapii_core.runner import Judge, load_dataset
+    from wapii_core.base import plugins
+    from wapii_core.run.runner import Judge, load_dataset
 
     if not installed(adapter_name):
         pytest.skip(f"adapter {adapter_name} is not installed (or Node is missing)")

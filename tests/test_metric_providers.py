@@ -7,10 +7,10 @@ from math import comb
 import pytest
 
 from support import WAPIIBENCH
-from wapii_core.datasets import load_dataset_dir, load_demo
-from wapii_core.model import SampleResult
-from wapii_core.pass_at_k import PassAtK, pass_at_k
-from wapii_core.spec_validation import SpecValidation
+from wapii_core.datasets.loader import load_dataset_dir, load_demo
+from wapii_core.base.model import SampleResult
+from wapii_core.judge.pass_at_k import PassAtK, pass_at_k
+from wapii_core.judge.spec_validation import SpecValidation
 
 DEMO = "https://api.larchwood-library.example/v2"
 

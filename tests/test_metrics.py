@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from wapii_core.metrics import ARGUMENT_ROW_NAMES, ROW_NAMES, PaperMetrics, paper_rows
-from wapii_core.model import SampleResult
-from wapii_core.protocols import Dataset
-from wapii_core.refstats import reference_statistics
+from wapii_core.judge.metrics import ARGUMENT_ROW_NAMES, ROW_NAMES, PaperMetrics, paper_rows
+from wapii_core.base.model import SampleResult
+from wapii_core.base.protocols import Dataset
+from wapii_core.judge.refstats import reference_statistics
 
 
 def executable(sample: str, verdict: str, arguments: dict, **verdicts: str) -> SampleResult:

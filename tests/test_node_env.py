@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from wapii_core.errors import MissingToolError
+from wapii_core.base.errors import MissingToolError
 from wapii_core.sandbox.node import NodeLibrary, RUNTIME_PACKAGES, env as node_env
 
 

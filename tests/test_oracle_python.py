@@ -18,11 +18,11 @@ from collections import Counter
 import pytest
 
 from support import WAPIIBENCH
-from wapii_core.compare import judge
-from wapii_core.model import Setup
-from wapii_core.protocols import Dataset
-from wapii_core.spec import SpecIndex
-from wapii_core.wire import judge_wire
+from wapii_core.judge.compare import judge
+from wapii_core.base.model import Setup
+from wapii_core.base.protocols import Dataset
+from wapii_core.spec.index import SpecIndex
+from wapii_core.judge.wire import judge_wire
 
 PYTHON_ADAPTERS = ["requests_py", "httpx_py", "aiohttp_py"]
 
@@ -31,7 +31,7 @@ PYTHON_ADAPTERS = ["requests_py", "httpx_py", "aiohttp_py"]
 def adapter(request):
     """Each Python adapter once per module (its sandboxed workers start once), 1 s per call; skipped
     when its plugin is not installed."""
-    from wapii_core import plugins
+    from wapii_core.base import plugins
 
     if request.param not in plugins.adapters.names():
         pytest.skip(f"adapter {request.param} is not installed")
@@ -42,7 +42,7 @@ def adapter(request):
 
 @pytest.fixture(scope="module")
 def wapiibench() -> Dataset:
-    from wapii_core.runner import load_dataset
+    from wapii_core.run.runner import load_dataset
 
     if not (WAPIIBENCH / "dataset.json").is_file():
         pytest.skip(f"WAPIIBench not found at {WAPIIBENCH} (set WAPII_SHARED)")
@@ -51,7 +51,7 @@ def wapiibench() -> Dataset:
 
 @pytest.fixture(scope="module")
 def demo() -> Dataset:
-    from wapii_core.runner import load_dataset
+    from wapii_core.run.runner import load_dataset
 
     return load_dataset("demo", None)
 
@@ -101,9 +101,9 @@ def test_oracle_on_wapiibench(adapter, wapiibench, setup) -> None:
 
 @pytest.mark.skipif(not (os.environ.get("WAPII_NODE") or shutil.which("node")), reason="Node.js is not installed")
 def test_axios_oracle_in_wire_mode(wapiibench) -> None:
-    from wapii_core import plugins
-    from wapii_core.model import Generation
-    from wapii_core.runner import Judge
+    from wapii_core.base import plugins
+    from wapii_core.base.model import Generation
+    from wapii_core.run.runner import Judge
 
     adapter = plugins.adapters.get("axios_js")()
     try:

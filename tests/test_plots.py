@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from test_report import draws_of, write_run
-from wapii_core.model import SampleResult
-from wapii_core.plots import ERROR_NAMES, VERDICT_STYLES, error_shares, make_plots, plot_errors, plot_verdicts
-from wapii_core.report import build_report, load_runs
+from wapii_core.base.model import SampleResult
+from wapii_core.report.plots import ERROR_NAMES, VERDICT_STYLES, error_shares, make_plots, plot_errors, plot_verdicts
+from wapii_core.report.tables import build_report, load_runs
 
 
 def failing(n: int, errors: int) -> list[SampleResult]:

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from wapii_core import api, hookspecs
-from wapii_core.metric_kinds import Metric
-from wapii_core.plugin_checks import PluginError, conform, provider_problem, registration_problem
+from wapii_core import api
+from wapii_core.base import hookspecs
+from wapii_core.base.metric_kinds import Metric
+from wapii_core.base.plugin_checks import PluginError, conform, provider_problem, registration_problem
 
 from support import REPO, run_cli
 
@@ -74,11 +75,11 @@ def test_every_relative_import_of_a_plugin_names_one_of_its_own_modules():
 
 def test_the_import_scan_catches_each_way_around_the_api():
     plugins = {"wapii_a", "wapii_b"}
-    source = ("import wapii_core.runner\nfrom wapii_core.model import Sample\nfrom wapii_core import plugins\n"
+    source = ("import wapii_core.run.runner\nfrom wapii_core.base.model import Sample\nfrom wapii_core import plugins\n"
               "def f():\n    from wapii_b.x import y\n"
               "from wapii_core.api import Sample\nfrom wapii_core import api\nfrom wapii_a.z import w\nimport json\n")
     assert forbidden_imports(source, "wapii_a", plugins) == [
-        "1: wapii_core.runner", "2: wapii_core.model", "3: wapii_core.plugins", "5: wapii_b.x"]
+        "1: wapii_core.run.runner", "2: wapii_core.base.model", "3: wapii_core.base.plugins", "5: wapii_b.x"]
 
 
 def test_every_public_name_resolves_and_nothing_else_does():

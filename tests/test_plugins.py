@@ -8,7 +8,8 @@ import json
 import pluggy
 import pytest
 
-from wapii_core import hookspecs, plugins
+from wapii_core.base import hookspecs
+from wapii_core.base import plugins
 
 from support import run_cli
 

@@ -7,10 +7,10 @@ from collections import defaultdict
 import pytest
 
 from support import WAPIIBENCH
-from wapii_core.model import Prompt
-from wapii_core.rag import HEADER, Retriever, augment, documentation
-from wapii_core.rag_docs import endpoint_docs
-from wapii_core.spec import SpecIndex
+from wapii_core.base.model import Prompt
+from wapii_core.generation.rag import HEADER, Retriever, augment, documentation
+from wapii_core.generation.rag_docs import endpoint_docs
+from wapii_core.spec.index import SpecIndex
 
 PETSTORE = WAPIIBENCH / "grammar-cases" / "petstore-expanded-modified.yaml"
 
@@ -57,7 +57,7 @@ def test_augment_prepends_the_documentation_and_keeps_the_starter_last():
 
 @pytest.fixture(scope="module")
 def wapiibench():
-    from wapii_core.datasets import load_wapiibench
+    from wapii_core.datasets.loader import load_wapiibench
 
     return load_wapiibench(WAPIIBENCH)
 
@@ -82,7 +82,7 @@ def test_recall_of_the_expected_endpoint_on_wapiibench(wapiibench):
 
 
 def test_only_the_rag_settings_change_a_prompt(wapiibench):
-    from wapii_core.rag import setting_prompt
+    from wapii_core.generation.rag import setting_prompt
 
     sample = wapiibench.samples[0]
     prompt = Prompt(text="Do it.\naxios.", starter="axios.", instructions="Do it.\n")

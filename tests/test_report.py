@@ -14,11 +14,11 @@ import typer
 from typer.testing import CliRunner
 
 from wapii_core.cli.report import add_to
-from wapii_core.metrics import ROW_NAMES, PaperMetrics
-from wapii_core.model import SampleResult
-from wapii_core.report import build_report, describe_paired, load_runs, markdown_report
-from wapii_core.row_terms import RATE_ROWS, point_values, task_terms
-from wapii_core.stats import bootstrap_intervals, mcnemar_exact, paired_test
+from wapii_core.judge.metrics import ROW_NAMES, PaperMetrics
+from wapii_core.base.model import SampleResult
+from wapii_core.report.tables import build_report, describe_paired, load_runs, markdown_report
+from wapii_core.report.row_terms import RATE_ROWS, point_values, task_terms
+from wapii_core.report.stats import bootstrap_intervals, mcnemar_exact, paired_test
 
 # Four samples judged by hand (metrics.md §6): one correct, one wrong, one illegal, one that did not run.
 HAND = [
@@ -250,7 +250,7 @@ def test_html_format_is_self_contained_with_plots_next_to_it(two_runs, tmp_path)
 
 
 def test_unknown_format_is_refused(two_runs, tmp_path):
-    from wapii_core.errors import WapiiError
+    from wapii_core.base.errors import WapiiError
 
     done = CliRunner().invoke(cli(), ["report", str(two_runs[0]), "--format", "pdf"])
     assert isinstance(done.exception, WapiiError)

@@ -12,7 +12,7 @@ import pytest
 
 from support import CONFORMANCE, REPO, WAPIIBENCH, run_cli
 from test_report import draws_of, write_run
-from wapii_core.report import format_interval, format_value
+from wapii_core.report.tables import format_interval, format_value
 
 NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])")
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from wapii_core.paths import bundled_specs_dir
+from wapii_core.base.paths import bundled_specs_dir
 
 from support import run_cli
 
@@ -75,7 +75,7 @@ def unloadable(options, context):  # a backend factory whose model does not load
 
 
 def twice(data_dir):
-    from wapii_core.datasets import load_demo
+    from wapii_core.datasets.loader import load_demo
 
     dataset = load_demo()
     dataset.samples.append(dataset.samples[0].model_copy())

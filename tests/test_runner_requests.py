@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from wapii_core.model import Prompt, Sample
-from wapii_core.runner import pending_requests
+from wapii_core.base.model import Prompt, Sample
+from wapii_core.run.runner import pending_requests
 
 
 def samples(count: int) -> list[Sample]:

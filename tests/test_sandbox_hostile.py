@@ -76,7 +76,7 @@ def test_javascript_hostile_programs_are_contained_without_bubblewrap(canaries: 
 
 def _judged(generations: list[dict[str, str]], directory: Path, samples: list) -> dict[str, dict]:
     """``wapii run --backend replay`` of ``generations`` (one line per sample): results by sample."""
-    from wapii_core.runner import RunConfig, run
+    from wapii_core.run.runner import RunConfig, run
 
     path = directory / "generations.jsonl"
     directory.mkdir()
@@ -99,9 +99,9 @@ def test_javascript_hostile_programs_in_a_run(canaries: Canaries, tmp_path: Path
     line says (never ``correct``: a malformed capture is a ``runtime_error`` whose detail starts
     with ``bad_capture``) and every benign one must get the verdict it gets when no hostile program
     ran before it."""
-    from wapii_core import plugins
-    from wapii_core.model import Setup
-    from wapii_core.runner import load_dataset
+    from wapii_core.base import plugins
+    from wapii_core.base.model import Setup
+    from wapii_core.run.runner import load_dataset
 
     monkeypatch.setenv("WAPII_AXIOS_JS_WORKERS", "1")  # each benign program runs right after its hostile one
     monkeypatch.setenv("WAPII_AXIOS_JS_TIMEOUT", "1")

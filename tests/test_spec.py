@@ -12,12 +12,12 @@ import pytest
 import yaml
 
 from support import WAPIIBENCH
-from wapii_core import spec as spec_module
-from wapii_core import spec_reader
-from wapii_core import yamlload
-from wapii_core.errors import InputError
-from wapii_core.paths import cache_dir
-from wapii_core.spec import SpecIndex
+import wapii_core.spec.index as spec_module
+import wapii_core.spec.reader as spec_reader
+from wapii_core.spec import yamlload
+from wapii_core.base.errors import InputError
+from wapii_core.base.paths import cache_dir
+from wapii_core.spec.index import SpecIndex
 
 SPECS = WAPIIBENCH / "specs"
 APIS = ("asana", "google_calendar_v3", "google_sheet_v4", "slack")
@@ -282,7 +282,7 @@ def test_matching_and_path_params_equal_the_regular_expression_definition(tmp_pa
             "https://rx.example/kXl/2/nxo", "https://rx.example/q5", "https://rx.example/r{s",
             "https://toy.example/v1/vX3", "https://toy.example/v1/v.3", "https://toy.example/v1/items/7/parts/w"]
     if (SPECS / "slack.yaml").exists():
-        from wapii_core.datasets import load_dataset_dir
+        from wapii_core.datasets.loader import load_dataset_dir
 
         dataset = load_dataset_dir(WAPIIBENCH, "wapiibench")
         indexes += [load(api) for api in APIS]

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from wapii_core.errors import InputError, WapiiError
-from wapii_core.model import Generation
-from wapii_core.store import GENERATIONS_FILE, RunStore, read_jsonl, write_atomic
+from wapii_core.base.errors import InputError, WapiiError
+from wapii_core.base.model import Generation
+from wapii_core.store.rundir import GENERATIONS_FILE, RunStore, read_jsonl, write_atomic
 
 RUN = {"dataset": "demo", "dataset_sha256": "abc", "adapter": "axios_js", "backend": "oracle", "mode": "reference",
        "backend_params": {}, "setup": "full", "setting": "unconstrained", "draws": 1}

@@ -7,11 +7,11 @@ import copy
 import pytest
 
 from support import WAPIIBENCH
-from wapii_core.compare import judge
-from wapii_core.model import Sample
-from wapii_core.runner import load_dataset
-from wapii_core.spec import SpecIndex
-from wapii_core.wire import body_kind, canonical_json, judge_wire, js_number, wire_text, wire_view
+from wapii_core.judge.compare import judge
+from wapii_core.base.model import Sample
+from wapii_core.run.runner import load_dataset
+from wapii_core.spec.index import SpecIndex
+from wapii_core.judge.wire import body_kind, canonical_json, judge_wire, js_number, wire_text, wire_view
 
 DEMO = load_dataset("demo", None)
 SPEC = SpecIndex.load(DEMO.specs["larchwood"])

@@ -9,17 +9,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable
 
-from .hookspecs import hookimpl
+from wapii_core.base.hookspecs import hookimpl
 
 
 def _oracle(options: Any, context: Any) -> Any:
-    from .backends import OracleBackend
+    from wapii_core.generation.backends import OracleBackend
 
     return OracleBackend(options, context)
 
 
 def _replay(options: Any, context: Any) -> Any:
-    from .backends import ReplayBackend
+    from wapii_core.generation.backends import ReplayBackend
 
     return ReplayBackend(options, context)
 
@@ -63,13 +63,13 @@ def register_metrics(register: Callable[..., None]) -> None:
 
 
 def _wapiibench(data_dir: Path | None) -> Any:
-    from .datasets import load_wapiibench
+    from wapii_core.datasets.loader import load_wapiibench
 
     return load_wapiibench(data_dir)
 
 
 def _fetch_wapiibench(data_dir: Path, base_url: str | None = None) -> Path:
-    from .datasets import fetch_wapiibench
+    from wapii_core.datasets.loader import fetch_wapiibench
 
     return fetch_wapiibench(data_dir, base_url) if base_url else fetch_wapiibench(data_dir)
 
@@ -78,7 +78,7 @@ _wapiibench.fetch = _fetch_wapiibench  # type: ignore[attr-defined]
 
 
 def _demo(data_dir: Path | None) -> Any:
-    from .datasets import load_demo
+    from wapii_core.datasets.loader import load_demo
 
     return load_demo(data_dir)
 

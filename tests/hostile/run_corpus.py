@@ -56,7 +56,7 @@ def run_js(canary_dir: Path, port: int, marker: str, timeout: float = 1.0,
            adapter_name: str = "axios_js") -> list[dict[str, Any]]:
     """Every JavaScript program of the adapter's corpus through extraction and one sandboxed Node
     worker, in order; requests as the adapter normalises them."""
-    from wapii_core import plugins
+    from wapii_core.base import plugins
 
     rows: list[dict[str, Any]] = []
     calls: list[str] = []

@@ -9,7 +9,7 @@ from typing import Any, Optional
 
 import typer
 
-from ..errors import GenerationPending, WapiiError
+from wapii_core.base.errors import GenerationPending, WapiiError
 
 app = typer.Typer(
     name="wapii",
@@ -50,7 +50,7 @@ def _options(version: Optional[bool] = typer.Option(None, "--version", callback=
 
 
 def _add_builtin_commands() -> None:
-    from . import compare, datasets, doctor, plugins_cmd, report, run
+    from wapii_core.cli import compare, datasets, doctor, plugins_cmd, report, run
 
     run.add_to(app)
     report.add_to(app)
@@ -67,15 +67,15 @@ def main() -> None:
     its exit code (2; 3 when generations failed), without a traceback; work still pending at a
     provider (:class:`GenerationPending`) prints its status and exits 0. Temporary files live in
     the process's own scratch directory, and those that killed wapii processes left behind are
-    removed first (:mod:`wapii_core.scratch`).
+    removed first (:mod:`wapii_core.base.scratch`).
     """
-    from ..scratch import process_scratch
+    from wapii_core.base.scratch import process_scratch
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _raise_interrupted)
     try:
         _add_builtin_commands()
-        from ..plugins import register_commands
+        from wapii_core.base.plugins import register_commands
 
         register_commands(app)
         from wapii_core.cli.helptext import tidy_help

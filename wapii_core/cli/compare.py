@@ -19,8 +19,8 @@ from typing import Any, Optional
 
 import typer
 
-from ..errors import WapiiError
-from ..model import Setup
+from wapii_core.base.errors import WapiiError
+from wapii_core.base.model import Setup
 
 DEFAULT_MODE = "wire"
 
@@ -61,7 +61,7 @@ def _shown(value: Any, limit: int = 40) -> str:
 def _sent(request: dict[str, Any] | None, field: str, name: str, wire: bool = False) -> Any:
     """The value of argument ``name`` of ``field`` in ``request``; in wire mode a query value as the
     string sent (captured on the wire, or written as the query carries it: ``true``, ``20``)."""
-    from wapii_core.wire import wire_text
+    from wapii_core.judge.wire import wire_text
 
     if wire and field == "params" and isinstance((request or {}).get("sent_params"), dict):
         field = "sent_params"
@@ -84,7 +84,7 @@ def _body_note(request: dict[str, Any], expected: dict[str, Any], wire: bool) ->
     """How the body of ``request`` is not the kind of ``expected``'s: sent as text (a string the
     library did not encode, e.g. fetch's ``'[object Object]'``), or, in wire mode, in another
     encoding (the ``Content-Type`` decides: a form where a JSON body is expected). None when alike."""
-    from wapii_core.wire import body_kind
+    from wapii_core.judge.wire import body_kind
 
     data, wanted = request.get("data"), _BODY_KINDS[body_kind(expected.get("headers"))]
     if data is not None and not isinstance(data, dict):
@@ -177,7 +177,7 @@ def print_differences(differences: list[dict[str, Any]], shown: int = 20) -> Non
 
 def side_by_side(run_dirs: list[Path], resamples: int = 2000, seed: int = 0) -> tuple[Any, list[dict[str, Any]]]:
     """The report of ``run_dirs`` (per setup overall, then per API) and the library differences."""
-    from ..report import build_report, load_runs
+    from wapii_core.report.tables import build_report, load_runs
 
     runs = load_runs(run_dirs, with_results=True)
     report = build_report(runs, resamples=resamples, seed=seed)
@@ -206,9 +206,9 @@ def default_out(dataset: str, backend: str, model: Optional[str]) -> Path:
 
 
 def write_outputs(out: Path, report: Any, differences: list[dict[str, Any]]) -> None:
-    from ..report import render_markdown
-    from ..report_formats import report_dict
-    from ..store import write_atomic
+    from wapii_core.report.tables import render_markdown
+    from wapii_core.report.formats import report_dict
+    from wapii_core.store.rundir import write_atomic
 
     write_atomic(out / "compare.md", render_markdown(report) + "\n" + differences_markdown(differences))
     write_atomic(out / "compare.json", json.dumps({**report_dict(report), "differences": differences}, indent=2) + "\n")
@@ -238,10 +238,10 @@ def add_to(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or tables."),
     ) -> None:
         """Run one backend with several adapters on the same tasks and compare the libraries side by side."""
-        from wapii_core.report_terminal import print_report
-        from ..runner import RunConfig, run
-        from .progress import progress_bars
-        from .run import generation_failures, parse_options
+        from wapii_core.report.terminal import print_report
+        from wapii_core.run.runner import RunConfig, run
+        from wapii_core.cli.progress import progress_bars
+        from wapii_core.cli.run import generation_failures, parse_options
 
         adapters = list(dict.fromkeys(adapter))
         replay = parse_generations(generations, adapters)

@@ -18,8 +18,8 @@ def list_command(
 ) -> None:
     """The registered datasets and whether each is available here (`wapii run --dataset-dir DIR`
     benchmarks any directory in the WAPIIBench layout besides these)."""
-    from .. import plugins
-    from ..errors import WapiiError
+    from wapii_core.base import plugins
+    from wapii_core.base.errors import WapiiError
 
     for name, entry in sorted(plugins.datasets.entries().items()):
         try:
@@ -37,8 +37,8 @@ def show_command(
                                             help="Where the dataset's files are (default: the per-user cache)."),
 ) -> None:
     """Where a dataset is, its sha256 and its samples per API, as JSON."""
-    from .. import plugins
-    from ..datasets import dataset_summary
+    from wapii_core.base import plugins
+    from wapii_core.datasets.loader import dataset_summary
 
     typer.echo(json.dumps(dataset_summary(plugins.datasets.get(name)(data_dir)), indent=2))
 
@@ -51,9 +51,9 @@ def fetch_command(
     base_url: Optional[str] = typer.Option(None, "--base-url", help="Download from this mirror instead of upstream."),
 ) -> None:
     """Download a dataset and verify every file's sha256; nothing is half-written on failure."""
-    from .. import plugins
-    from ..errors import WapiiError
-    from ..paths import default_data_dir
+    from wapii_core.base import plugins
+    from wapii_core.base.errors import WapiiError
+    from wapii_core.base.paths import default_data_dir
 
     loader = plugins.datasets.get(name)
     fetch = getattr(loader, "fetch", None)
@@ -64,7 +64,7 @@ def fetch_command(
 
 
 def add_to(app: typer.Typer) -> None:
-    from .datasets_tools import add_to as add_tools
+    from wapii_core.cli.datasets_tools import add_to as add_tools
 
     add_tools(datasets_app)
     app.add_typer(datasets_app, name="datasets")

@@ -13,9 +13,9 @@ import typer
 
 def load_for_cli(dataset: Optional[str], dataset_dir: Optional[Path], data_dir: Optional[Path]):
     """The dataset a command names: a directory in the WAPIIBench layout, or a registered name."""
-    from .. import plugins
-    from ..datasets import load_dataset_dir
-    from ..errors import WapiiError
+    from wapii_core.base import plugins
+    from wapii_core.datasets.loader import load_dataset_dir
+    from wapii_core.base.errors import WapiiError
 
     if dataset_dir is not None:
         if dataset is not None:
@@ -37,7 +37,7 @@ def add_to(datasets_app: typer.Typer) -> None:
                                          "required arguments only, like WAPIIBench's own check)."),
     ) -> None:
         """Validate every expected request against its spec; one line per problem, exit code 1 if any."""
-        from ..dataset_check import check_dataset
+        from wapii_core.datasets.check import check_dataset
 
         ds = load_for_cli(dataset, dataset_dir, data_dir)
         problems = check_dataset(ds, values=values)
@@ -57,7 +57,7 @@ def add_to(datasets_app: typer.Typer) -> None:
     ) -> None:
         """Write a template task for every endpoint of a spec (no model: values from the schemas), each
         checked against the spec: a smoke test of an API before generating natural tasks."""
-        from ..dataset_scaffold import scaffold_dataset
+        from wapii_core.datasets.scaffold import scaffold_dataset
 
         report = scaffold_dataset(spec, out, api, every)
         for line in report.lines():
@@ -91,8 +91,8 @@ def add_to(datasets_app: typer.Typer) -> None:
     ) -> None:
         """Have a model write tasks and expected requests for every endpoint of a spec (the paper's
         dataset creation), check them against the spec, and write a dataset directory."""
-        from ..dataset_generate import GenerateConfig, generate_dataset
-        from .run import parse_options
+        from wapii_core.datasets.generate import GenerateConfig, generate_dataset
+        from wapii_core.cli.run import parse_options
 
         config = GenerateConfig(spec=spec, backend=backend, model=model, out=out, prompts_dir=prompts,
                                 data_dir=data_dir, api=api, max_endpoints=max_endpoints,

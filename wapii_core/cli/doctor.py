@@ -14,12 +14,12 @@ from typing import Any
 
 import typer
 
-from ..errors import WapiiError
+from wapii_core.base.errors import WapiiError
 
 
 def python_report() -> dict[str, Any]:
     """The layer report of the generic Python sandbox (no worker is started)."""
-    from ..sandbox import PythonPool
+    from wapii_core.sandbox import PythonPool
 
     pool = PythonPool(preload=[], harness="json:dumps", workers=1)
     try:
@@ -30,7 +30,7 @@ def python_report() -> dict[str, Any]:
 
 def adapter_reports(names: list[str] | None) -> dict[str, dict[str, Any]]:
     """``{adapter: report}`` for the adapters (default: all) that describe their own sandbox."""
-    from .. import plugins
+    from wapii_core.base import plugins
 
     reports: dict[str, dict[str, Any]] = {}
     for name in names or plugins.adapters.names():
@@ -69,7 +69,7 @@ def add_to(app: typer.Typer) -> None:
         as_json: bool = typer.Option(False, "--json", help="Print the reports as JSON."),
     ) -> None:
         """Show which sandbox layers are active here (exit 1 if any is missing)."""
-        from ..sandbox import isolation_required
+        from wapii_core.sandbox import isolation_required
 
         reports = {"python sandbox": python_report(), **{f"adapter {n}": r for n, r in adapter_reports(adapter).items()}}
         if as_json:

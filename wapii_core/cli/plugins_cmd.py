@@ -11,7 +11,7 @@ def add_to(app: typer.Typer) -> None:
     @app.command("plugins")
     def plugins_command() -> None:
         """Print the installed plugins as JSON: name, version, hooks, what they register, load failures."""
-        from ..plugins import describe_plugins
+        from wapii_core.base.plugins import describe_plugins
 
         typer.echo(json.dumps(describe_plugins(), indent=2))
 
@@ -20,7 +20,7 @@ def add_to(app: typer.Typer) -> None:
         adapter: list[str] = typer.Option([], "--adapter", "-a", help="Only these adapters (default: all)."),
     ) -> None:
         """Install what the adapters need (e.g. the npm packages of axios_js); safe to repeat."""
-        from .. import plugins
+        from wapii_core.base import plugins
 
         for name in adapter or plugins.adapters.names():
             instance = plugins.adapters.get(name)()

@@ -21,7 +21,7 @@ def output_target(fmt: Optional[str], out: Optional[Path]) -> tuple[str, Optiona
 
     A format the file name contradicts, an unknown suffix without ``--format`` and a directory without
     ``--format`` are refused with one line."""
-    from wapii_core.errors import WapiiError
+    from wapii_core.base.errors import WapiiError
 
     if fmt is not None and fmt not in FORMATS:
         raise WapiiError(f"unknown report format {fmt!r} (known: {', '.join(FORMATS)})")
@@ -66,9 +66,9 @@ def add_to(app: typer.Typer) -> None:
     ) -> None:
         """The paper's rows for each run: full and argument completion in separate tables, best value
         per row highlighted, 95 % bootstrap intervals and paired tests of correct implementations."""
-        from wapii_core.errors import WapiiError
-        from wapii_core.report import build_report, load_runs, render_markdown
-        from wapii_core.store import load_run, write_atomic
+        from wapii_core.base.errors import WapiiError
+        from wapii_core.report.tables import build_report, load_runs, render_markdown
+        from wapii_core.store.rundir import load_run, write_atomic
 
         if by_api and leaderboard:
             raise WapiiError("give --by-api or --leaderboard, not both")
@@ -76,38 +76,38 @@ def add_to(app: typer.Typer) -> None:
         if fmt == "html" and out is None and sys.stdout.isatty():
             raise WapiiError("--format html writes a whole page: give --out report.html (or redirect the output "
                              "to a file)")
-        from .compare import differences_markdown, library_differences
+        from wapii_core.cli.compare import differences_markdown, library_differences
 
         several_libraries = len({load_run(d).get("adapter") for d in run_dirs}) > 1
         runs = load_runs(run_dirs, with_results=resamples > 0 or several_libraries)
         report = build_report(runs, by_api=by_api, resamples=resamples, seed=seed, leaderboard=leaderboard)
         differences = library_differences(runs) if several_libraries else []
         if fmt == "table":
-            from wapii_core.report_terminal import print_report, render_terminal
+            from wapii_core.report.terminal import print_report, render_terminal
 
             if out is None:
                 print_report(report, intervals=intervals)
                 if differences:
-                    from .compare import print_differences
+                    from wapii_core.cli.compare import print_differences
 
                     print_differences(differences)
                 return
             write_atomic(out, render_terminal(report, intervals=intervals, width=120))
             return
         if fmt == "html" and out is not None:
-            from wapii_core.report_html import write_html_report
+            from wapii_core.report.html import write_html_report
 
             written = write_html_report(report, out)
             typer.echo(f"wrote {out} and {len(written) - 1} plot files next to it", err=True)
             return
         if fmt == "html":
-            from wapii_core.report_html import html_text
+            from wapii_core.report.html import html_text
 
             text = html_text(report)
         elif fmt == "md":
             text = render_markdown(report) + ("\n" + differences_markdown(differences) if differences else "")
         else:
-            from wapii_core.report_formats import render_csv, render_json
+            from wapii_core.report.formats import render_csv, render_json
 
             text = render_csv(report) if fmt == "csv" else render_json(report)
         if out is None:

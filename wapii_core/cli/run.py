@@ -9,8 +9,8 @@ from typing import Optional
 
 import typer
 
-from ..errors import GenerationsFailed, WapiiError
-from ..model import Setup
+from wapii_core.base.errors import GenerationsFailed, WapiiError
+from wapii_core.base.model import Setup
 
 
 METRIC_HELP = ("A metric provider to apply besides the default ones (repeat for several; `wapii plugins` lists "
@@ -77,7 +77,7 @@ def generation_failures(runs: list[tuple[str, dict]]) -> GenerationsFailed | Non
 
 def _require_isolation(required: bool) -> None:
     if required:
-        from ..sandbox import set_require_isolation
+        from wapii_core.sandbox import set_require_isolation
 
         set_require_isolation(True)
 
@@ -127,11 +127,11 @@ def add_to(app: typer.Typer) -> None:
         Exit codes: 0 done (or a provider-side batch still running: its status is printed), 2 bad
         input or a failed preflight check, 3 generations failed (cause and count printed)."""
         _require_isolation(require_isolation)
-        from ..errors import GenerationPending
-        from ..report import print_table
-        from ..runner import RunConfig, run
-        from ..store import load_run
-        from .progress import progress_bars
+        from wapii_core.base.errors import GenerationPending
+        from wapii_core.report.tables import print_table
+        from wapii_core.run.runner import RunConfig, run
+        from wapii_core.store.rundir import load_run
+        from wapii_core.cli.progress import progress_bars
 
         if dataset_dir is not None:
             dataset = dataset_dir.resolve().name
@@ -181,10 +181,10 @@ def add_to(app: typer.Typer) -> None:
     ) -> None:
         """Re-execute and re-score the stored generations of a run directory."""
         _require_isolation(require_isolation)
-        from ..report import print_table
-        from ..runner import evaluate
-        from ..store import load_run
-        from .progress import progress_bars
+        from wapii_core.report.tables import print_table
+        from wapii_core.run.runner import evaluate
+        from wapii_core.store.rundir import load_run
+        from wapii_core.cli.progress import progress_bars
 
         with progress_bars(not quiet) as progress:
             summary = evaluate(run_dir, progress, data_dir=data_dir, metrics=metric,

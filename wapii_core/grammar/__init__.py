@@ -10,7 +10,7 @@
 - :mod:`.engine` is the engine interface a backend uses (:func:`get_engine`: llguidance).
 """
 
-from .constraint import Constraint, cached
-from .engine import CompiledGrammar, Engine, Matcher, accepts, allowed_prefix, get_engine
+from wapii_core.grammar.constraint import Constraint, cached
+from wapii_core.grammar.engine import CompiledGrammar, Engine, Matcher, accepts, allowed_prefix, get_engine
 
 __all__ = ["CompiledGrammar", "Constraint", "Engine", "Matcher", "accepts", "allowed_prefix", "cached", "get_engine"]

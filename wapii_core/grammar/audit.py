@@ -9,8 +9,8 @@ itself used does not allow.
 
 from __future__ import annotations
 
-from ..model import SPECIAL_HEADERS, SampleResult
-from ..spec import SpecIndex
+from wapii_core.base.model import SPECIAL_HEADERS, SampleResult
+from wapii_core.spec.index import SpecIndex
 
 _FIELDS = ("headers", "params", "data")
 

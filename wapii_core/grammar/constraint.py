@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Callable
 
-from ..paths import cache_dir
-from .lark import WS, alternatives
+from wapii_core.base.paths import cache_dir
+from wapii_core.grammar.lark import WS, alternatives
 
 log = logging.getLogger("wapii.grammar")
 _STARTER_CALL = re.compile(r"([a-z]+)\(\s*(.*?)\s*,", re.S)

@@ -60,7 +60,7 @@ class Engine(Protocol):
 def get_engine(name: str = "llguidance") -> Engine:
     """The engine called ``name`` (only ``llguidance`` ships with wapii)."""
     if name == "llguidance":
-        from .llguidance_engine import LLGuidanceEngine
+        from wapii_core.grammar.llguidance_engine import LLGuidanceEngine
 
         return LLGuidanceEngine()
     raise ValueError(f"unknown grammar engine {name!r} (known: llguidance)")

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..model import GenerationRequest
-from ..protocols import RunContext
-from .constraint import Constraint
+from wapii_core.base.model import GenerationRequest
+from wapii_core.base.protocols import RunContext
+from wapii_core.grammar.constraint import Constraint
 
 CONSTRAINED_SETTINGS = ("constrained", "constrained-rag")
 

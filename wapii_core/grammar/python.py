@@ -25,7 +25,7 @@ from wapii_core.grammar.lark import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, En
 from wapii_core.grammar.urls import UrlTrie
 from wapii_core.grammar.types import HEADER_STRING, NULL, STRING, Arr, Bool, Int, Num, Obj, OneOf, Prop, Str, VType, one_of
 from wapii_core.grammar.values import Dialect, ValueRules, header_literal, path_value_chars
-from wapii_core.model import Setup
+from wapii_core.base.model import Setup
 from wapii_core.pyhttp.library import PythonLibrary
 _PLACEHOLDER = re.compile(r"{[^{}]*}")
 _EXPRESSION = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\(\))*"

@@ -21,9 +21,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Hashable, Protocol
 
-from .endpoints import Endpoint
-from .lark import LarkWriter, alternatives, regex
-from .types import Str, VType
+from wapii_core.grammar.endpoints import Endpoint
+from wapii_core.grammar.lark import LarkWriter, alternatives, regex
+from wapii_core.grammar.types import Str, VType
 
 _PLACEHOLDER = re.compile(r"({[^{}]*})")
 Part = tuple[str, object]  # ("static", text) or ("value", VType)

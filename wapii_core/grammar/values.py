@@ -12,8 +12,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from functools import lru_cache
 
-from .lark import WS, Entry, LarkWriter, alternatives, escape, literal, regex, sequence
-from .types import Any_, Arr, Bool, Int, Null, Num, Obj, OneOf, Str, VType
+from wapii_core.grammar.lark import WS, Entry, LarkWriter, alternatives, escape, literal, regex, sequence
+from wapii_core.grammar.types import Any_, Arr, Bool, Int, Null, Num, Obj, OneOf, Str, VType
 
 
 def _ascii_class(banned: set[str]) -> str:

@@ -4,7 +4,7 @@ A subclass names its :class:`~wapii_core.pyhttp.library.PythonLibrary` and its h
 sandboxed workers call, the modules they pre-load, the trusted warm-up snippets they run once before
 forking), and writes its own prompt, rendering and grammar. The base extracts the first request
 (:mod:`wapii_core.pyhttp.extract`), runs the calls in the core's sandboxed Python pool, turns each
-result into a :class:`~wapii_core.model.Capture` from the bytes sent on the wire
+result into a :class:`~wapii_core.base.model.Capture` from the bytes sent on the wire
 (:mod:`wapii_core.pyhttp.capture`) and normalises the captured request
 (:mod:`wapii_core.pyhttp.normalise`).
 """
@@ -15,7 +15,7 @@ import os
 import threading
 from typing import Any, ClassVar, Protocol
 
-from wapii_core.model import Capture, Extraction
+from wapii_core.base.model import Capture, Extraction
 from wapii_core.pyhttp.capture import python_capture
 from wapii_core.pyhttp.extract import extract_python_call
 from wapii_core.pyhttp.library import PythonLibrary

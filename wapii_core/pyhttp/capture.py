@@ -1,11 +1,11 @@
-"""A Python pool result as a :class:`~wapii_core.model.Capture`: what every Python adapter's
+"""A Python pool result as a :class:`~wapii_core.base.model.Capture`: what every Python adapter's
 ``execute`` returns."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.model import Capture
+from wapii_core.base.model import Capture
 from wapii_core.pyhttp.recording import wire_record
 from wapii_core.pyhttp.written import written_query
 from wapii_core.sandbox.wire_capture import WireError, parse_requests

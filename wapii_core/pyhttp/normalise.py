@@ -12,7 +12,7 @@
   was written with (``50``, ``True``: the reference's axios config kept them so too), one written into
   the URL's query string is a string (as in the reference), a key without ``=`` is ``True``;
 - ``sent_params``: the query exactly as sent (strings, a repeated key as a list), for wire mode;
-- ``data``: the body decoded by its content type (:func:`wapii_core.wire_bodies.decode_body`), absent without one.
+- ``data``: the body decoded by its content type (:func:`wapii_core.judge.wire_bodies.decode_body`), absent without one.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import re
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
 
-from wapii_core.wire_bodies import MULTIPART_TYPE, decode_body, media_type, parse_query, raw_bytes
+from wapii_core.judge.wire_bodies import MULTIPART_TYPE, decode_body, media_type, parse_query, raw_bytes
 from wapii_core.pyhttp.library import PythonLibrary
 
 

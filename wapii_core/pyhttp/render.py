@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.wire_bodies import FORM_TYPE, MULTIPART_TYPE, is_json, media_type
-from wapii_core.wire import wire_text
+from wapii_core.judge.wire_bodies import FORM_TYPE, MULTIPART_TYPE, is_json, media_type
+from wapii_core.judge.wire import wire_text
 
 LIBRARY_SETS = {"json": "application/json", "form": FORM_TYPE, "multipart": MULTIPART_TYPE}
 """The Content-Type a library sets by itself for each body kind."""

@@ -17,10 +17,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import bwrap, landlock
-from .layers import Layer
-from .limits import Limits, clean_env
-from .users import (SandboxUser, drop_prefix, no_capabilities_prefix, readable_by, running_as_root, sandbox_user,
+from wapii_core.sandbox import bwrap, landlock
+from wapii_core.sandbox.layers import Layer
+from wapii_core.sandbox.limits import Limits, clean_env
+from wapii_core.sandbox.users import (SandboxUser, drop_prefix, no_capabilities_prefix, readable_by, running_as_root, sandbox_user,
                     setpriv_binary)
 
 
@@ -49,7 +49,7 @@ class Plan:
         """The argv that starts the program confined: Landlock (when the plan has a policy), then the
         rlimits, each applied by an exec prefix in the new process before the program runs (no
         ``preexec_fn``: the process that starts workers has threads)."""
-        from .rlimit_exec import limits_prefix
+        from wapii_core.sandbox.rlimit_exec import limits_prefix
 
         confine = landlock.exec_prefix(self.landlock) if self.landlock is not None else []
         return confine + limits_prefix(self.limits) + self.argv

@@ -15,7 +15,7 @@ import sys
 import threading
 from dataclasses import dataclass, field
 
-from ..errors import WapiiError
+from wapii_core.base.errors import WapiiError
 
 REQUIRE_ENV = "WAPII_REQUIRE_ISOLATION"
 

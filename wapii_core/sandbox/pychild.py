@@ -21,9 +21,9 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from . import seccomp, wire_capture
-from .limits import apply_limits
-from .pyguard import Auditor, Blocked, blocked_errno
+from wapii_core.sandbox import seccomp, wire_capture
+from wapii_core.sandbox.limits import apply_limits
+from wapii_core.sandbox.pyguard import Auditor, Blocked, blocked_errno
 
 MAX_ANSWER = 4 << 20
 """Bytes of JSON a job's answer may hold."""

@@ -20,8 +20,8 @@ import sys
 from collections.abc import Iterable
 from typing import Any
 
-from . import landlock
-from .seccomp import BLOCKED_ERRNO
+from wapii_core.sandbox import landlock
+from wapii_core.sandbox.seccomp import BLOCKED_ERRNO
 
 WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 ALWAYS_READABLE = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/proc/self", "/usr/share/zoneinfo")

@@ -34,12 +34,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from . import bwrap, landlock
-from .launch import Plan, Program, plan
-from .layers import Isolation, Layer, enforce
-from .limits import GiB, Limits, clean_env
-from .seccomp import unavailable as seccomp_unavailable
-from .supervisor import Supervisor
+from wapii_core.sandbox import bwrap, landlock
+from wapii_core.sandbox.launch import Plan, Program, plan
+from wapii_core.sandbox.layers import Isolation, Layer, enforce
+from wapii_core.sandbox.limits import GiB, Limits, clean_env
+from wapii_core.sandbox.seccomp import unavailable as seccomp_unavailable
+from wapii_core.sandbox.supervisor import Supervisor
 
 ERRORS = ("runtime_error", "no_request", "timeout", "worker_died", "exited")
 """The error kinds a worker may answer, besides ``blocked: <what>``."""

@@ -37,10 +37,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..jsonwalk import deeper_than
-from . import seccomp
-from .pychild import MAX_ANSWER, MAX_ANSWER_DEPTH, child_main
-from .wire_capture import MAX_WIRE_BYTES
+from wapii_core.base.jsonwalk import deeper_than
+from wapii_core.sandbox import seccomp
+from wapii_core.sandbox.pychild import MAX_ANSWER, MAX_ANSWER_DEPTH, child_main
+from wapii_core.sandbox.wire_capture import MAX_WIRE_BYTES
 
 
 def resolve(spec: str) -> Callable[[str], Any]:
@@ -220,7 +220,7 @@ def main() -> None:
     if config["seccomp"]:
         seccomp.compile_filter()  # compiled once here; each child only loads it
     if config.get("landlock"):  # prepared once here; each child only restricts itself with it
-        from . import landlock
+        from wapii_core.sandbox import landlock
 
         config["landlock_ruleset"] = landlock.prepare(landlock.Policy.of(**config["landlock"]))
     _not_dumpable()

@@ -36,8 +36,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from ..errors import WapiiError
-from .launch import Plan
+from wapii_core.base.errors import WapiiError
+from wapii_core.sandbox.launch import Plan
 
 MAX_LINE = 8 << 20
 """The longest answer line a worker may write (bytes); a longer one ends the worker."""

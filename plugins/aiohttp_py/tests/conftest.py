@@ -9,7 +9,7 @@ from wapii_core.api import Generation, SampleResult
 
 @pytest.fixture(scope="session")
 def demo():
-    from wapii_core.runner import load_dataset
+    from wapii_core.run.runner import load_dataset
 
     return load_dataset("demo", None)
 
@@ -26,7 +26,7 @@ def adapter():
 @pytest.fixture
 def judged(adapter, demo):
     """``judged(program, sample="larchwood/0", mode="wire") -> SampleResult``."""
-    from wapii_core.runner import Judge
+    from wapii_core.run.runner import Judge
 
     def run(program: str, sample: str = "larchwood/0", mode: str = "wire") -> SampleResult:
         (result,) = Judge(adapter, demo, mode)([Generation(sample=sample, code=program)])

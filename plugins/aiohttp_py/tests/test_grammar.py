@@ -29,7 +29,7 @@ def test_keyword_arguments_and_what_aiohttp_refuses(adapter) -> None:
 
 
 def test_every_expected_call_that_keeps_to_its_spec_is_accepted_in_both_setups(adapter) -> None:
-    from wapii_core.datasets import load_wapiibench
+    from wapii_core.datasets.loader import load_wapiibench
 
     wapiibench = load_wapiibench(WAPIIBENCH)
     engine = get_engine()

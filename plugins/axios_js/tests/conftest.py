@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from wapii_core.model import Sample
+from wapii_core.base.model import Sample
 
 REPO = Path(__file__).resolve().parents[3]
 

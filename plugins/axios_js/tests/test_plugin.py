@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from wapii_core import plugins
-from wapii_core.plugin_checks import conform
-from wapii_core.protocols import Adapter
+from wapii_core.base import plugins
+from wapii_core.base.plugin_checks import conform
+from wapii_core.base.protocols import Adapter
 from wapii_axios_js.adapter import AxiosAdapter
 
 

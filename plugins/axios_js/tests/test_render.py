@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.model import Sample, Setup
+from wapii_core.base.model import Sample, Setup
 from wapii_axios_js.adapter import AxiosAdapter
 from wapii_axios_js.prompt import starter_code
 from wapii_axios_js.render import js_literal, js_string, render_program

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from wapii_core.model import Capture
-from wapii_core.protocols import Dataset
-from wapii_core.runner import load_dataset
+from wapii_core.base.model import Capture
+from wapii_core.base.protocols import Dataset
+from wapii_core.run.runner import load_dataset
 
 REPO = Path(__file__).resolve().parents[3]
 

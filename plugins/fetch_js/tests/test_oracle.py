@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from wapii_core.model import Generation, Setup
-from wapii_core.runner import MODES, Judge
+from wapii_core.base.model import Generation, Setup
+from wapii_core.run.runner import MODES, Judge
 
 
 def verdicts(adapter, dataset, setup: Setup, mode: str) -> Counter:

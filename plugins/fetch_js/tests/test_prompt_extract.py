@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.model import Setup
+from wapii_core.base.model import Setup
 from wapii_fetch_js.extract import extract_call
 from wapii_fetch_js.prompt import build_prompt
 from wapii_fetch_js.render import render_program

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.errors import WapiiError
-from wapii_core.protocols import BackendOptions
+from wapii_core.base.errors import WapiiError
+from wapii_core.base.protocols import BackendOptions
 from wapii_hf_models.backend import HFBackend
 
 

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 import torch
 
-from wapii_core.errors import WapiiError
+from wapii_core.base.errors import WapiiError
 from wapii_core.grammar import accepts, get_engine
-from wapii_core.model import GenerationRequest, Sample, Setup
-from wapii_core.protocols import BackendOptions, Dataset, RunContext
+from wapii_core.base.model import GenerationRequest, Sample, Setup
+from wapii_core.base.protocols import BackendOptions, Dataset, RunContext
 from wapii_hf_models.logits import GrammarLogitsProcessor
 
 REPO = Path(__file__).resolve().parents[3]
@@ -183,14 +183,14 @@ def test_a_starter_outside_the_grammar_is_unsatisfiable(petstore_dataset, axios,
 def wapiibench():
     if not (SHARED / "wapiibench" / "dataset.json").is_file():
         pytest.skip("WAPIIBench not found (set WAPII_SHARED)")
-    from wapii_core.datasets import load_wapiibench
+    from wapii_core.datasets.loader import load_wapiibench
 
     return load_wapiibench(SHARED / "wapiibench")
 
 
 @pytest.fixture(scope="module", params=["axios_js", "fetch_js", "requests_py", "aiohttp_py"])
 def any_adapter(request):
-    from wapii_core import plugins
+    from wapii_core.base import plugins
 
     if request.param not in plugins.adapters.names():
         pytest.skip(f"adapter {request.param} is not installed")
@@ -205,8 +205,8 @@ def test_constrained_wapii_tiny_produces_no_illegal_url_method_or_argument(wapii
     values and compact whitespace (so that some calls end within the token budget), judged as a
     constrained run is. Some samples must be executable, or the test would prove nothing."""
     from wapii_core.grammar.audit import own_endpoint_illegal
-    from wapii_core.runner import Judge
-    from wapii_core.spec import SpecIndex
+    from wapii_core.run.runner import Judge
+    from wapii_core.spec.index import SpecIndex
     from wapii_hf_models.backend import HFBackend
 
     subset = Dataset("wapiibench", wapiibench.samples[::4], wapiibench.specs, wapiibench.display_names,

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from wapii_core.runner import RunConfig, run
+from wapii_core.run.runner import RunConfig, run
 from wapii_core.api import continuation_program
 
 MODEL = "smollm2-135m"
@@ -36,8 +36,8 @@ def lines(path):
 
 def starters():
     from wapii_axios_js.prompt import starter_code
-    from wapii_core.datasets import load_demo
-    from wapii_core.model import Setup
+    from wapii_core.datasets.loader import load_demo
+    from wapii_core.base.model import Setup
 
     return {s.id: starter_code(s, Setup.full) for s in load_demo().samples}
 
@@ -77,7 +77,7 @@ def test_every_generation_keeps_the_models_raw_output(smollm2, tmp_path, chat):
 
 
 def test_chat_auto_detects_the_instruct_model_from_its_tokenizer(smollm2):
-    from wapii_core.protocols import BackendOptions
+    from wapii_core.base.protocols import BackendOptions
     from wapii_hf_models.backend import HFBackend
 
     assert HFBackend(BackendOptions(model=MODEL)).chat

@@ -3,10 +3,10 @@
 Base models continue the prompt. Instruction models (``chat``) get it through their chat template,
 with the assistant's turn already begun with the starter code (``prefill``, the default), so that
 they continue the program as a base model would; without prefill their answer is turned back into a
-program (:mod:`wapii_core.backend_programs`). Each generation keeps the model's own text
+program (:mod:`wapii_core.generation.programs`). Each generation keeps the model's own text
 (``raw``) beside the program. With an adapter whose call ends at a cut-off marker, a completion
 stops once its call is complete (:mod:`.call_stop`, ``stop_at_call``). Every answer
-is cached (:mod:`wapii_core.gencache`); the model is loaded only when some request is not cached,
+is cached (:mod:`wapii_core.generation.gencache`); the model is loaded only when some request is not cached,
 so a rerun of a finished run neither loads the model nor generates anything.
 """
 

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from wapii_core.errors import WapiiError
-from wapii_core.model import GenerationRequest, Prompt, Sample
-from wapii_core.protocols import BackendOptions
+from wapii_core.base.errors import WapiiError
+from wapii_core.base.model import GenerationRequest, Prompt, Sample
+from wapii_core.base.protocols import BackendOptions
 from wapii_openai_models.backend import OpenAIBackend
 from wapii_openai_models.testing_server import Fault, OpenAIServer, Reply
 

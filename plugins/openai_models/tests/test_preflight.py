@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from support import run_cli
-from wapii_core.model import GenerationRequest, Prompt, Sample
-from wapii_core.protocols import BackendOptions
+from wapii_core.base.model import GenerationRequest, Prompt, Sample
+from wapii_core.base.protocols import BackendOptions
 from wapii_openai_models.backend import OpenAIBackend
 from wapii_openai_models.testing_server import Fault, OpenAIServer, Reply
 

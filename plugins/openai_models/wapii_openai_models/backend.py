@@ -1,8 +1,8 @@
 """The ``openai`` backend: any OpenAI-compatible server (OpenAI, vLLM, TGI, llama.cpp, OpenRouter).
 
 Base models go to the completions endpoint and continue the prompt; instruction models go to the
-chat endpoint and their answer is turned back into a program (:mod:`wapii_core.backend_programs`). Requests run
-``concurrency`` at a time on threads; each answer is cached (:mod:`wapii_core.gencache`) and
+chat endpoint and their answer is turned back into a program (:mod:`wapii_core.generation.programs`). Requests run
+``concurrency`` at a time on threads; each answer is cached (:mod:`wapii_core.generation.gencache`) and
 yielded as soon as it arrives, so the run store flushes it at once and an interrupted run loses
 at most the requests in flight. A request that still fails after its retries yields a Generation
 with ``error`` set: the run records it as failed and retries it when resumed. Constrained settings

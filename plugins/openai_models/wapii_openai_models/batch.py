@@ -15,7 +15,7 @@ is adopted from the provider's list when the record was lost between creating it
 poll it (``GET /v1/batches/{id}``) and, once it has ended, download its output and error files.
 ``batch=files``: write ``<run-dir>/batch/input-NNNN.jsonl`` for ``vllm run-batch`` and read
 ``output-NNNN.jsonl`` once it is there. Without ``batch_wait`` a part that has not ended makes the run
-stop with its status (:class:`~wapii_core.errors.GenerationPending`, exit 0); with it, the run
+stop with its status (:class:`~wapii_core.base.errors.GenerationPending`, exit 0); with it, the run
 polls (``batch_poll`` seconds, growing 1.5x per poll up to ``batch_max_poll``) until every part has
 ended. A request that a batch answered with an error, that expired, or that a cancelled or failed
 batch never ran, is a failed generation with the batch's reason; it is sent again (in a new batch)

@@ -1,6 +1,6 @@
 """What the ``openai`` backend checks before it sends anything: the key, the servers, the model.
 
-Each failure is one :class:`~wapii_core.errors.WapiiError` line (exit 2, no run directory):
+Each failure is one :class:`~wapii_core.base.errors.WapiiError` line (exit 2, no run directory):
 
 - a hosted API that always needs a key (OpenAI, OpenRouter, ...) and no key in ``$api_key_env``:
   refused without any network access;

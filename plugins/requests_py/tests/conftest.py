@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from wapii_core.model import Generation, SampleResult
-from wapii_core.protocols import Dataset
-from wapii_core.runner import Judge, load_dataset
+from wapii_core.base.model import Generation, SampleResult
+from wapii_core.base.protocols import Dataset
+from wapii_core.run.runner import Judge, load_dataset
 from wapii_requests_py.adapter import PythonAdapter
 from wapii_requests_py.libraries import LIBRARIES
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core import plugins
-from wapii_core.protocols import Adapter
-from wapii_core.runner import default_mode
+from wapii_core.base import plugins
+from wapii_core.base.protocols import Adapter
+from wapii_core.run.runner import default_mode
 from wapii_requests_py.adapter import PythonAdapter
 
 
@@ -32,7 +32,7 @@ def test_options_from_the_environment(monkeypatch) -> None:
 def test_a_run_without_a_mode_is_judged_in_the_adapters_default_and_says_so(tmp_path) -> None:
     import json
 
-    from wapii_core.runner import RunConfig, run
+    from wapii_core.run.runner import RunConfig, run
 
     summary = run(RunConfig(adapter="httpx_py", backend="oracle", limit=3), tmp_path / "run")
     assert summary["mode"] == "wire" and summary["overall"]["Correct implementations (t)"] == 1.0

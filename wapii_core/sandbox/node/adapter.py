@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from wapii_core.model import Capture
+from wapii_core.base.model import Capture
 from wapii_core.sandbox.layers import Isolation
 from wapii_core.sandbox.node.library import NodeLibrary
 from wapii_core.sandbox.node.runner import NodeRunner

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
-from wapii_core.errors import MissingToolError, WapiiError
-from wapii_core.paths import cache_dir
+from wapii_core.base.errors import MissingToolError, WapiiError
+from wapii_core.base.paths import cache_dir
 from wapii_core.sandbox.node.library import PACKAGE_FILES, NodeLibrary
 
 COMPLETE_MARKER = ".wapii-complete"

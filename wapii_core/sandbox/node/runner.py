@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from wapii_core.model import Capture
+from wapii_core.base.model import Capture
 from wapii_core.sandbox.layers import Isolation
 from wapii_core.sandbox.node.answer import to_capture
 from wapii_core.sandbox.node.env import ensure_runtime, find_node

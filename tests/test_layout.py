@@ -1,0 +1,163 @@
+"""The core's layout shows the pipeline: every module belongs to one stage, and stages only look back.
+
+``STAGES`` is the one declaration of the stage order. A module of a stage may import modules of its
+own stage and of earlier stages, never of a later one; so the import graph between the stage
+subpackages has no cycles. The import graph is read from the source (every ``import`` statement,
+including those deferred into functions), not from what happens to be imported at run time.
+
+``PLACES`` names the stage subpackage of each of the core's flat modules: the test stages a flat
+module by it until the module has moved there, and the one-off regrouping tool reads it (so a
+branch written against the flat layout can be rewritten by running the tool again). A new core
+module must be placed: in its stage's subpackage, or here while the core is still flat.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+CORE = Path(__file__).resolve().parent.parent / "wapii_core"
+
+STAGES = ("base", "spec", "datasets", "grammar", "generation", "sandbox", "judge", "pyhttp", "store", "report", "run",
+          "cli")
+"""The pipeline, earliest first: records and plugin machinery, reading specs, datasets, grammars for
+constrained decoding, generation (prompts, the core's backends), execution in the sandbox, judging
+and scoring, the Python HTTP adapters' machinery, the run directory, reports, the run itself (which
+drives every stage), the command line."""
+
+ENTRY = ("api", "builtin", "__main__")
+"""Top-level modules after the last stage: the plugin API, the core's built-in plugin and ``python -m``.
+They may import any stage; no stage imports them. (``wapii_core`` itself only holds the version.)"""
+
+PLACES = {
+    "errors": "base.errors", "model": "base.model", "paths": "base.paths", "hookspecs": "base.hookspecs",
+    "protocols": "base.protocols", "plugins": "base.plugins", "jsonwalk": "base.jsonwalk",
+    "scratch": "base.scratch",
+    "documents": "spec.documents", "yamlload": "spec.yamlload", "tagged_json": "spec.tagged_json",
+    "spec_cache": "spec.cache", "spec_reader": "spec.reader", "spec": "spec.index",
+    "spec_document": "spec.document", "spec_file": "spec.file",
+    "openapi_validate": "spec.openapi_validate", "openapi_compiled": "spec.openapi_compiled",
+    "openapi_decoding": "spec.openapi_decoding", "openapi_finder": "spec.openapi_finder",
+    "openapi_reference": "spec.openapi_reference",
+    "datasets": "datasets.loader", "dataset_fetch": "datasets.fetch", "dataset_check": "datasets.check",
+    "dataset_generate": "datasets.generate", "generation_chat": "datasets.generate_chat",
+    "backends": "generation.backends", "gencache": "generation.gencache", "rag": "generation.rag",
+    "rag_docs": "generation.rag_docs",
+    "compare": "judge.compare", "wire": "judge.wire", "request_schema": "judge.request_schema",
+    "metrics": "judge.metrics", "metric_guard": "judge.metric_guard", "pass_at_k": "judge.pass_at_k",
+    "spec_validation": "judge.spec_validation", "refstats": "judge.refstats",
+    "store": "store.rundir", "run_lock": "store.lock",
+    "report": "report.tables", "report_formats": "report.formats", "report_html": "report.html",
+    "plots": "report.plots", "stats": "report.stats", "row_terms": "report.row_terms",
+    "compare_libraries": "report.libraries",
+    "runner": "run.runner",
+    # Modules other branches are adding (a place for a module that does not exist yet is unused).
+    "metric_kinds": "base.metric_kinds", "plugin_checks": "base.plugin_checks",
+    "backend_options": "generation.options", "backend_programs": "generation.programs",
+    "js_literal": "generation.js_literal", "js_extract": "generation.js_extract",
+    "spec_refs": "spec.refs", "swagger2": "spec.swagger2", "node_tools": "base.node_tools", "fastjson": "base.fastjson", "wire_bodies": "judge.wire_bodies", "dataset_scaffold": "datasets.scaffold",
+    "provider_tables": "report.provider_tables", "leaderboard": "report.leaderboard",
+    "report_labels": "report.labels", "report_legend": "report.legend", "report_terminal": "report.terminal",
+}
+"""Flat module (``wapii_core.<key>``) -> its place (``wapii_core.<value>``), first part a stage."""
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    """Dotted module name -> (file, is a package's ``__init__``), for every module of the core."""
+    out = {}
+    for path in sorted(CORE.rglob("*.py")):
+        parts = list(path.relative_to(CORE.parent).with_suffix("").parts)
+        package = parts[-1] == "__init__"
+        out[".".join(parts[:-1] if package else parts)] = (path, package)
+    return out
+
+
+def _stage(module: str) -> str | None:
+    """The stage of a core module, ``"entry"`` for ENTRY, ``"root"`` for ``wapii_core``; None if unplaced."""
+    parts = module.split(".")[1:]
+    if not parts:
+        return "root"
+    if parts[0] in STAGES:
+        return parts[0]
+    if len(parts) == 1 and parts[0] in ENTRY:
+        return "entry"
+    if len(parts) == 1 and parts[0] in PLACES:
+        return PLACES[parts[0]].split(".")[0]
+    return None
+
+
+def _rank(stage: str) -> int:
+    return {"root": -1, "entry": len(STAGES)}.get(stage, STAGES.index(stage) if stage in STAGES else -2)
+
+
+def _imports(module: str, path: Path, package: bool, modules: dict) -> set[str]:
+    """The core modules ``module`` imports anywhere in its source (``from x import y``: ``x.y`` if a module)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = module.split(".")[: len(module.split(".")) - (0 if package else 1) - (node.level - 1)]
+                base = ".".join(anchor + ([node.module] if node.module else []))
+            targets = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            while target not in modules and "." in target:
+                target = target.rsplit(".", 1)[0]
+            if target in modules and target != module:
+                out.add(target)
+    return out
+
+
+def _arrows() -> list[tuple[str, str]]:
+    modules = _modules()
+    return sorted((m, t) for m, (path, package) in modules.items() for t in _imports(m, path, package, modules))
+
+
+def test_every_core_module_has_a_stage() -> None:
+    unplaced = [m for m in _modules() if _stage(m) is None]
+    assert not unplaced, (f"core modules without a stage: {unplaced}; move each into a subpackage of "
+                          f"tests/test_layout.py's STAGES (or place it in PLACES while the core is flat)")
+
+
+def test_places_name_stages_and_distinct_modules() -> None:
+    wrong = {old: new for old, new in PLACES.items() if new.count(".") != 1 or new.split(".")[0] not in STAGES}
+    assert not wrong, f"places outside a stage subpackage: {wrong}"
+    twice = {new for new in PLACES.values() if list(PLACES.values()).count(new) > 1}
+    assert not twice, f"two modules placed at {twice}"
+
+
+def test_no_arrow_from_an_earlier_stage_to_a_later_one() -> None:
+    backward = [f"{m} ({_stage(m)}) -> {t} ({_stage(t)})" for m, t in _arrows()
+                if None not in (_stage(m), _stage(t)) and _rank(_stage(m)) < _rank(_stage(t))]
+    assert not backward, "imports from an earlier stage into a later one:\n" + "\n".join(backward)
+
+
+def test_no_cycle_between_stages() -> None:
+    graph: dict[str, set[str]] = {}
+    for m, t in _arrows():
+        a, b = _stage(m), _stage(t)
+        if a and b and a != b:
+            graph.setdefault(a, set()).add(b)
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                pytest.fail("import cycle between stages: " + " -> ".join(path[path.index(nxt):] + [nxt]))
+            if nxt not in state:
+                visit(nxt)
+        path.pop()
+        state[node] = 2
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)

@@ -1,0 +1,1 @@
+"""The records, errors, protocols and plugin machinery every stage shares."""

@@ -1,0 +1,132 @@
+"""The data that flows through a run, as pydantic models (the boundaries: files, CLI, plugins).
+
+A request configuration (expected or captured) stays a plain ``dict`` with the keys ``url``,
+``method``, ``headers`` and optionally ``params``, ``data`` and ``path_params``: whether a key is
+present matters to the judging rules (docs: metrics.md §6), so it is not forced into a model with
+defaults.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+FIELDS = ("headers", "params", "path_params", "data")
+"""The argument fields of a request configuration, in report order."""
+
+SPECIAL_HEADERS = ("Accept", "Content-Type")
+"""Headers that get a verdict but never count (metrics.md §1)."""
+
+ERROR_KINDS = ("timeout", "unsatisfiable", "no_request", "incomplete_request", "runtime_error")
+"""Why a sample did not run; any of these makes the sample ``nonexecutable``."""
+
+
+class Setup(str, Enum):
+    """How much of the program the prompt already gives (the benchmark's three setups)."""
+
+    full = "full"  # starter ends with ``axios.``: the model writes method, URL and arguments
+    argument = "argument"  # starter ends with ``axios.<method>('<url>',``: the model writes the arguments
+    imports = "import"  # starter is only the import: the model writes the whole call
+
+
+class Sample(BaseModel):
+    """One task of a dataset and the request it expects."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    api: str
+    index: int
+    task: str
+    config: dict[str, Any]
+    checks: str = "OK"
+    vetted: bool | None = None
+
+    @property
+    def id(self) -> str:
+        """``"<api>/<index>"``, the sample's name in every run file."""
+        return f"{self.api}/{self.index}"
+
+
+class Prompt(BaseModel):
+    """What a backend is asked to continue: ``text`` ends with ``starter``."""
+
+    text: str
+    starter: str
+    instructions: str = ""  # the part of ``text`` before the starter (for chat-style backends)
+    call_start: str = ""
+    """What every call of the target library starts with (``axios.``, ``fetch(``, ``requests.``): how a
+    chat answer's own call is found (:func:`wapii_core.generation.programs.chat_program`); empty: not said."""
+
+
+class GenerationRequest(BaseModel):
+    """One completion to produce: a prompt for one sample and one draw."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    sample: Sample
+    draw: int = 0
+    prompt: Prompt
+
+    @property
+    def key(self) -> str:
+        return f"{self.sample.id}#{self.draw}"
+
+
+FinishReason = Literal["stop", "length", "timeout", "unsatisfiable", "error"]
+
+
+class Generation(BaseModel):
+    """One line of ``generations.jsonl``: the full program (starter + completion) for one sample and draw."""
+
+    sample: str
+    draw: int = 0
+    code: str | None = None
+    finish_reason: FinishReason = "stop"
+    error: str | None = None  # set when the backend failed; such a line is retried on resume
+    raw: str | None = None  # what the model itself wrote (its completion or answer) before post-processing
+
+    @property
+    def key(self) -> str:
+        return f"{self.sample}#{self.draw}"
+
+
+class Extraction(BaseModel):
+    """The adapter's cut of one call out of a program (metrics.md §2)."""
+
+    call: str | None = None
+    error: str | None = None  # one of ERROR_KINDS when no call could be cut out
+
+
+class Capture(BaseModel):
+    """What executing one extracted call produced: the request it issued, or why none."""
+
+    request: dict[str, Any] | None = None  # the library's raw request config, as the adapter captured it
+    error: str | None = None  # one of ERROR_KINDS
+    detail: str | None = None  # a human-readable reason (exception message, "timeout after 2s", ...)
+
+
+class SampleResult(BaseModel):
+    """One line of ``results.jsonl``: how one generated sample was judged."""
+
+    sample: str
+    draw: int = 0
+    api: str
+    error: str | None = None
+    error_detail: str | None = None
+    verdict: Literal["correct", "wrong", "illegal", "nonexecutable"]
+    url: str | None = None
+    method: str | None = None
+    endpoint: str | None = None
+    arguments: dict[str, dict[str, str]] = Field(default_factory=dict)
+    expected_arguments: dict[str, int] = Field(default_factory=dict)
+    """Counted (non-special) expected arguments per field, path_params included: what a
+    non-executable sample still contributes to the (t) denominators."""
+    call: str | None = None
+    request: dict[str, Any] | None = None  # the normalised captured request
+    mode: str = "reference"
+
+    @property
+    def key(self) -> str:
+        return f"{self.sample}#{self.draw}"

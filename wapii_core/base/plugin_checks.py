@@ -1,0 +1,209 @@
+"""Checking what a plugin registers against the protocols, once, so the core never probes for members.
+
+Each protocol of :mod:`wapii_core.base.protocols` is declared here as a table of :class:`Member`\\ s:
+required or optional, an attribute (with its type) or a method (with the positional arguments the
+core passes). :func:`registration_problem` checks what ``register(name, value)`` receives (a
+metric provider in full; an adapter or backend class's methods; a factory is callable; a dataset
+loader and its optional ``fetch``). :func:`conform` checks an adapter or backend when its factory
+creates it and installs the documented default of each optional member it lacks, so that
+``adapter.close()``, ``adapter.default_mode``, ``backend.preflight(...)`` or
+``adapter.render(..., mode=...)`` are always there to call.
+
+A problem is one line naming the member and what is wrong with it; :mod:`wapii_core.base.plugins`
+prefixes the plugin's distribution and the registered name.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from wapii_core.base.errors import WapiiError
+from wapii_core.base.metric_kinds import Metric
+from wapii_core.base.protocols import MODES
+
+
+class PluginError(WapiiError):
+    """What a plugin registered does not follow its protocol (or clashes with another plugin)."""
+
+
+@dataclass(frozen=True)
+class Member:
+    """One member of a protocol.
+
+    ``call``: the positional parameter names the core passes (a method), or ``None`` (an attribute
+    of type ``kind``). ``default(instance)``: what an optional member an instance lacks becomes.
+    """
+
+    name: str
+    call: tuple[str, ...] | None = None
+    kind: type | tuple[type, ...] = object
+    default: Callable[[Any], Any] | None = None
+
+    @property
+    def optional(self) -> bool:
+        return self.default is not None
+
+    def signature(self) -> str:
+        return self.name if self.call is None else f"{self.name}({', '.join(self.call)})"
+
+
+def _nothing(*_args: Any, **_kwargs: Any) -> None:
+    return None
+
+
+def _cannot_constrain(instance: Any) -> Callable[..., Any]:
+    def constraint(*_args: Any, **_kwargs: Any) -> Any:
+        raise WapiiError(f"adapter {instance.name!r} cannot constrain generation (it has no constraint(spec, setup))")
+    return constraint
+
+
+ADAPTER = (
+    Member("name", kind=str),
+    Member("prompt", ("sample", "setup", "dataset")),
+    Member("extract", ("code",)),
+    Member("execute", ("calls",)),
+    Member("normalise", ("request",)),
+    Member("render", ("config", "setup", "sample")),
+    Member("setup", ()),
+    Member("default_mode", kind=str, default=lambda _: "reference"),
+    Member("constraint", ("spec", "setup"), default=_cannot_constrain),
+    Member("isolation", (), default=lambda _: _nothing),
+    Member("start", (), default=lambda _: _nothing),
+    Member("close", (), default=lambda _: _nothing),
+)
+BACKEND = (
+    Member("name", kind=str),
+    Member("supports_constraints", kind=bool),
+    Member("generate", ("requests",)),
+    Member("describe", ()),
+    Member("preflight", ("requests",), default=lambda _: _nothing),
+    Member("close", (), default=lambda _: _nothing),
+)
+METRIC_PROVIDER = (
+    Member("values", kind=Mapping),
+    Member("aggregate", ("results", "dataset")),
+)
+
+
+def _accepts(function: Any, call: tuple[str, ...], **keywords: Any) -> bool:
+    """Whether ``function`` can be called with ``len(call)`` positional arguments (and ``keywords``)."""
+    try:
+        signature = inspect.signature(function)
+    except (TypeError, ValueError):  # a builtin without a signature: take it on trust
+        return True
+    try:
+        signature.bind(*([None] * len(call)), **keywords)
+    except TypeError:
+        return False
+    return True
+
+
+def member_problem(obj: Any, member: Member, *, on_class: bool = False) -> str | None:
+    """What is wrong with ``member`` of ``obj`` (None: nothing, or an optional member it lacks).
+
+    ``on_class``: ``obj`` is a class about to be instantiated; only its methods are checked (its
+    attributes may be set by ``__init__``)."""
+    if not hasattr(obj, member.name):
+        if member.optional or (on_class and member.call is None):
+            return None
+        return f"lacks {'method ' if member.call is not None else 'attribute '}{member.signature()}"
+    value = getattr(obj, member.name)
+    if member.call is None:
+        if on_class or isinstance(value, member.kind):
+            return None
+        return f"attribute {member.name} is {type(value).__name__}, not {getattr(member.kind, '__name__', member.kind)}"
+    if not callable(value):
+        return f"{member.name} is {type(value).__name__}, not a method {member.signature()}"
+    if on_class:
+        try:
+            value = inspect.getattr_static(obj, member.name)
+        except AttributeError:
+            return None
+        if isinstance(value, (staticmethod, classmethod)):
+            value = getattr(obj, member.name)
+        elif callable(value):
+            value = functools.partial(value, None)  # the unbound method: ``self`` is bound
+    if not _accepts(value, member.call):
+        return f"method {member.name} cannot be called as {member.signature()}"
+    return None
+
+
+def members_problem(obj: Any, members: tuple[Member, ...], *, on_class: bool = False) -> str | None:
+    """The first problem of any member of ``obj`` (None when it follows the protocol)."""
+    for member in members:
+        problem = member_problem(obj, member, on_class=on_class)
+        if problem:
+            return problem
+    return None
+
+
+def _metric_values_problem(provider: Any) -> str | None:
+    for key, metric in provider.values.items():
+        if not isinstance(key, str) or not isinstance(metric, Metric):
+            return (f"values[{key!r}] is {type(metric).__name__}, not a Metric(kind, description) "
+                    "(from wapii_core.api)")
+    return None
+
+
+def provider_problem(provider: Any) -> str | None:
+    """What is wrong with a metric provider (checked in full when a run uses it: its ``values`` may
+    be computed on first use, importing the module that declares them)."""
+    return members_problem(provider, METRIC_PROVIDER) or _metric_values_problem(provider)
+
+
+def registration_problem(kind: str, value: Any) -> str | None:
+    """What is wrong with ``value`` registered as a ``kind`` (``backend``, ``adapter``,
+    ``metric provider``, ``dataset``), as far as it can be seen before it is created or used
+    (a metric provider's ``values`` only by its presence, so that registering imports nothing)."""
+    if kind == "metric provider":
+        try:
+            inspect.getattr_static(value, "values")
+        except AttributeError:
+            return "lacks attribute values"
+        return members_problem(value, tuple(m for m in METRIC_PROVIDER if m.call is not None))
+    if not callable(value):
+        return f"is {type(value).__name__}, not a callable factory"
+    if kind == "dataset":
+        if not _accepts(value, ("data_dir",)):
+            return "loader cannot be called as loader(data_dir)"
+        fetch = getattr(value, "fetch", None)
+        if fetch is not None and (not callable(fetch) or not _accepts(fetch, ("data_dir",))):
+            return "fetch cannot be called as fetch(data_dir, base_url=None)"
+        return None
+    if kind in ("adapter", "backend") and inspect.isclass(value):
+        members = ADAPTER if kind == "adapter" else BACKEND
+        return members_problem(value, members, on_class=True)
+    return None
+
+
+def _render_with_mode(render: Callable[..., str]) -> Callable[..., str]:
+    """``render`` of an adapter that renders the same program in every mode, taking (and ignoring) ``mode``."""
+    @functools.wraps(render)
+    def with_mode(config: Any, setup: Any, sample: Any, mode: str = "reference") -> str:
+        del mode
+        return render(config, setup, sample)
+    return with_mode
+
+
+def conform(kind: str, instance: Any) -> Any:
+    """``instance`` (an ``adapter`` or ``backend``), checked and completed with the defaults of the
+    optional members it lacks; a :class:`PluginError` (without the plugin's name) when it does not
+    follow its protocol."""
+    members = ADAPTER if kind == "adapter" else BACKEND
+    problem = members_problem(instance, members)
+    if problem is None and kind == "adapter" and getattr(instance, "default_mode", "reference") not in MODES:
+        problem = f"default_mode {instance.default_mode!r} is not one of {', '.join(MODES)}"
+    if problem:
+        raise PluginError(problem)
+    try:
+        for member in members:
+            if member.optional and not hasattr(instance, member.name):
+                setattr(instance, member.name, member.default(instance))  # type: ignore[misc]
+        if kind == "adapter" and not _accepts(instance.render, ("config", "setup", "sample"), mode="reference"):
+            instance.render = _render_with_mode(instance.render)
+    except (AttributeError, TypeError) as exc:
+        raise PluginError(f"lacks optional members and takes no attributes ({exc}); define them on its class") from None
+    return instance

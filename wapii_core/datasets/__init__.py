@@ -1,0 +1,1 @@
+"""Datasets in the WAPIIBench layout: loading, fetching, checking and generating them."""

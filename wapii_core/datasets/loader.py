@@ -1,0 +1,278 @@
+"""Loading and validating datasets in the WAPIIBench layout.
+
+A dataset directory holds::
+
+    dataset.json          a list of samples (or {"samples": [...]}):
+                          {api, index, task, config: {url, method, headers, params?, data?}, checks?, vetted?}
+    specs/<api>.yaml      the OpenAPI 3 spec of every api used (.yml and .json work too)
+    prompts/              optional: the prompt templates (Dataset.prompts_dir)
+    apis.json             optional: {api: display name}
+
+Every problem is reported as a one-line :class:`InputError` that names the file. Downloading the
+WAPIIBench files is :mod:`wapii_core.datasets.fetch`'s job; loading never touches the network.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from wapii_core.datasets.fetch import WAPIIBENCH_FILES, fetch_wapiibench, wapiibench_dir
+from wapii_core.spec.documents import parse_json as _parse_json
+from wapii_core.spec.documents import read_bytes as _read_bytes
+from wapii_core.spec.documents import read_document
+from wapii_core.base.errors import InputError, WapiiError
+from wapii_core.base.model import Sample
+from wapii_core.base.paths import bundled_specs_dir
+from wapii_core.base.protocols import Dataset
+
+__all__ = ["BUILTIN_DISPLAY_NAMES", "check_dataset", "load_dataset_dir", "load_wapiibench", "fetch_wapiibench", "load_demo",
+           "dataset_summary", "read_spec"]
+
+DATASET_FILE = "dataset.json"
+APIS_FILE = "apis.json"
+SPEC_SUFFIXES = (".yaml", ".yml", ".json")
+
+BUILTIN_DISPLAY_NAMES = {
+    "asana": "Asana",
+    "google_calendar_v3": "Google Calendar",
+    "google_sheet_v4": "Google Sheets",
+    "slack": "Slack Web",
+}
+"""The names the WAPIIBench prompts use for its four APIs (used when a dataset has no apis.json)."""
+
+class ConfigRecord(BaseModel):
+    """The expected request of a sample, as dataset.json writes it (unknown keys are refused)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    url: str = Field(min_length=1)
+    method: Literal["get", "post", "put", "patch", "delete", "head", "options"]
+    headers: dict[str, str]
+    params: dict[str, Any] = Field(default_factory=dict)
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+class SampleRecord(BaseModel):
+    """One entry of dataset.json (extra metadata keys are ignored)."""
+
+    model_config = ConfigDict(extra="ignore", strict=True)
+
+    api: str = Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
+    index: int = Field(ge=0)
+    task: str = Field(min_length=1)
+    config: ConfigRecord
+    checks: str = "OK"
+    vetted: bool | None = None
+
+
+def load_dataset_dir(directory: Path, name: str) -> Dataset:
+    """Load and validate the dataset in ``directory`` (WAPIIBench layout, see the module docstring)."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise InputError(directory, "no such dataset directory")
+    source = directory / DATASET_FILE
+    raw = _read_bytes(source)
+    samples = _parse_samples(source, raw)
+    specs: dict[str, Path] = {}
+    for position, sample in enumerate(samples):
+        if sample.api not in specs:
+            spec = _find_spec(directory, sample.api)
+            if spec is None:
+                raise InputError(source, f"{_where(position, sample.api, sample.index)}: unknown api '{sample.api}' "
+                                         f"(no specs/{sample.api}.yaml, .yml or .json)")
+            specs[sample.api] = spec
+    documents = {api: read_spec(path) for api, path in specs.items()}
+    prompts = directory / "prompts"
+    return Dataset(
+        name=name,
+        samples=samples,
+        specs=specs,
+        display_names=_display_names(directory / APIS_FILE, documents),
+        source=source,
+        sha256=hashlib.sha256(raw).hexdigest(),
+        prompts_dir=prompts if prompts.is_dir() else None,
+    )
+
+
+def check_dataset(dataset: Dataset) -> Dataset:
+    """``dataset`` if a run can rely on it, whichever loader made it: every sample id once, a spec for
+    every API; else an :class:`InputError` naming the dataset's file."""
+    seen: dict[str, int] = {}
+    for position, sample in enumerate(dataset.samples):
+        where = f"sample {position} ({sample.id})"
+        if sample.id in seen:
+            raise InputError(dataset.source, f"{where}: duplicate of sample {seen[sample.id]} (same id)")
+        seen[sample.id] = position
+        if sample.api not in dataset.specs:
+            raise InputError(dataset.source, f"{where}: the dataset has no spec for api '{sample.api}'")
+    return dataset
+
+
+def load_wapiibench(data_dir: Path | None = None) -> Dataset:
+    """Load WAPIIBench from ``data_dir``, else ``$WAPII_DATA_DIR``, else the per-user cache.
+
+    Only the presence of the files is checked here (``wapii datasets fetch wapiibench`` verifies
+    their sha256 once, when it downloads them).
+    """
+    directory = wapiibench_dir(data_dir)
+    missing = [f.local for f in WAPIIBENCH_FILES if f.needed and not (directory / f.local).is_file()]
+    if missing:
+        if not directory.is_dir():
+            what = "not found"
+        else:
+            more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+            what = f"incomplete (missing {', '.join(missing[:3])}{more})"
+        raise WapiiError(f"WAPIIBench data {what} in {directory}: run `wapii datasets fetch wapiibench` "
+                         "or pass --data-dir")
+    return load_dataset_dir(directory, "wapiibench")
+
+
+def load_demo(data_dir: Path | None = None) -> Dataset:
+    """The project's own demo dataset, bundled in ``specs/demo/``.
+
+    ``data_dir`` is accepted for the uniform loader signature and ignored: the demo is never
+    downloaded, and a ``--data-dir``/``$WAPII_DATA_DIR`` meant for WAPIIBench must not replace it.
+    """
+    del data_dir
+    return load_dataset_dir(bundled_specs_dir() / "demo", "demo")
+
+
+def dataset_summary(ds: Dataset) -> dict[str, Any]:
+    """What ``wapii datasets show`` prints: name, source, sha256 and the samples per API."""
+    counts = Counter(s.api for s in ds.samples)
+    return {
+        "name": ds.name,
+        "source": str(ds.source),
+        "sha256": ds.sha256,
+        "samples": len(ds.samples),
+        "apis": {
+            api: {"display_name": ds.display_names.get(api, api), "samples": counts[api], "spec": str(ds.specs[api])}
+            for api in sorted(ds.specs)
+        },
+        "prompts_dir": str(ds.prompts_dir) if ds.prompts_dir else None,
+    }
+
+
+def read_spec(path: Path) -> dict[str, Any]:
+    """Parse an OpenAPI 3 spec (YAML or JSON) and check its basic shape; raise InputError otherwise.
+
+    The document is shared with every other reader of the same file content
+    (:func:`wapii_core.spec.documents.read_document`): treat the result as read-only.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputError(path, "no such file")
+    document = read_document(path).data
+    _check_openapi(path, document)
+    return document
+
+
+def _check_openapi(path: Path, document: Any) -> None:
+    """The minimum wapii relies on: ``openapi: 3.x``, a non-empty ``paths`` mapping, a server URL."""
+    def fail(why: str) -> InputError:
+        return InputError(path, f"not an OpenAPI 3 document ({why})")
+
+    if not isinstance(document, dict):
+        raise fail(f"the top level is {_type_name(document)}, expected a mapping")
+    version = document.get("openapi")
+    if version is None:
+        raise fail("it is Swagger 2.0; convert it to OpenAPI 3 first, e.g. with `npx swagger2openapi "
+                   f"{path.name} -o {path.stem}.openapi3.yaml`" if "swagger" in document
+                   else "no 'openapi: 3.x' field")
+    if not str(version).startswith("3."):
+        raise fail(f"'openapi' is {str(version)!r}, expected 3.x")
+    paths = document.get("paths")
+    if not isinstance(paths, dict) or not paths:
+        raise fail("no 'paths'")
+    servers = document.get("servers")
+    if not (isinstance(servers, list) and servers and isinstance(servers[0], dict)
+            and isinstance(servers[0].get("url"), str) and servers[0]["url"]):
+        raise fail("no 'servers' with a 'url'")
+
+
+def _parse_samples(source: Path, raw: bytes) -> list[Sample]:
+    """Validate every entry of dataset.json; refuse duplicates of (api, index)."""
+    document = _parse_json(source, raw)
+    entries = document.get("samples") if isinstance(document, dict) else document
+    if not isinstance(entries, list):
+        raise InputError(source, f"expected a list of samples or {{\"samples\": [...]}}, got {_type_name(document)}")
+    if not entries:
+        raise InputError(source, "no samples")
+    samples: list[Sample] = []
+    seen: dict[tuple[str, int], int] = {}
+    for position, entry in enumerate(entries):
+        where = _where(position, *((entry.get("api"), entry.get("index")) if isinstance(entry, dict) else ()))
+        if not isinstance(entry, dict):
+            raise InputError(source, f"{where}: expected an object, got {_type_name(entry)}")
+        try:
+            record = SampleRecord.model_validate(entry)
+        except ValidationError as exc:
+            raise InputError(source, f"{where}: {_describe(exc)}") from None
+        key = (record.api, record.index)
+        if key in seen:
+            raise InputError(source, f"{where}: duplicate of sample {seen[key]} (same api and index)")
+        seen[key] = position
+        samples.append(Sample(api=record.api, index=record.index, task=record.task, config=entry["config"],
+                              checks=record.checks, vetted=record.vetted))
+    return samples
+
+
+def _find_spec(directory: Path, api: str) -> Path | None:
+    for suffix in SPEC_SUFFIXES:
+        candidate = directory / "specs" / f"{api}{suffix}"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _display_names(apis_file: Path, documents: dict[str, dict[str, Any]]) -> dict[str, str]:
+    """apis.json if present, else the built-in WAPIIBench names, else each spec's ``info.title``."""
+    given: dict[str, str] = {}
+    if apis_file.is_file():
+        parsed = _parse_json(apis_file, _read_bytes(apis_file))
+        if not (isinstance(parsed, dict) and all(isinstance(v, str) for v in parsed.values())):
+            raise InputError(apis_file, "expected an object mapping each api to its display name (a string)")
+        given = parsed
+    names = {}
+    for api, document in documents.items():
+        info = document.get("info")
+        title = info.get("title") if isinstance(info, dict) else None
+        names[api] = given.get(api) or BUILTIN_DISPLAY_NAMES.get(api) or (title if isinstance(title, str) else api)
+    return names
+
+
+def _where(position: int, api: Any = None, index: Any = None) -> str:
+    """``sample 12 (asana/3)``: the entry's position in the file, and its id when it has one."""
+    known = isinstance(api, str) and isinstance(index, int) and not isinstance(index, bool)
+    return f"sample {position} ({api}/{index})" if known else f"sample {position}"
+
+
+def _describe(exc: ValidationError) -> str:
+    """The first problem pydantic found, phrased for a dataset author, plus how many more there are."""
+    first = exc.errors()[0]
+    field = ".".join(str(part) for part in first["loc"])
+    if first["type"] == "missing":
+        text = f"missing field '{field}'"
+    elif first["type"] == "extra_forbidden":
+        text = f"unknown field '{field}'"
+    else:
+        text = f"field '{field}': {first['msg'][:1].lower()}{first['msg'][1:]} (got {_show(first['input'])})"
+    more = exc.error_count() - 1
+    return text + (f" (and {more} more problem{'s' if more > 1 else ''})" if more else "")
+
+
+def _show(value: Any) -> str:
+    text = json.dumps(value) if isinstance(value, (str, int, float, bool)) or value is None else _type_name(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _type_name(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number", type(None): "null"}
+    return names.get(type(value), f"a {type(value).__name__}")

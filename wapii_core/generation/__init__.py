@@ -1,0 +1,1 @@
+"""Generation: prompts (retrieval-augmented ones too), the core's backends, the response cache."""

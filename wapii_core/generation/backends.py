@@ -1,0 +1,126 @@
+"""The core's own backends: ``oracle`` (a self-test of the harness) and ``replay`` (stored programs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterator
+
+from wapii_core.base.errors import InputError, WapiiError
+from wapii_core.base.model import Generation, GenerationRequest
+from wapii_core.base.protocols import BackendOptions, RunContext
+
+
+class OracleBackend:
+    """Renders each sample's expected request through the adapter's ``render``.
+
+    Every adapter must score 100 % correct with zero errors on its own renderings, on every dataset
+    and setup: anything less is a defect of the adapter or of the judging, not of a model.
+    """
+
+    name = "oracle"
+    supports_constraints = False
+
+    def __init__(self, options: BackendOptions, context: RunContext) -> None:
+        self.context = context
+
+    def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
+        for req in requests:
+            code = self.context.adapter.render(req.sample.config, self.context.setup, req.sample, mode=self.context.mode)
+            yield Generation(sample=req.sample.id, draw=req.draw, code=code)
+
+    def describe(self) -> dict[str, Any]:
+        return {"rendered_for": self.context.mode}
+
+
+def read_generations(path: Path, draws: int = 1) -> dict[tuple[str, int], str]:
+    """Stored programs by sample id (``"<api>/<index>"``) and draw, from a JSONL file or a code directory.
+
+    - JSONL: one ``{"sample": "<api>/<index>", "code": "<full program>"}`` object per line, with an
+      optional integer ``"draw"`` (default 0) below ``draws``; a sample and draw given twice is refused;
+    - directory: the reference pipeline's layout, ``<api>/<index:04d>_code.js`` (or ``.py``), draw 0.
+
+    Text that is not UTF-8 is refused, naming the file and line.
+    """
+    if not path.exists():
+        raise InputError(path, "no such file or directory")
+    if path.is_dir():
+        return _read_code_dir(path)
+    codes: dict[tuple[str, int], str] = {}
+    lines: dict[tuple[str, int], int] = {}
+    try:
+        with open(path, "rb") as handle:
+            raw_lines = list(handle)
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+    for number, raw in enumerate(raw_lines, 1):
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(path, f"line {number}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(path, f"line {number}: malformed JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(item, dict) or not isinstance(item.get("sample"), str) or not isinstance(item.get("code"), str):
+            raise InputError(path, f"line {number}: expected an object with string fields 'sample' and 'code'")
+        draw = item.get("draw", 0)
+        if not isinstance(draw, int) or isinstance(draw, bool) or draw < 0:
+            raise InputError(path, f"line {number}: 'draw' must be a whole number from 0, not {json.dumps(draw)}")
+        if draw >= draws:
+            raise InputError(path, f"line {number}: draw {draw} of {item['sample']} is beyond --draws/-n {draws} "
+                                   f"(draws count from 0)")
+        key = (item["sample"], draw)
+        if key in lines:
+            raise InputError(path, f"line {number}: {item['sample']} draw {draw} is already on line {lines[key]}")
+        codes[key], lines[key] = item["code"], number
+    return codes
+
+
+def _read_code_dir(root: Path) -> dict[tuple[str, int], str]:
+    codes: dict[tuple[str, int], str] = {}
+    for api_dir in sorted(p for p in root.iterdir() if p.is_dir()):
+        for file in sorted(api_dir.glob("*_code.*")):
+            stem = file.name.split("_", 1)[0]
+            if not stem.isdigit():
+                raise InputError(file, "expected a name like 0007_code.js (index, then _code)")
+            try:
+                codes[(f"{api_dir.name}/{int(stem)}", 0)] = file.read_bytes().decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise InputError(file, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    if not codes:
+        raise InputError(root, "no <api>/<index>_code.* files found")
+    return codes
+
+
+class ReplayBackend:
+    """Re-scores stored programs instead of asking a model (``--generations FILE|DIR``)."""
+
+    name = "replay"
+    supports_constraints = False
+
+    def __init__(self, options: BackendOptions, context: RunContext) -> None:
+        if options.generations is None:
+            raise WapiiError("the replay backend needs --generations FILE.jsonl or DIR")
+        self.source = Path(options.generations)
+        self.codes = read_generations(self.source, options.draws)
+        known = {s.id for s in context.dataset.samples}
+        unknown = sorted({sample for sample, _ in self.codes} - known)
+        if unknown:
+            raise InputError(self.source, f"sample {unknown[0]} is not in dataset {context.dataset.name!r}"
+                             + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
+
+    def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
+        for req in requests:
+            code = self.codes.get((req.sample.id, req.draw))
+            if code is None:
+                which = "this sample" if req.draw == 0 else f"draw {req.draw} of this sample"
+                yield Generation(sample=req.sample.id, draw=req.draw, finish_reason="error",
+                                 error=f"no program for {which} in {self.source}")
+            else:
+                yield Generation(sample=req.sample.id, draw=req.draw, code=code)
+
+    def describe(self) -> dict[str, Any]:
+        return {"generations": str(self.source.resolve())}

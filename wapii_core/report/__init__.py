@@ -1,0 +1,1 @@
+"""Reports: the paper's tables over run directories, their statistics, formats and plots."""

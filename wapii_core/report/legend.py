@@ -1,0 +1,46 @@
+"""The legend printed under every report table: what each abbreviation and marker means.
+
+Only the entries a table uses are listed; the full definitions of every row are in the project's
+``docs/metrics.md``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from wapii_core.report.tables import Table
+
+METRICS_DOC = "docs/metrics.md"
+
+SUFFIXES = {
+    "(t)": "share of all judged samples",
+    "(e)": "share of the executable samples (the call ran and sent a request)",
+    "(v)": "share of the validated requests (executed requests whose URL and method name an operation of the spec)",
+    "(b)": "share of the validated requests that carry a body to an operation declaring one",
+}
+
+SPEC_VALIDATION_NOTE = (
+    "The expected requests are not all valid themselves: `wapii datasets check` lists those that break "
+    "their spec, and an oracle run shows the dataset's own baseline (WAPIIBench: 4.6 % of the expected "
+    "requests violate a schema, the 18 samples `datasets check` flags, and 46.2 % send an undeclared "
+    "content type: every Slack body is JSON, as axios sends it, while the Slack spec declares form bodies "
+    "only).")
+
+
+def legend(table: "Table", intervals: bool) -> list[str]:
+    """One line per abbreviation or marker the table uses."""
+    names = [row for row, _ in table.rows] + list(table.columns)
+    lines = []
+    if table.kind == "leaderboard":
+        lines.append("Runs sorted by correct implementations (t); rates in %.")
+    elif table.kind == "paper":
+        lines.append("Rates in %, counts as numbers of samples; bold: the best value of its row.")
+    for suffix, meaning in SUFFIXES.items():
+        if any(suffix in name for name in names):
+            lines.append(f"{suffix}: {meaning}.")
+    if intervals and any(c.interval for _, cells in table.rows for c in cells):
+        lines.append("[low, high]: 95 % bootstrap interval over tasks.")
+    if table.title.endswith("spec_validation metrics"):
+        lines.append(SPEC_VALIDATION_NOTE)
+    return lines + list(table.descriptions)

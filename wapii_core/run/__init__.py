@@ -1,0 +1,1 @@
+"""A run: the pipeline generate -> extract -> execute -> judge -> score, resumably."""

@@ -1,0 +1,144 @@
+"""Spec documents, each parsed once: one reader for JSON and YAML that every consumer shares.
+
+:func:`read_document` is how the dataset loader, the spec index, schema validation, retrieval
+documentation and grammar building get a spec's parsed document. A file ending in ``.json`` is
+parsed as JSON, any other as YAML (with :mod:`wapii_core.spec.yamlload`, equal to ``yaml.safe_load``).
+A document is parsed at most once per process (memoised by the file's sha256); a YAML document
+also at most once per user (stored as JSON in :mod:`wapii_core.spec.cache`, keyed by the same
+sha256: reading that back is JSON's C parser, several times faster than YAML's). A JSON document
+is not stored again: reading a copy would cost what parsing the file costs. Every reader gets the
+same object, to be treated as read-only.
+
+Every problem is a one-line :class:`~wapii_core.base.errors.InputError` naming the file: unreadable,
+not UTF-8, or malformed (with line and column).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import hashlib
+import json
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import wapii_core.spec.cache as spec_cache
+from wapii_core.base.errors import InputError
+
+FORMAT = 1
+"""Version of the cached documents' layout (bumped when the parser's results change)."""
+
+FREEZE_BYTES = 1 << 20
+"""A document parsed from this many bytes or more is moved, with everything allocated before it, out
+of the cyclic collector's reach (``gc.freeze``): it lives as long as the process, and each later
+full collection would otherwise walk its million objects again (0.1 s each for GitHub's spec).
+Frozen objects are still freed by reference counting."""
+
+MEMO_SIZE = 16
+"""Documents kept in memory per process (the most recently read)."""
+
+
+@dataclass(frozen=True, eq=False)
+class SpecDocument:
+    """A parsed spec file: ``data`` is shared by every reader of the same content; do not mutate it."""
+
+    path: Path
+    sha256: str
+    data: Any
+
+
+def read_document(path: Path | str) -> SpecDocument:
+    """The parsed document of the spec file at ``path`` (see the module docstring)."""
+    path = Path(path)
+    return document_of(path, read_bytes(path))
+
+
+def document_of(path: Path, raw: bytes) -> SpecDocument:
+    """The parsed document of ``raw``, the content of ``path`` (its suffix chooses the syntax)."""
+    sha = hashlib.sha256(raw).hexdigest()
+    syntax = "json" if path.suffix.lower() == ".json" else "yaml"
+    key = (sha, syntax)
+    with _lock:
+        data = _memo.get(key, _MISSING)
+        if data is not _MISSING:
+            _memo.move_to_end(key)
+    if data is _MISSING:
+        with _collector_paused():
+            if syntax == "json":
+                data = parse_json(path, raw)
+            else:
+                data = spec_cache.read(sha, "document-yaml", FORMAT)
+                if data is None:
+                    data, tree = parse_yaml_tree(path, raw)
+                    spec_cache.write(sha, "document-yaml", FORMAT, data, tree=tree)
+        if len(raw) >= FREEZE_BYTES:
+            gc.freeze()
+        with _lock:
+            _memo[key] = data
+            while len(_memo) > MEMO_SIZE:
+                _memo.popitem(last=False)
+    return SpecDocument(path, sha, data)
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a document is built: a parse allocates hundreds of
+    thousands of containers, none of them garbage, and every collection would walk them all."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's content; a missing or unreadable file is an :class:`InputError`."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(path, "no such file") from None
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
+
+
+def parse_json(path: Path, raw: bytes) -> Any:
+    """``raw`` as JSON; malformed text or text that is not UTF-8 is an :class:`InputError` naming ``path``."""
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"malformed JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+
+
+def parse_yaml(path: Path, raw: bytes) -> Any:
+    """``raw`` (UTF-8) as one YAML document; a problem is an :class:`InputError` naming ``path``."""
+    return parse_yaml_tree(path, raw)[0]
+
+
+def parse_yaml_tree(path: Path, raw: bytes) -> tuple[Any, bool]:
+    """:func:`parse_yaml`, and whether the document is a tree (:func:`wapii_core.spec.yamlload.load_tree`)."""
+    import yaml
+
+    from wapii_core.spec import yamlload
+
+    try:
+        return yamlload.load_tree(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        raise InputError(path, f"malformed YAML{where}: {exc.problem or exc.context}") from None
+    except yaml.YAMLError as exc:
+        raise InputError(path, f"malformed YAML: {exc}") from None
+
+
+_MISSING = object()
+_memo: OrderedDict[tuple[str, str], Any] = OrderedDict()
+_lock = threading.Lock()

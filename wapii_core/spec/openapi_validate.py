@@ -1,0 +1,350 @@
+"""Schema validation of one request configuration against one operation of a spec: openapi-core's answers.
+
+A configuration (expected or captured: ``url``, ``method``, ``headers``, ``params``, ``data``,
+``path_params``) is turned into the HTTP request a spec-abiding client would send (:class:`Wire`):
+query, header and path values serialised as strings in the parameter's style, the body encoded in
+a media type the operation declares. That request is validated as openapi-core's
+``V30RequestParametersValidator`` and ``V30RequestBodyValidator`` (``V31...`` for an OpenAPI 3.1
+document) validate it (the body only when
+the operation declares one), and their errors become :class:`Violation` objects of four kinds:
+``type`` (a value of the wrong type, or one that cannot be cast to it), ``enum`` (a value outside
+the enum), ``missing_required`` (a required parameter, body or body property is absent) and
+``other`` (format, range, pattern, ...). Whether a *name* is declared at all is the comparison's
+job (metrics.md §5), not this module's.
+
+Two engines give these answers. :mod:`~wapii_core.spec.openapi_compiled` builds what an operation
+needs once (its parameters, casts, media types and jsonschema validators) and then validates a
+request in microseconds; :mod:`~wapii_core.spec.openapi_reference` runs openapi-core itself (about
+10 ms a request) and serves every operation the compiled engine does not cover (content-typed
+parameters, styles other than form and simple, object-typed parameters and form fields,
+composed schemas where openapi-core casts, media types other than JSON and forms, remote
+``$ref``s, ..., and every operation of an OpenAPI 3.1 document).
+``tests/test_openapi_engines.py`` holds the two to equal results, request by request.
+
+:meth:`OperationValidator.validate` never raises: a field of the wrong shape (``headers`` that
+are not an object, a header value holding a line break) is a violation of that request, and a
+value neither engine can handle is one ``other`` violation of the request.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+KINDS = ("type", "enum", "missing_required", "other")
+
+JSON_MEDIA = ("application/json", "text/json")
+FORM_MEDIA = "application/x-www-form-urlencoded"
+MULTIPART_MEDIA = "multipart/form-data"
+MULTIPART_BOUNDARY = "wapii-boundary-7d1f0c"
+MAX_MESSAGE = 300
+"""Characters kept of an exception's text in an ``other`` violation."""
+CACHED_SPECS = 16
+"""Specs whose validators (and compiled operations) a process keeps."""
+
+
+@dataclass(frozen=True)
+class Violation:
+    kind: str  # one of KINDS
+    where: str  # "query parameter 'limit'", "request body", "request body property 'title'"
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+@dataclass
+class Wire:
+    """The request a spec-abiding client sends for a configuration: what both engines validate."""
+
+    method: str  # lower case
+    query: list[tuple[str, str]]  # in order, a list value repeated or joined as its style says
+    headers: list[tuple[str, str]]  # in order; looked up case-insensitively, first match
+    path: dict[str, str]
+    body: bytes | None
+    media: str  # the media type the body is validated as
+    data: Any = None  # the configuration's body values (to name the property a form value came from)
+    problems: list[Violation] = field(default_factory=list)  # fields of the wrong shape
+
+
+def scalar(value: Any) -> str:
+    """A value as a query, header, path or form field carries it."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, separators=(",", ":"))
+    return str(value)
+
+
+def media_kind(media: str) -> str:
+    """``json``, ``form``, ``multipart`` or ``unsupported``."""
+    base = media.split(";", 1)[0].strip().lower()
+    if base in JSON_MEDIA or base.endswith("+json"):
+        return "json"
+    if base == FORM_MEDIA:
+        return "form"
+    if base == MULTIPART_MEDIA:
+        return "multipart"
+    return "unsupported"
+
+
+def resolve(document: dict[str, Any], node: Any) -> Any:
+    """Follow local ``$ref`` chains (at most 20 hops; a broken one resolves to ``{}``)."""
+    for _ in range(20):
+        if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
+            break
+        target: Any = document
+        for part in node["$ref"].removeprefix("#/").split("/"):
+            target = target.get(part.replace("~1", "/").replace("~0", "~"), {}) if isinstance(target, dict) else {}
+        node = target
+    return node
+
+
+def _type_name(value: Any) -> str:
+    names = {list: "a list", str: "a string", bool: "a boolean", int: "a number", float: "a number",
+             type(None): "null"}
+    return names.get(type(value), f"a {type(value).__name__}")
+
+
+def _object_field(config: dict[str, Any], name: str, problems: list[Violation]) -> dict[str, Any]:
+    """``config[name]`` when it is an object; empty when it is absent or any other empty value (``0``,
+    ``""``, ``[]``, as ever); any other value is a violation of the request and counts as empty."""
+    value = config.get(name)
+    if not value or isinstance(value, dict):
+        return value or {}
+    problems.append(Violation("type", f"request {name}", f"expected an object, got {_type_name(value)}"))
+    return {}
+
+
+class OperationValidator:
+    """Validates configurations against the operations of one spec document (:meth:`for_spec` caches one per file)."""
+
+    def __init__(self, document: dict[str, Any]) -> None:
+        self.document = document
+        self.server = document["servers"][0]["url"].rstrip("/") + "/"
+        self.openapi31 = str(document.get("openapi", "")).startswith("3.1")
+        self._declared: dict[tuple[str, str], list[str]] = {}
+        self._engines: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def for_spec(cls, path: Path) -> "OperationValidator":
+        """The validator of the spec file at ``path`` (one per file content and process)."""
+        from wapii_core.datasets.loader import read_spec
+        from wapii_core.spec.documents import read_document
+
+        sha256 = read_document(path).sha256
+        with _cache_lock:
+            validator = _cache.get(sha256)
+        if validator is None:
+            validator = cls(read_spec(Path(path)))
+            with _cache_lock:
+                validator = _cache.setdefault(sha256, validator)
+                while len(_cache) > CACHED_SPECS:
+                    del _cache[next(iter(_cache))]
+        return validator
+
+    # ------------------------------------------------------------------ the operation
+
+    def operation(self, template: str, method: str) -> dict[str, Any] | None:
+        item = self.document.get("paths", {}).get(template)
+        operation = item.get(method.lower()) if isinstance(item, dict) else None
+        return operation if isinstance(operation, dict) else None
+
+    def declared_media_types(self, template: str, method: str) -> list[str]:
+        """The request-body media types of an operation, in spec order (``[]``: no body declared)."""
+        key = (template, method)
+        declared = self._declared.get(key)
+        if declared is None:
+            operation = self.operation(template, method) or {}
+            body = resolve(self.document, operation.get("requestBody") or {})
+            content = body.get("content") if isinstance(body, dict) else None
+            declared = self._declared[key] = list(content.keys()) if isinstance(content, dict) else []
+        return declared
+
+    def _parameter(self, template: str, method: str, name: str, location: str) -> dict[str, Any]:
+        item = self.document.get("paths", {}).get(template) or {}
+        operation = self.operation(template, method) or {}
+        for raw in [*(operation.get("parameters") or []), *(item.get("parameters") or [])]:
+            param = resolve(self.document, raw)
+            if isinstance(param, dict) and param.get("name") == name and param.get("in") == location:
+                return param
+        return {}
+
+    # ------------------------------------------------------------------ the request
+
+    def _query_items(self, template: str, method: str, params: dict[str, Any]) -> list[tuple[str, str]]:
+        """Query values as the wire carries them: lists repeated (``explode``) or comma-joined."""
+        items: list[tuple[str, str]] = []
+        for name, value in params.items():
+            if value is None:
+                continue
+            if isinstance(value, list):
+                param = self._parameter(template, method, name, "query")
+                style = param.get("style", "form")
+                explode = param.get("explode", style == "form")
+                if explode:
+                    items += [(name, scalar(v)) for v in value]
+                else:
+                    separator = {"spaceDelimited": " ", "pipeDelimited": "|"}.get(style, ",")
+                    items.append((name, separator.join(scalar(v) for v in value)))
+            else:
+                items.append((name, scalar(value)))
+        return items
+
+    def wire(self, config: dict[str, Any], template: str) -> Wire:
+        """The HTTP request a spec-abiding client sends for ``config`` at ``template``."""
+        problems: list[Violation] = []
+        headers_in = _object_field(config, "headers", problems)
+        params = _object_field(config, "params", problems)
+        path_params = _object_field(config, "path_params", problems)
+        method = str(config.get("method", "get")).lower()
+        headers = []
+        for name, value in headers_in.items():
+            if value is None:
+                continue
+            text = scalar(value)
+            if "\r" in text or "\n" in text:
+                problems.append(Violation("other", f"header '{name}'", "a header value cannot hold a line break"))
+                continue
+            headers.append((name, text))
+        content_type = {k.lower(): v for k, v in headers_in.items()}.get("content-type")  # the last one given
+        if content_type is not None and not isinstance(content_type, str):
+            content_type = scalar(content_type)
+        data = config.get("data")
+        body, media = self._encode_body(data, template, method, content_type)
+        return Wire(method, self._query_items(template, method, params), headers,
+                    {k: scalar(v) for k, v in path_params.items()}, body, media, data, problems)
+
+    def _encode_body(self, data: Any, template: str, method: str,
+                     content_type: str | None) -> tuple[bytes | None, str]:
+        """The body bytes and media type to validate.
+
+        A form or multipart request is validated as that form (openapi-core casts its strings) when
+        the operation declares that media type; anything else is validated as JSON against the
+        declared schema (a JSON alias of its first media type, see ``openapi_reference``), so a JSON
+        body sent to an operation that only declares a form is judged by the values it carries.
+        """
+        declared = [m.split(";", 1)[0].strip().lower() for m in self.declared_media_types(template, method)]
+        if data in (None, {}, []) or not declared:
+            return None, "application/json"
+        wanted = (content_type or "application/json").split(";", 1)[0].strip().lower()
+        kind = media_kind(wanted)
+        if kind == "form" and wanted in declared and isinstance(data, dict):
+            pairs = [(k, scalar(i)) for k, v in data.items() for i in (v if isinstance(v, list) else [v])]
+            return urlencode(pairs).encode(), wanted
+        if kind == "multipart" and wanted in declared and isinstance(data, dict):
+            parts = [f'--{MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{scalar(item)}\r\n'
+                     for name, value in data.items() for item in (value if isinstance(value, list) else [value])]
+            return ("".join(parts) + f"--{MULTIPART_BOUNDARY}--\r\n").encode(), \
+                f"{MULTIPART_MEDIA}; boundary={MULTIPART_BOUNDARY}"
+        media = next((m for m in declared if media_kind(m) == "json"), "application/json")
+        return json.dumps(data).encode(), media
+
+    # ------------------------------------------------------------------ validating
+
+    def validate(self, config: dict[str, Any], template: str, engine: str = "auto") -> list[Violation]:
+        """Every schema violation of ``config`` against the operation at ``template`` and its method.
+
+        ``engine``: ``auto`` (the compiled engine where it covers the operation, else openapi-core),
+        ``reference`` (openapi-core always) or ``compiled`` (raises :class:`NotCompiled` where it
+        does not cover the operation; for tests). Never raises otherwise (see the module docstring).
+        """
+        try:
+            wire = self.wire(config if isinstance(config, dict) else {}, template)
+            with_body = bool(self.declared_media_types(template, wire.method))
+            found = None
+            if engine != "reference":  # an OpenAPI 3.1 document: openapi-core's V31 validators only
+                found = None if self.openapi31 else self._engine("compiled").validate(wire, template, with_body)
+                if found is None and engine == "compiled":
+                    raise NotCompiled(template, wire.method)
+            if found is None:
+                found = self._engine("reference").validate(wire, template, with_body)
+            return _deduplicated(wire.problems + found)
+        except NotCompiled:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a request is judged, never the run aborted (see the docstring)
+            text = " ".join(f"{type(exc).__name__}: {exc}".split())[:MAX_MESSAGE]
+            return [Violation("other", "request", f"could not be validated: {text}")]
+
+    def _engine(self, name: str) -> Any:
+        engine = self._engines.get(name)
+        if engine is None:
+            with self._lock:
+                engine = self._engines.get(name)
+                if engine is None:
+                    if name == "compiled":
+                        from wapii_core.spec.openapi_compiled import CompiledSpec as Engine
+                    else:
+                        from wapii_core.spec.openapi_reference import ReferenceSpec as Engine
+                    engine = self._engines[name] = Engine(self)
+        return engine
+
+    def content_type_declared(self, config: dict[str, Any], template: str) -> bool | None:
+        """Whether the request's Content-Type is a declared body media type (None: no body to judge)."""
+        config = config if isinstance(config, dict) else {}
+        declared = [m.split(";", 1)[0].strip().lower() for m in
+                    self.declared_media_types(template, str(config.get("method", "get")).lower())]
+        if not declared or config.get("data") in (None, {}, []):
+            return None
+        headers = {k.lower(): v for k, v in _object_field(config, "headers", []).items()}
+        given = str(headers.get("content-type", "application/json")).split(";", 1)[0].strip().lower()
+        return given in declared
+
+
+class NotCompiled(Exception):
+    """The compiled engine does not cover this operation (only raised when it was asked for explicitly)."""
+
+
+def _deduplicated(violations: list[Violation]) -> list[Violation]:
+    """Each violation once; an enum violation dropped where the same value already has a type one."""
+    typed = {v.where for v in violations if v.kind == "type"}
+    return list(dict.fromkeys(v for v in violations if not (v.kind == "enum" and v.where in typed)))
+
+
+# ---------------------------------------------------------------------- shared by both engines
+
+def parameter_where(name: str, location: str | None) -> str:
+    return f"{location} parameter '{name}'" if location else f"parameter '{name}'"
+
+
+def schema_error_kind(error: Any) -> str:
+    return {"type": "type", "enum": "enum", "required": "missing_required", "const": "enum"}.get(
+        getattr(error, "validator", None), "other")
+
+
+def schema_error_where(base: str, error: Any) -> str:
+    path = [str(p) for p in getattr(error, "absolute_path", [])]
+    if getattr(error, "validator", None) == "required" and isinstance(error.instance, dict):
+        missing = [r for r in error.validator_value if r not in error.instance]
+        path = path + missing[:1]
+    if base == "request body" and path:
+        return f"request body property '{'.'.join(path)}'"
+    return base + (f" item {'.'.join(path)}" if path else "")
+
+
+def schema_violations(base: str, errors: Any) -> list[Violation]:
+    """jsonschema errors of a value at ``base`` as violations (one per error)."""
+    return [Violation(schema_error_kind(e), schema_error_where(base, e), e.message) for e in errors]
+
+
+def cast_where(where: str, value: Any, data: Any) -> str:
+    """Name the body property a form value that failed to cast came from (openapi-core does not)."""
+    if where != "request body" or not isinstance(data, dict):
+        return where
+    names = [k for k, v in data.items() if scalar(v) == str(value) or (isinstance(v, list) and
+                                                                         str(value) in map(scalar, v))]
+    return f"request body property '{names[0]}'" if len(names) == 1 else where
+
+
+def cast_message(value: Any, schema_type: str | None) -> str:
+    """openapi-core's text for a value that cannot be cast."""
+    return f"Failed to cast value to {schema_type} type: {value}"
+
+
+_cache: dict[str, OperationValidator] = {}
+_cache_lock = threading.Lock()

@@ -1,0 +1,1 @@
+"""The run directory: what a run writes, how it is resumed, and its lock."""

@@ -1,0 +1,144 @@
+"""The lock on a run directory: one ``wapii run`` or ``wapii evaluate`` writes it at a time.
+
+:class:`RunLock` holds an exclusive ``fcntl.flock`` on ``<run-dir>/.lock`` (holding the holder's
+pid, for the refusal message) from before anything is read until the run ends. A second process
+is refused at once with a one-line :class:`~wapii_core.base.errors.WapiiError` naming the directory.
+The kernel drops the lock when its holder dies, so a killed run never blocks the next one.
+
+Acquiring also checks the ``--out`` path: an existing file, or a directory that cannot be created
+or written, is an :class:`~wapii_core.base.errors.InputError`. Releasing removes the lock file, and the
+directories the lock created if nothing else was written into them.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+from types import TracebackType
+
+from wapii_core.base.errors import InputError, WapiiError
+
+LOCK_FILE = ".lock"
+
+
+class RunLock:
+    """An exclusive lock on one run directory; ``create=False`` requires the directory to exist."""
+
+    def __init__(self, directory: Path, *, create: bool = True) -> None:
+        self.directory = Path(directory)
+        self.create = create
+        self._fd: int | None = None
+        self._created: list[Path] = []  # directories this lock made, outermost first
+
+    @property
+    def path(self) -> Path:
+        return self.directory / LOCK_FILE
+
+    def acquire(self) -> "RunLock":
+        """Take the lock (creating the directory if allowed), or raise a one-line error."""
+        if self._fd is not None:
+            return self
+        self._created = self._make_directory()
+        try:
+            self._fd = self._lock()
+        except BaseException:
+            self._remove_created()
+            raise
+        return self
+
+    def release(self) -> None:
+        """Drop the lock; remove the lock file, and the directories this lock created if they are empty."""
+        if self._fd is None:
+            return
+        try:
+            self.path.unlink(missing_ok=True)  # while still held: a waiter that opened it retries (see _lock)
+        finally:
+            os.close(self._fd)
+            self._fd = None
+        self._remove_created()
+
+    def __enter__(self) -> "RunLock":
+        return self.acquire()
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.release()
+
+    def _make_directory(self) -> list[Path]:
+        missing = []
+        for path in (self.directory, *self.directory.parents):
+            if path.is_dir():
+                break
+            if path.exists() or path.is_symlink():
+                raise InputError(path, "is not a directory (--out names the run directory)")
+            missing.append(path)
+        if missing and not self.create:
+            raise WapiiError(f"{self.directory}: not a run directory (no such directory)")
+        created: list[Path] = []
+        for path in reversed(missing):
+            try:
+                path.mkdir()
+            except FileExistsError:
+                if not path.is_dir():
+                    self._remove(created)
+                    raise InputError(path, "is not a directory (--out names the run directory)") from None
+                continue  # made by someone else meanwhile: not ours to remove
+            except OSError as exc:
+                self._remove(created)
+                raise InputError(self.directory, f"cannot create the run directory: {exc.strerror or exc}") from None
+            created.append(path)
+        return created
+
+    def _lock(self) -> int:
+        import fcntl
+
+        while True:
+            try:
+                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except FileNotFoundError:
+                if not self.create or self._created:
+                    raise WapiiError(f"{self.directory}: not a run directory (no such directory)") from None
+                self._created = self._make_directory()  # removed by a run that just gave up on it
+                continue
+            except OSError as exc:
+                raise InputError(self.directory, f"cannot write the run directory: {exc.strerror or exc}") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as exc:
+                holder = _read_pid(fd)
+                os.close(fd)
+                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                    raise InputError(self.directory, f"cannot lock the run directory: {exc.strerror or exc}") from None
+                who = f"another wapii process (pid {holder})" if holder else "another wapii process"
+                raise WapiiError(f"{self.directory}: {who} is writing this run directory; wait for it to end "
+                                 "or use another --out") from None
+            try:
+                same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if not same:  # its holder removed it between our open and our lock: lock the new one
+                os.close(fd)
+                continue
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            return fd
+
+    def _remove_created(self) -> None:
+        self._remove(self._created)
+        self._created = []
+
+    @staticmethod
+    def _remove(created: list[Path]) -> None:
+        for path in reversed(created):
+            try:
+                path.rmdir()
+            except OSError:
+                return  # something was written into it: keep it (and its parents)
+
+
+def _read_pid(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None

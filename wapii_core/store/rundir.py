@@ -1,0 +1,277 @@
+"""The run directory: run.json, append-only JSONL files, atomic summaries, resume.
+
+Layout of ``<run-dir>/``:
+- ``run.json``: what the run is (dataset + sha256, adapter, backend, model, setup, versions);
+- ``generations.jsonl``: one :class:`Generation` per sample and draw, appended and flushed as produced;
+- ``results.jsonl``: one :class:`SampleResult` per generation that was judged;
+- ``summary.json`` and ``report.md``: written atomically at the end.
+
+Re-opening a directory with the same run identity resumes it: finished lines are kept, a line cut
+off by a crash is dropped, and nothing is generated or judged twice. A store holds the directory's
+:class:`~wapii_core.store.lock.RunLock` while it is open, and writes ``run.json`` only with the first
+thing it stores: a run that fails before producing anything (a model that does not load, a backend
+that raises) leaves no ``run.json`` behind to block its corrected rerun.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from wapii_core.base.errors import InputError, WapiiError
+from wapii_core.store.lock import RunLock
+from wapii_core.base.model import Generation, SampleResult
+
+RUN_FILE = "run.json"
+GENERATIONS_FILE = "generations.jsonl"
+RESULTS_FILE = "results.jsonl"
+SUMMARY_FILE = "summary.json"
+REPORT_FILE = "report.md"
+
+IDENTITY_KEYS = ("dataset", "dataset_sha256", "adapter", "backend", "model", "setup", "setting", "mode", "draws",
+                 "limit", "apis", "backend_params")
+"""What must match for a directory to be resumed rather than refused (in the order a refusal names
+the first that differs: the user's own options before the backend's derived parameters)."""
+
+_IDENTITY_NAMES = {"dataset_sha256": "dataset sha256", "backend_params": "backend parameter", "mode": "comparison mode",
+                   "draws": "draws (-n)", "limit": "--limit", "apis": "--api"}
+
+RUN_FILES = (RUN_FILE, GENERATIONS_FILE, RESULTS_FILE, SUMMARY_FILE, REPORT_FILE, "batches.json")
+"""The files a run directory holds (``--force`` removes them, and a backend's ``batch/`` folder, to
+start over; nothing else in the directory is touched)."""
+"""How a refusal names an identity key (the others by their own name)."""
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half of it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would make reports unreadable to others
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it, then restoring it)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def write_json(path: Path, data: Any) -> None:
+    write_atomic(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def read_jsonl(path: Path, model: type[M], *, repair: bool = False) -> list[M]:
+    """Read a JSONL file of ``model`` lines.
+
+    A last line without its newline is what a crash mid-write leaves: with ``repair`` it is cut
+    off the file and ignored. Any other bad line is an :class:`InputError` naming file and line.
+    """
+    if not path.exists():
+        return []
+    raw = path.read_bytes()
+    if raw and not raw.endswith(b"\n"):
+        cut = raw.rfind(b"\n") + 1
+        if not repair:
+            last = raw.count(b"\n") + 1
+            raise InputError(path, f"line {last} is cut off (no newline at the end)")
+        with open(path, "r+b") as handle:
+            handle.truncate(cut)
+        raw = raw[:cut]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise InputError(path, f"line {line}: not UTF-8 text ({exc.reason})") from None
+    items: list[M] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            items.append(model.model_validate_json(line))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first.get("loc", ())) or "line"
+            raise InputError(path, f"line {number}: {where}: {first.get('msg', 'invalid')}") from None
+    return items
+
+
+class JsonlAppender:
+    """Appends one JSON line per item and flushes it, so a crash loses at most the line being written."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._handle = open(path, "a", encoding="utf-8")
+
+    def append(self, item: BaseModel) -> None:
+        self._handle.write(item.model_dump_json() + "\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        if not self._handle.closed:
+            self._handle.flush()
+            os.fsync(self._handle.fileno())
+            self._handle.close()
+
+
+class RunStore:
+    """One run directory, opened for a given run description (``run.json`` contents)."""
+
+    def __init__(self, directory: Path, run: dict[str, Any], lock: RunLock | None = None) -> None:
+        self.directory = directory
+        self.run = run
+        self.generations: dict[str, Generation] = {}
+        self.results: dict[str, SampleResult] = {}
+        self._gen_out: JsonlAppender | None = None
+        self._res_out: JsonlAppender | None = None
+        self._run_written = False
+        self._own_lock = lock
+
+    @classmethod
+    def open(cls, directory: Path, run: dict[str, Any], lock: RunLock | None = None,
+             fresh: bool = False) -> "RunStore":
+        """Lock the directory (unless ``lock``, already held, is given), creating it if needed, and read
+        what it holds; refuse it when its ``run.json`` describes another run. ``fresh`` (``--force``)
+        removes what the directory holds first, so the run starts over."""
+        own = RunLock(directory).acquire() if lock is None else None
+        try:
+            run_file = directory / RUN_FILE
+            if fresh:
+                for name in RUN_FILES:
+                    (directory / name).unlink(missing_ok=True)
+                shutil.rmtree(directory / "batch", ignore_errors=True)  # the openai backend's batch files
+            if run_file.exists():
+                previous = load_run(directory)
+                difference = _difference(previous, run)
+                if difference:
+                    raise WapiiError(f"{directory}: holds a run with {difference} (use another --out, or --force "
+                                     "to replace it)")
+                run = {**previous, **{k: v for k, v in run.items() if k not in IDENTITY_KEYS}}
+            store = cls(directory, run, own)
+            for gen in read_jsonl(directory / GENERATIONS_FILE, Generation, repair=True):
+                store.generations[gen.key] = gen  # a later line (a retry) supersedes an earlier one
+            for res in read_jsonl(directory / RESULTS_FILE, SampleResult, repair=True):
+                store.results[res.key] = res
+        except BaseException:
+            if own is not None:
+                own.release()
+            raise
+        return store
+
+    def write_run(self) -> None:
+        """Write ``run.json`` (once; the first stored line or the summary does it)."""
+        if not self._run_written:
+            write_json(self.directory / RUN_FILE, self.run)
+            self._run_written = True
+
+    def add_generation(self, gen: Generation) -> None:
+        self.write_run()
+        if self._gen_out is None:
+            self._gen_out = JsonlAppender(self.directory / GENERATIONS_FILE)
+        self._gen_out.append(gen)
+        self.generations[gen.key] = gen
+
+    def add_result(self, result: SampleResult) -> None:
+        self.write_run()
+        if self._res_out is None:
+            self._res_out = JsonlAppender(self.directory / RESULTS_FILE)
+        self._res_out.append(result)
+        self.results[result.key] = result
+
+    def reset_results(self) -> None:
+        """Forget every stored result (``wapii evaluate`` re-judges all generations)."""
+        self.write_run()
+        if self._res_out is not None:
+            self._res_out.close()
+            self._res_out = None
+        write_atomic(self.directory / RESULTS_FILE, "")
+        self.results.clear()
+
+    def finished_generations(self) -> dict[str, Generation]:
+        return {k: g for k, g in self.generations.items() if g.error is None}
+
+    def failed_generations(self) -> list[Generation]:
+        return [g for g in self.generations.values() if g.error is not None]
+
+    def close(self) -> None:
+        """Flush and close the files; release the lock if the store took it itself."""
+        try:
+            for out in (self._gen_out, self._res_out):
+                if out is not None:
+                    out.close()
+            self._gen_out = self._res_out = None
+        finally:
+            if self._own_lock is not None:
+                self._own_lock.release()
+                self._own_lock = None
+
+
+def _difference(previous: dict[str, Any], run: dict[str, Any]) -> str | None:
+    """The first identity setting that differs, as a refusal says it: ``setup 'argument', not 'full'``."""
+    for key in IDENTITY_KEYS:
+        old, new = previous.get(key), run.get(key)
+        if old == new:
+            continue
+        name = _IDENTITY_NAMES.get(key, key)
+        if isinstance(old, dict) and isinstance(new, dict):
+            inner = next(k for k in sorted({*old, *new}, key=str) if old.get(k, _UNSET) != new.get(k, _UNSET))
+            return f"{name} {inner} {_show(old.get(inner, _UNSET))}, not {_show(new.get(inner, _UNSET))}"
+        return f"{name} {_show(old)}, not {_show(new)}"
+    return None
+
+
+_UNSET = object()
+
+
+def _show(value: Any) -> str:
+    if value is _UNSET or value is None:
+        return "unset"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def load_run(directory: Path) -> dict[str, Any]:
+    """Read ``run.json`` of an existing run directory."""
+    run_file = directory / RUN_FILE
+    if not run_file.exists():
+        raise WapiiError(f"{directory}: not a run directory (no {RUN_FILE})")
+    try:
+        data = json.loads(run_file.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(run_file, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise InputError(run_file, "expected a JSON object")
+    return data
+
+
+def load_summary(directory: Path) -> dict[str, Any]:
+    """Read ``summary.json`` of a finished run directory."""
+    path = directory / SUMMARY_FILE
+    if not path.exists():
+        raise WapiiError(f"{directory}: no {SUMMARY_FILE} (run `wapii evaluate {directory}` to score it)")
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+
+
+def ordered(items: Iterable[SampleResult], order: list[str]) -> list[SampleResult]:
+    """Results in dataset order (``order`` holds generation keys)."""
+    rank = {key: i for i, key in enumerate(order)}
+    return sorted(items, key=lambda r: rank.get(r.key, len(rank)))
