@@ -143,3 +143,25 @@ def test_the_prefix_is_what_the_starter_holds_after_its_last_anchor():
     assert c.prefix("const axios = require('axios');\n") == ""
     assert c.prefix("axios.get('https://x.org/axios.list',") == "get('https://x.org/axios.list',"
     assert c.prefix("// see axios.get\nx") == ""
+
+
+def test_body_keys_are_only_the_top_level_properties_the_judge_counts_legal(tmp_path):
+    """The keys of ``oneOf`` alternatives and of an untyped body are illegal for the judge (it
+    counts only top-level ``properties``), so the grammar offers none of them."""
+    alternatives = {"oneOf": [{"type": "object", "required": ["ids"], "properties": {"ids": {"type": "array"}}},
+                              {"type": "object", "properties": {"digests": {"type": "array"}}}]}
+    nested = {"type": "object", "properties": {"name": {"type": "string"}, "spec": alternatives}}
+    spec = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "servers": [{"url": "https://x.test"}],
+            "paths": {f"/{name}": {"post": {"requestBody": {"required": True, "content": {"application/json": {
+                "schema": schema}}}, "responses": {"200": {"description": "ok"}}}}
+                      for name, schema in (("one-of", alternatives), ("untyped", {}), ("nested", nested))}}
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps(spec))
+    api = load_api(SpecIndex.load(path))
+    assert endpoint(api, "post", "/one-of").body == Obj()
+    untyped = endpoint(api, "post", "/untyped").body
+    assert isinstance(untyped, OneOf) and Obj() in untyped.options
+    assert not any(isinstance(o, Obj) and (o.props or o.extra) for o in untyped.options)
+    inner = endpoint(api, "post", "/nested").body
+    assert [p.name for p in inner.props] == ["name", "spec"]  # keys below the top level are the schema's
+    assert any("/one-of" in note and "body keys limited" in note for note in api.notes)

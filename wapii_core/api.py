@@ -123,6 +123,8 @@ _WHERE: dict[str, str] = {
     "url_forms": "wapii_core.grammar.javascript",
     "url_regex": "wapii_core.grammar.javascript",
     "shadowed_urls": "wapii_core.grammar.javascript",
+    "JavaScriptUrl": "wapii_core.grammar.javascript",
+    "UrlTrie": "wapii_core.grammar.urls",
     "js_escape": "wapii_core.grammar.javascript",
     "QUOTES": "wapii_core.grammar.javascript",
     "EXPRESSION": "wapii_core.grammar.javascript",

@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from wapii_core.spec.index import SpecIndex
 from wapii_core.spec.document import spec_document
 from wapii_core.spec.reader import OPERATION_METHODS
 from wapii_core.spec.refs import Resolver
-from wapii_core.grammar.types import BOOLEAN, NULL, STRING, Notes, Obj, VType, one_of, value_type
+from wapii_core.grammar.types import (ANY, BOOLEAN, NULL, NUMBER, STRING, Any_, Arr, Notes, Obj, OneOf, VType, one_of,
+                                      value_type)
 
 _PLACEHOLDER = re.compile(r"{([^{}]*)}")
 _FIELDS = {"query": "params", "header": "headers"}
@@ -155,12 +156,23 @@ def _body(index: SpecIndex, resolve: Resolver, notes: Notes, op: dict[str, Any],
     media = resolve(next(iter(content.values())))
     schema = media.get("schema") if isinstance(media, dict) else None
     body = value_type(schema, resolve, notes, f"{where} body") if schema is not None else Obj(extra=None)
-    if isinstance(body, Obj):  # top-level keys: only those the judge counts legal
-        legal = tuple(p for p in body.props if index.is_legal(p.name, "data", method, template))
-        if len(legal) < len(body.props) or body.extra is not None:
-            notes.add(where, "body keys limited to the declared properties the judge counts legal")
-        body = Obj(legal, None, body.unique)
-    return body, request_body.get("required") is True
+    legal = _legal_keys(body, lambda name: index.is_legal(name, "data", method, template))
+    if legal != body:
+        notes.add(where, "body keys limited to the declared properties the judge counts legal")
+    return legal, request_body.get("required") is True
+
+
+def _legal_keys(body: VType, legal: Callable[[str], bool]) -> VType:
+    """``body`` with only the top-level keys ``legal`` allows, in every alternative: the judge
+    counts a key legal only when it is a top-level property of the schema, so the keys of
+    ``oneOf`` alternatives, and of an untyped body (any value), are not."""
+    if isinstance(body, Obj):
+        return Obj(tuple(p for p in body.props if legal(p.name)), None, body.unique)
+    if isinstance(body, OneOf):
+        return one_of([_legal_keys(option, legal) for option in body.options])
+    if isinstance(body, Any_):
+        return one_of([Obj(), STRING, NUMBER, BOOLEAN, NULL, Arr(ANY)])
+    return body
 
 
 def _credentials(index: SpecIndex, doc: dict[str, Any], resolve: Resolver, notes: Notes, op: dict[str, Any],

@@ -134,3 +134,25 @@ def shadowed_urls(server: str, templates: tuple[str, ...], quote: str) -> str:
 def url_regex(server: str, endpoint: Endpoint, references: bool = True) -> str:
     """One regex for the URL string literal of ``endpoint``, in any of the three quotes."""
     return "|".join(url_forms(server, endpoint, escape, lambda kind, quote: path_value(kind, quote, references), ""))
+
+
+class JavaScriptUrl:
+    """A URL string literal in JavaScript (:class:`~wapii_core.grammar.urls.UrlSyntax`): any of the
+    three quotes, path values typed or (``references``) ``${…}`` in a template literal."""
+
+    forms = QUOTES
+
+    def __init__(self, references: bool = True) -> None:
+        self.references = references
+
+    def opening(self, form: str) -> str:
+        return escape(form)
+
+    def static(self, text: str, form: str) -> str:
+        return escape(js_escape(text, form))
+
+    def value(self, kind: VType, form: str) -> str:
+        return path_value(kind, form, self.references)
+
+    def closing(self, form: str) -> str:
+        return escape(form)

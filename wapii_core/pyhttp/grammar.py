@@ -22,6 +22,7 @@ import re
 from wapii_core.grammar.endpoints import Api, Endpoint
 from wapii_core.grammar.lark import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Entry, LarkWriter, alternatives, escape,
                                      literal, regex)
+from wapii_core.grammar.urls import UrlTrie
 from wapii_core.grammar.types import HEADER_STRING, NULL, STRING, Arr, Bool, Int, Num, Obj, OneOf, Prop, Str, VType, one_of
 from wapii_core.grammar.values import Dialect, ValueRules, header_literal, path_value_chars
 from wapii_core.base.model import Setup
@@ -78,21 +79,45 @@ def _path_value(kind: VType, quote: str, f_string: bool) -> str:
     return f"(?:{typed}|{placeholder})" if f_string else f"(?:{typed})"
 
 
+def _static(text: str, quote: str, f_string: bool) -> str:
+    text = _py_escape(text, quote)
+    return escape(text.replace("{", "{{").replace("}", "}}") if f_string else text)
+
+
+class PythonUrl:
+    """A URL string literal in Python (:class:`~wapii_core.grammar.urls.UrlSyntax`): ``'…'`` or
+    ``"…"``, and with ``references`` an f-string whose placeholders are ``{expression}``; path
+    values typed."""
+
+    def __init__(self, references: bool = True) -> None:
+        self.forms = tuple((quote, f_string) for f_string in ((False, True) if references else (False,))
+                           for quote in ("'", '"'))
+
+    def opening(self, form: tuple[str, bool]) -> str:
+        return ("[fF]" if form[1] else "") + escape(form[0])
+
+    def static(self, text: str, form: tuple[str, bool]) -> str:
+        return _static(text, *form)
+
+    def value(self, kind: VType, form: tuple[str, bool]) -> str:
+        return _path_value(kind, *form)
+
+    def closing(self, form: tuple[str, bool]) -> str:
+        return escape(form[0])
+
+
 def url_regex(server: str, endpoint: Endpoint, references: bool = True) -> str:
     """One regex for the URL string literal of ``endpoint`` (plain, and f-strings with references)."""
+    syntax = PythonUrl(references)
     kinds = dict(endpoint.path_params)
     parts = _PLACEHOLDER.split(endpoint.template)
     names = [m[1:-1] for m in _PLACEHOLDER.findall(endpoint.template)]
     forms = []
-    for f_string in (False, True) if references else (False,):
-        for quote in ("'", '"'):
-            def lit(text: str) -> str:
-                text = _py_escape(text, quote)
-                return escape(text.replace("{", "{{").replace("}", "}}") if f_string else text)
-            body = lit(server + parts[0])
-            for name, rest in zip(names, parts[1:]):
-                body += _path_value(kinds.get(name, Str()), quote, f_string) + lit(rest)
-            forms.append(("[fF]" if f_string else "") + escape(quote) + body + escape(quote))
+    for form in syntax.forms:
+        body = syntax.static(server + parts[0], form)
+        for name, rest in zip(names, parts[1:]):
+            body += syntax.value(kinds.get(name, Str()), form) + syntax.static(rest, form)
+        forms.append(syntax.opening(form) + body + syntax.closing(form))
     return "|".join(forms)
 
 
@@ -159,14 +184,13 @@ class PythonCallGrammar:
     def text(self, setup: Setup, anchor: str) -> str:
         """The grammar for ``setup``; with the ``import`` setup, any text first, up to ``anchor``
         (stripped of its indentation)."""
-        by_method: dict[str, list[str]] = {}
+        by_method: dict[str, list[tuple[Endpoint, str]]] = {}
         for endpoint in self.api.endpoints:
-            pattern = url_regex(self.api.server, endpoint, self.references)
-            url = self.w.shared(("url", endpoint.template), "URL", lambda _: regex(pattern))
             after, rest = self._after_url(endpoint)
-            by_method.setdefault(endpoint.method, []).append(f"{url} {after}")
-            self.endpoints.append((endpoint.method, pattern, rest))
-        methods = [f'{literal(m + "(")} {WS}? ({alternatives(alts)})' for m, alts in by_method.items()]
+            by_method.setdefault(endpoint.method, []).append((endpoint, after))
+            self.endpoints.append((endpoint.method, url_regex(self.api.server, endpoint, self.references), rest))
+        urls = UrlTrie(self.w, self.api.server, PythonUrl(self.references))
+        methods = [f'{literal(m + "(")} {WS}? {urls.rule(leaves)}' for m, leaves in by_method.items()]
         call = self.w.define("call", alternatives(methods))
         if setup is Setup.imports:
             self.w.define("free[lazy]", regex(r"(?s:.*)" + escape(anchor.strip())))

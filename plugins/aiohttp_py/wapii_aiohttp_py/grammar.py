@@ -18,7 +18,7 @@ from wapii_core.api import Constraint, PythonCallGrammar, Setup, SpecIndex, cach
 from .library import AIOHTTP
 from .prompt import ANCHOR
 
-VERSION = 2
+VERSION = 4
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 
 

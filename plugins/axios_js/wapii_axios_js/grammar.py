@@ -26,13 +26,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript, LarkWriter,
-                            Obj, Prop, Setup, SpecIndex, ValueRules, VType, alternatives, as_header, cached, escape, literal,
-                            load_api, path_value, regex, url_forms, url_regex)
+from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
+                            JavaScriptUrl, LarkWriter, Obj, Prop, Setup, SpecIndex, UrlTrie, ValueRules, alternatives,
+                            as_header, cached, escape, literal, load_api, regex, url_regex)
 
 from .extract import CUT_OFFS
 
-VERSION = 12
+VERSION = 14
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "axios."
 BODY_METHODS = ("post", "put", "patch")
@@ -96,31 +96,18 @@ class AxiosGrammar:
         after = f'{WS}? "," {WS}? {rest_rule}' + (f" | {WS}? {tail}" if optional else "")
         return self.w.shared(("after", after), "after", lambda _: after), rest_rule
 
-    def _url_terminal(self, endpoint: Endpoint) -> str:
-        """The URL literal as one lexeme, its path values shared terminals that exclude the cut
-        markers (one exclusion per kind of value, not per URL: llguidance's lexer has a budget)."""
-        def value(kind: VType, quote: str) -> str:
-            pattern = path_value(kind, quote, self.references)
-            return self.w.shared(("path-value", pattern), "PV", lambda _: self.w.lexeme(pattern))
-
-        forms = url_forms(self.api.server, endpoint, lambda text: regex(escape(text)), value, " ")
-        return alternatives([f"({form})" for form in forms])
-
     def call(self) -> str:
-        """The rule for ``<method>(url, …)`` + terminator, over every endpoint of the API; records
-        (method, URL regex, rest rule) per endpoint in :attr:`endpoints`."""
-        by_method: dict[str, list[str]] = {}
-        urls: dict[str, str] = {}
+        """The rule for ``<method>(url, …)`` + terminator, over every endpoint of the API (the URLs
+        of each method a trie over path segments: :class:`~wapii_core.grammar.urls.UrlTrie`);
+        records (method, URL regex, rest rule) per endpoint in :attr:`endpoints`."""
+        by_method: dict[str, list[tuple[Endpoint, str]]] = {}
         self.endpoints: list[tuple[str, str, str]] = []
         for endpoint in self.api.endpoints:
-            pattern = url_regex(self.api.server, endpoint, self.references)
-            if endpoint.template not in urls:
-                urls[endpoint.template] = self.w.shared(("url", endpoint.template), "URL",
-                                                        lambda _: self._url_terminal(endpoint))
             after, rest = self._after_url(endpoint)
-            by_method.setdefault(endpoint.method, []).append(f"{urls[endpoint.template]} {after}")
-            self.endpoints.append((endpoint.method, pattern, rest))
-        methods = [f'{literal(m + "(")} {WS}? ({alternatives(alts)})' for m, alts in by_method.items()]
+            by_method.setdefault(endpoint.method, []).append((endpoint, after))
+            self.endpoints.append((endpoint.method, url_regex(self.api.server, endpoint, self.references), rest))
+        urls = UrlTrie(self.w, self.api.server, JavaScriptUrl(self.references))
+        methods = [f'{literal(m + "(")} {WS}? {urls.rule(leaves)}' for m, leaves in by_method.items()]
         return self.w.define("call", alternatives(methods))
 
     def text(self, setup: Setup) -> str:

@@ -37,7 +37,7 @@ from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constr
 
 from .extract import CUT_OFFS
 
-VERSION = 5
+VERSION = 6
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "fetch("
 _TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
