@@ -10,7 +10,7 @@ from wapii_core.grammar import accepts
 from wapii_core.grammar.endpoints import Endpoint
 from wapii_core.grammar.javascript import JavaScriptUrl, url_regex as js_url_regex
 from wapii_core.grammar.lark import LarkWriter, alternatives, literal
-from wapii_core.grammar.python import PythonUrl, url_regex as py_url_regex
+from wapii_core.pyhttp.grammar import PythonUrl, url_regex as py_url_regex
 from wapii_core.grammar.types import INTEGER, STRING, Str
 from wapii_core.grammar.urls import UrlTrie
 

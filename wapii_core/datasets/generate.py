@@ -16,16 +16,15 @@ and answer, written all at once (nothing half-written on failure).
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 from pydantic import ValidationError
 
+from wapii_core.datasets.staging import refuse_existing, staged_dataset, write_json
 from wapii_core.base.errors import InputError, WapiiError
 from wapii_core.spec.refs import pointer
 
@@ -216,48 +215,36 @@ def to_sample(raw: Any, api: str) -> dict[str, Any]:
 
 def generate_dataset(config: GenerateConfig, ask: Ask | None = None) -> GenerationReport:
     """Generate, check, deduplicate and write the dataset; ``ask`` defaults to the configured backend."""
-    from wapii_core.datasets.loader import load_dataset_dir
     from wapii_core.spec.file import read_spec
 
     document = read_spec(config.spec)
     api = config.api or config.spec.stem
     prompts_dir = config.prompts_dir or _wapiibench_prompts(config.data_dir)
     out = Path(config.out)
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise WapiiError(f"{out} already exists and is not empty; choose a new --out")
+    refuse_existing(out)
     if ask is None:
         ask = backend_ask(config, api)
     report = GenerationReport()
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        staging.chmod(0o777 & ~umask)  # mkdtemp's 0700 would stick to the finished directory
-        log = staging / "generation"
-        log.mkdir()
-        spec_text = _read_text(config.spec)
-        raw_samples = []
-        for number, paths in enumerate(endpoint_chunks(document, config.max_endpoints, config.chunk_endpoints)):
-            shown = spec_text if paths is None or not config.subset_spec else \
-                subset_text(spec_subset(document, paths), config.spec.suffix.lower() == ".json")
-            user = build_prompt(prompts_dir, shown, api, paths)
-            (log / f"request-{number}.in").write_text(f"{SYSTEM_MESSAGE}\n\n{user}", encoding="utf-8")
-            raw_samples += _ask_until_parsed(ask, user, number, config.retries, log, report)
-        samples = _finish_samples(raw_samples, api, config, report)
-        if not samples:
-            reasons = "; ".join((report.failed_requests + report.malformed)[:3]) or "every sample was dropped"
-            raise WapiiError(f"the model produced no usable sample ({reasons}); nothing written")
-        _write_layout(staging, samples, config.spec, api, document, prompts_dir)
-        _write_json(log / "generation.json", {"api": api, "backend": config.backend, "model": config.model,
-                                              "spec": str(config.spec), "report": report.__dict__})
-        load_dataset_dir(staging, api)  # what we wrote must load as a dataset
-        if out.exists():
-            out.rmdir()
-        os.replace(staging, out)
+        with staged_dataset(out, api) as staging:
+            log = staging / "generation"
+            log.mkdir()
+            spec_text = _read_text(config.spec)
+            raw_samples = []
+            for number, paths in enumerate(endpoint_chunks(document, config.max_endpoints, config.chunk_endpoints)):
+                shown = spec_text if paths is None or not config.subset_spec else \
+                    subset_text(spec_subset(document, paths), config.spec.suffix.lower() == ".json")
+                user = build_prompt(prompts_dir, shown, api, paths)
+                (log / f"request-{number}.in").write_text(f"{SYSTEM_MESSAGE}\n\n{user}", encoding="utf-8")
+                raw_samples += _ask_until_parsed(ask, user, number, config.retries, log, report)
+            samples = _finish_samples(raw_samples, api, config, report)
+            if not samples:
+                reasons = "; ".join((report.failed_requests + report.malformed)[:3]) or "every sample was dropped"
+                raise WapiiError(f"the model produced no usable sample ({reasons}); nothing written")
+            _write_layout(staging, samples, config.spec, api, document, prompts_dir)
+            write_json(log / "generation.json", {"api": api, "backend": config.backend, "model": config.model,
+                                                 "spec": str(config.spec), "report": report.__dict__})
     finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
         if callable(getattr(ask, "close", None)):
             ask.close()  # type: ignore[attr-defined]
     return report
@@ -323,7 +310,7 @@ def _finish_samples(raw_samples: list[Any], api: str, config: GenerateConfig,
 
 def _write_layout(directory: Path, samples: list[dict[str, Any]], spec: Path, api: str, document: dict[str, Any],
                   prompts_dir: Path) -> None:
-    _write_json(directory / "dataset.json", samples)
+    write_json(directory / "dataset.json", samples)
     (directory / "specs").mkdir()
     shutil.copyfile(spec, directory / "specs" / f"{api}{spec.suffix}")
     (directory / "prompts").mkdir()
@@ -331,7 +318,7 @@ def _write_layout(directory: Path, samples: list[dict[str, Any]], spec: Path, ap
         if source.is_file():
             shutil.copyfile(source, directory / "prompts" / source.name)
     title = (document.get("info") or {}).get("title")
-    _write_json(directory / "apis.json", {api: title if isinstance(title, str) and title else api})
+    write_json(directory / "apis.json", {api: title if isinstance(title, str) and title else api})
 
 
 def _wapiibench_prompts(data_dir: Path | None) -> Path:
@@ -355,10 +342,6 @@ def _read_text(path: Path) -> str:
         return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise InputError(Path(path), f"cannot read: {exc.strerror or exc}") from None
-
-
-def _write_json(path: Path, data: Any) -> None:
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
 def backend_ask(config: GenerateConfig, api: str) -> Ask:

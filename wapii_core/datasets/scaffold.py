@@ -20,14 +20,13 @@ The result is a dataset directory in the WAPIIBench layout (``dataset.json``, ``
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wapii_core.datasets.staging import refuse_existing, staged_dataset, write_json
 from wapii_core.base.errors import WapiiError
 from wapii_core.spec.reader import OPERATION_METHODS
 from wapii_core.spec.refs import Resolver
@@ -278,38 +277,23 @@ def _required_schemes(operation: dict[str, Any], security: dict[str, Any]) -> li
 
 def scaffold_dataset(spec: Path, out: Path, api: str | None = None, every: int = 1) -> ScaffoldReport:
     """Write the scaffold of ``spec`` to the new directory ``out`` (all at once, nothing half-written)."""
-    from wapii_core.datasets.loader import load_dataset_dir, read_spec
+    from wapii_core.spec.file import read_spec
 
     spec, out = Path(spec), Path(out)
     if every < 1:
         raise WapiiError("--every must be at least 1")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise WapiiError(f"{out} already exists and is not empty; choose a new --out")
+    refuse_existing(out)
     api = api or re.sub(r"[^A-Za-z0-9_.-]", "_", spec.stem)
     samples, report = scaffold_samples(spec, api, every)
     if not samples:
         raise WapiiError(f"{spec}: no operation to write a task for")
     document = read_spec(spec)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        staging.chmod(0o777 & ~umask)
-        _write_json(staging / "dataset.json", samples)
+    with staged_dataset(out, api) as staging:
+        write_json(staging / "dataset.json", samples)
         (staging / "specs").mkdir()
         shutil.copyfile(spec, staging / "specs" / f"{api}{spec.suffix}")
         title = (document.get("info") or {}).get("title")
-        _write_json(staging / "apis.json", {api: title if isinstance(title, str) and title else api})
-        load_dataset_dir(staging, api)  # what we wrote must load as a dataset
-        if out.exists():
-            out.rmdir()
-        os.replace(staging, out)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
+        write_json(staging / "apis.json", {api: title if isinstance(title, str) and title else api})
     return report
 
 
-def _write_json(path: Path, data: Any) -> None:
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
