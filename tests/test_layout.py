@@ -5,10 +5,7 @@ own stage and of earlier stages, never of a later one; so the import graph betwe
 subpackages has no cycles. The import graph is read from the source (every ``import`` statement,
 including those deferred into functions), not from what happens to be imported at run time.
 
-``PLACES`` names the stage subpackage of each of the core's flat modules: the test stages a flat
-module by it until the module has moved there, and the one-off regrouping tool reads it (so a
-branch written against the flat layout can be rewritten by running the tool again). A new core
-module must be placed: in its stage's subpackage, or here while the core is still flat.
+A new core module goes into its stage's subpackage; only ``ENTRY`` modules sit at the top.
 """
 
 from __future__ import annotations
@@ -31,38 +28,6 @@ ENTRY = ("api", "builtin", "__main__")
 """Top-level modules after the last stage: the plugin API, the core's built-in plugin and ``python -m``.
 They may import any stage; no stage imports them. (``wapii_core`` itself only holds the version.)"""
 
-PLACES = {
-    "errors": "base.errors", "model": "base.model", "paths": "base.paths", "hookspecs": "base.hookspecs",
-    "protocols": "base.protocols", "plugins": "base.plugins", "jsonwalk": "base.jsonwalk",
-    "scratch": "base.scratch",
-    "documents": "spec.documents", "yamlload": "spec.yamlload", "tagged_json": "spec.tagged_json",
-    "spec_cache": "spec.cache", "spec_reader": "spec.reader", "spec": "spec.index",
-    "spec_document": "spec.document", "spec_file": "spec.file",
-    "openapi_validate": "spec.openapi_validate", "openapi_compiled": "spec.openapi_compiled",
-    "openapi_decoding": "spec.openapi_decoding", "openapi_finder": "spec.openapi_finder",
-    "openapi_reference": "spec.openapi_reference",
-    "datasets": "datasets.loader", "dataset_fetch": "datasets.fetch", "dataset_check": "datasets.check",
-    "dataset_generate": "datasets.generate", "generation_chat": "datasets.generate_chat",
-    "backends": "generation.backends", "gencache": "generation.gencache", "rag": "generation.rag",
-    "rag_docs": "generation.rag_docs",
-    "compare": "judge.compare", "wire": "judge.wire", "request_schema": "judge.request_schema",
-    "metrics": "judge.metrics", "metric_guard": "judge.metric_guard", "pass_at_k": "judge.pass_at_k",
-    "spec_validation": "judge.spec_validation", "refstats": "judge.refstats",
-    "store": "store.rundir", "run_lock": "store.lock",
-    "report": "report.tables", "report_formats": "report.formats", "report_html": "report.html",
-    "plots": "report.plots", "stats": "report.stats", "row_terms": "report.row_terms",
-    "compare_libraries": "report.libraries",
-    "runner": "run.runner",
-    # Modules other branches are adding (a place for a module that does not exist yet is unused).
-    "metric_kinds": "base.metric_kinds", "plugin_checks": "base.plugin_checks",
-    "backend_options": "generation.options", "backend_programs": "generation.programs",
-    "js_literal": "generation.js_literal", "js_extract": "generation.js_extract",
-    "spec_refs": "spec.refs", "swagger2": "spec.swagger2", "node_tools": "base.node_tools", "fastjson": "base.fastjson", "wire_bodies": "judge.wire_bodies", "dataset_scaffold": "datasets.scaffold",
-    "provider_tables": "report.provider_tables", "leaderboard": "report.leaderboard",
-    "report_labels": "report.labels", "report_legend": "report.legend", "report_terminal": "report.terminal",
-}
-"""Flat module (``wapii_core.<key>``) -> its place (``wapii_core.<value>``), first part a stage."""
-
 
 def _modules() -> dict[str, tuple[Path, bool]]:
     """Dotted module name -> (file, is a package's ``__init__``), for every module of the core."""
@@ -83,8 +48,6 @@ def _stage(module: str) -> str | None:
         return parts[0]
     if len(parts) == 1 and parts[0] in ENTRY:
         return "entry"
-    if len(parts) == 1 and parts[0] in PLACES:
-        return PLACES[parts[0]].split(".")[0]
     return None
 
 
@@ -122,14 +85,7 @@ def _arrows() -> list[tuple[str, str]]:
 def test_every_core_module_has_a_stage() -> None:
     unplaced = [m for m in _modules() if _stage(m) is None]
     assert not unplaced, (f"core modules without a stage: {unplaced}; move each into a subpackage of "
-                          f"tests/test_layout.py's STAGES (or place it in PLACES while the core is flat)")
-
-
-def test_places_name_stages_and_distinct_modules() -> None:
-    wrong = {old: new for old, new in PLACES.items() if new.count(".") != 1 or new.split(".")[0] not in STAGES}
-    assert not wrong, f"places outside a stage subpackage: {wrong}"
-    twice = {new for new in PLACES.values() if list(PLACES.values()).count(new) > 1}
-    assert not twice, f"two modules placed at {twice}"
+                          f"tests/test_layout.py's STAGES")
 
 
 def test_no_arrow_from_an_earlier_stage_to_a_later_one() -> None:
