@@ -4,9 +4,11 @@ Usage: ``python benchmarks/bench_large_bodies.py [--data-dir $WAPII_SHARED/wapii
 
 Each program replaces the generation of WAPIIBench's first Asana sample and sends a wrong POST with a
 large body: ``json-3mb`` (a JSON object of 3.4 MB: 80,000 keys of 30-character strings), ``form-400k``
-(a form of 400,000 keys) and ``ordinary`` (the oracle's own program, for scale). The time is that
-of the run's :class:`~wapii_core.run.runner.Judge` on that one generation (execution in the sandbox,
-normalising, comparing), after one untimed ordinary sample has warmed the workers; the size is that
+(a form of 400,000 keys) and ``ordinary`` (the oracle's own program, for scale). The times are
+those of the run's :class:`~wapii_core.run.runner.Judge` on that one generation, split into
+``execute`` (the adapter running the call: the program's own time in the sandbox, bounded by the
+adapter's timeout, plus reading its answer) and ``judge`` (the rest, in wapii's own process without
+a time limit: normalising, comparing, validating against the spec), after one untimed ordinary sample has warmed the workers; the size is that
 of the sample's line in ``results.jsonl`` as the run store writes it. Timings are noisy on a shared
 machine: compare variants side by side in one run.
 """
@@ -42,8 +44,8 @@ PROGRAMS = {
 }
 
 
-def measure(adapter_name: str, data_dir: Path) -> list[tuple[str, float, int, str]]:
-    """``(program, seconds, bytes of its results.jsonl line, verdict and detail)`` per program."""
+def measure(adapter_name: str, data_dir: Path) -> list[tuple[str, float, float, int, str]]:
+    """``(program, seconds executing, seconds judging the rest, bytes of its results.jsonl line, verdict and detail)`` per program."""
     from wapii_core.base import plugins
     from wapii_core.base.model import Generation, Setup
     from wapii_core.run.runner import Judge, load_dataset
@@ -53,15 +55,27 @@ def measure(adapter_name: str, data_dir: Path) -> list[tuple[str, float, int, st
     adapter = plugins.adapters.get(adapter_name)()
     try:
         judge = Judge(adapter, dataset)
+        executing = [0.0]
+        execute = adapter.execute
+
+        def timed_execute(calls: list[str]) -> list:
+            start = time.perf_counter()
+            try:
+                return execute(calls)
+            finally:
+                executing[0] += time.perf_counter() - start
+
+        adapter.execute = timed_execute
         ordinary = adapter.render(sample.config, Setup.full, sample, judge.mode)
         judge([Generation(sample=sample.id, code=ordinary)])  # warms the workers
         rows = []
         for name, code in [("ordinary", ordinary), *PROGRAMS[adapter_name].items()]:
+            executing[0] = 0.0
             start = time.perf_counter()
             result = judge([Generation(sample=sample.id, code=code)])[0]
             seconds = time.perf_counter() - start
             line = result.model_dump_json()
-            rows.append((name, seconds, len(line.encode()), f"{result.verdict} {result.error} {(result.error_detail or '')[:90]}"))
+            rows.append((name, executing[0], seconds - executing[0], len(line.encode()), f"{result.verdict} {result.error} {(result.error_detail or '')[:90]}"))
         return rows
     finally:
         adapter.close()
@@ -72,10 +86,10 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--adapter", action="append", choices=sorted(PROGRAMS))
     args = parser.parse_args()
-    print(f"{'adapter':<12} {'program':<10} {'seconds':>8} {'line bytes':>11}  result")
+    print(f"{'adapter':<12} {'program':<10} {'execute':>8} {'judge':>8} {'line bytes':>11}  result")
     for adapter_name in args.adapter or sorted(PROGRAMS):
-        for name, seconds, size, outcome in measure(adapter_name, args.data_dir):
-            print(f"{adapter_name:<12} {name:<10} {seconds:8.2f} {size:11d}  {outcome}", flush=True)
+        for name, executing, judging, size, outcome in measure(adapter_name, args.data_dir):
+            print(f"{adapter_name:<12} {name:<10} {executing:8.2f} {judging:8.2f} {size:11d}  {outcome}", flush=True)
 
 
 if __name__ == "__main__":
