@@ -2,15 +2,16 @@
 
 Usage: ``python benchmarks/bench_large_bodies.py [--data-dir $WAPII_SHARED/wapiibench] [--adapter A ...]``
 
-Each program replaces the generation of WAPIIBench's first Asana sample and sends a wrong POST with a
-large body: ``json-3mb`` (a JSON object of 3.4 MB: 80,000 keys of 30-character strings), ``form-400k``
-(a form of 400,000 keys) and ``ordinary`` (the oracle's own program, for scale). The times are
-those of the run's :class:`~wapii_core.run.runner.Judge` on that one generation, split into
-``execute`` (the adapter running the call: the program's own time in the sandbox, bounded by the
-adapter's timeout, plus reading its answer) and ``judge`` (the rest, in wapii's own process without
-a time limit: normalising, comparing, validating against the spec), after one untimed ordinary sample has warmed the workers; the size is that
-of the sample's line in ``results.jsonl`` as the run store writes it. Timings are noisy on a shared
-machine: compare variants side by side in one run.
+Each program replaces the generation of WAPIIBench's first Asana sample and sends a wrong POST with
+a large body: ``json-3mb`` (a JSON object of 3.4 MB: 80,000 keys of 30-character strings),
+``form-400k`` (a form of 400,000 keys) and ``ordinary`` (the oracle's own program, for scale). The
+times are those of the run's :class:`~wapii_core.run.runner.Judge` on that one generation, split
+into ``execute`` (the adapter running the call: the program's own time in the sandbox, bounded by
+the adapter's timeout, plus reading its answer) and ``judge`` (the rest, in wapii's own process
+without a time limit: normalising, comparing, validating against the spec), after one untimed
+ordinary sample has warmed the workers; the size is that of the sample's line in ``results.jsonl``
+as the run store writes it. Timings are noisy on a shared machine: compare variants side by side in
+one run.
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ PROGRAMS = {
 
 
 def measure(adapter_name: str, data_dir: Path) -> list[tuple[str, float, float, int, str]]:
-    """``(program, seconds executing, seconds judging the rest, bytes of its results.jsonl line, verdict and detail)`` per program."""
+    """``(program, seconds executing, seconds judging the rest, bytes of its results.jsonl line,
+    verdict and detail)`` per program."""
     from wapii_core.base import plugins
     from wapii_core.base.model import Generation, Setup
     from wapii_core.run.runner import Judge, load_dataset
@@ -75,7 +77,8 @@ def measure(adapter_name: str, data_dir: Path) -> list[tuple[str, float, float, 
             result = judge([Generation(sample=sample.id, code=code)])[0]
             seconds = time.perf_counter() - start
             line = result.model_dump_json()
-            rows.append((name, executing[0], seconds - executing[0], len(line.encode()), f"{result.verdict} {result.error} {(result.error_detail or '')[:90]}"))
+            outcome = f"{result.verdict} {result.error} {(result.error_detail or '')[:90]}"
+            rows.append((name, executing[0], seconds - executing[0], len(line.encode()), outcome))
         return rows
     finally:
         adapter.close()

@@ -21,8 +21,9 @@ MAX_JUDGED_REQUEST_BYTES = 256 << 10
 """Bytes the captured request (as the adapter recorded it, body, URL and headers together, written as
 compact JSON) may hold to be judged."""
 MAX_JUDGED_VALUES = 4096
-"""Values (object keys, list items and scalars: headers, query parameters and body fields alike) the
-normalised request may hold to be judged."""
+"""Values the normalised request may hold to be judged, counted as
+:func:`~wapii_core.base.jsonwalk.walk` yields them: every object, list, object key and scalar
+(headers, query parameters and body fields alike)."""
 
 
 def captured_size(captured: Any) -> int:
@@ -46,20 +47,20 @@ def _walked_size(captured: Any, bound: int) -> int:
 
 def oversized(captured: Any) -> str | None:
     """Why the raw capture is too large to be judged (``is larger than ...``, said of the captured
-    request), or None. Meant for the capture before the adapter decodes it: measuring costs milliseconds,
-    judging what it measures could cost seconds."""
+    request), or None. Meant for the capture before the adapter decodes it: measuring costs
+    milliseconds, judging what it measures could cost seconds."""
     try:
-        size = captured_size(captured)
+        size, measured = captured_size(captured), ""
     except (TypeError, ValueError, RecursionError):
-        size = _walked_size(captured, MAX_JUDGED_REQUEST_BYTES)
+        size, measured = _walked_size(captured, MAX_JUDGED_REQUEST_BYTES), "at least "
     if size > MAX_JUDGED_REQUEST_BYTES:
-        return f"is larger than the {MAX_JUDGED_REQUEST_BYTES} bytes judged ({size} bytes)"
+        return f"is larger than the {MAX_JUDGED_REQUEST_BYTES} bytes judged ({measured}{size} bytes)"
     return None
 
 
 def too_many_values(request: Any) -> str | None:
-    """Why the normalised request holds too many values to be judged (``holds more than ...``), or None (stops counting at the
-    bound: a request decoded from a small body can still hold a great many keys)."""
+    """Why the normalised request holds too many values to be judged (``holds more than ...``), or
+    None; counting stops at the bound (a request decoded from a small body can hold a great many keys)."""
     for count, _ in enumerate(walk(request), start=1):
         if count > MAX_JUDGED_VALUES:
             return f"holds more than the {MAX_JUDGED_VALUES} values judged"
