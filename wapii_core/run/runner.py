@@ -18,6 +18,7 @@ from wapii_core.base.errors import GenerationPending, WapiiError, one_line
 from wapii_core.base.jsonwalk import unstorable
 from wapii_core.base.model import ERROR_KINDS, Generation, GenerationRequest, Sample, SampleResult, Setup
 from wapii_core.base.protocols import MODES, Adapter, BackendOptions, Dataset, RunContext
+from wapii_core.judge.capture_limits import oversized, too_many_values
 from wapii_core.store.lock import RunLock
 from wapii_core.store.rundir import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
 
@@ -27,6 +28,12 @@ chunked: the backend gets every pending request at once and yields each as it is
 MAX_REQUEST_DEPTH = 100
 """Lists and objects a normalised request may nest (the result store writes at most ~250)."""
 MAX_DETAIL = 500
+"""Characters of a capture's detail (an exception message the program chose) stored in the results."""
+
+
+def _shortened(text: str) -> str:
+    """``text`` cut to :data:`MAX_DETAIL` characters (with ``...`` when cut)."""
+    return text if len(text) <= MAX_DETAIL else text[:MAX_DETAIL - 3] + "..."
 
 
 def _utf8_text(text: str) -> str:
@@ -196,7 +203,7 @@ class Judge:
             request = None
             if call is not None:
                 capture = next(captures)
-                error, detail = capture.error, capture.detail and _utf8_text(capture.detail)
+                error, detail = capture.error, capture.detail and _utf8_text(_shortened(capture.detail))
                 if capture.request is not None and error is None:
                     request, detail = self._normalised(capture.request)
                     error = None if request is not None else "runtime_error"
@@ -216,13 +223,18 @@ class Judge:
         return ext.call, ext.error, None
 
     def _normalised(self, captured: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
-        """``(request, None)``, or ``(None, "bad_capture: ...")`` when ``normalise`` fails or its result
-        does not have the neutral shape."""
+        """``(request, None)``, or ``(None, "bad_capture: ...")`` when the capture is too large to be
+        judged (:mod:`wapii_core.judge.capture_limits`: measured before ``normalise`` decodes it, its
+        values counted after), when ``normalise`` fails or when its result does not have the neutral
+        shape."""
         from wapii_core.judge.request_schema import BadCapture, check_request
 
         try:
+            problem = oversized(captured)
+            if problem is not None:
+                return None, f"bad_capture: the captured request {problem}"
             request = self.adapter.normalise(captured)
-            problem = unstorable(request, MAX_REQUEST_DEPTH)  # nested too deep, a lone surrogate
+            problem = too_many_values(request) or unstorable(request, MAX_REQUEST_DEPTH)  # too deep, a lone surrogate
             if problem is not None:
                 return None, _utf8_text(f"bad_capture: the captured request {problem}")
             return check_request(request), None
