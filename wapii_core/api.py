@@ -75,6 +75,7 @@ _WHERE: dict[str, str] = {
     "as_header": "wapii_core.grammar.types",
     "Dialect": "wapii_core.grammar.values", "ValueRules": "wapii_core.grammar.values",
     "header_literal": "wapii_core.grammar.values", "path_value_chars": "wapii_core.grammar.values",
+    "path_text": "wapii_core.grammar.values", "PATH_ESCAPE": "wapii_core.grammar.values",
     "RunConstraints": "wapii_core.grammar.per_request", "is_constrained": "wapii_core.grammar.per_request",
     "get_engine": "wapii_core.grammar", "Engine": "wapii_core.grammar", "Matcher": "wapii_core.grammar",
     "accepts": "wapii_core.grammar",

@@ -10,7 +10,7 @@ from typing import Callable
 from wapii_core.grammar.endpoints import Endpoint
 from wapii_core.grammar.lark import escape
 from wapii_core.grammar.types import Int, Num, Str, VType
-from wapii_core.grammar.values import Dialect, header_literal, path_value_chars
+from wapii_core.grammar.values import Dialect, header_literal, path_text
 
 QUOTES = ("'", '"', "`")
 IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
@@ -74,8 +74,8 @@ def path_value(kind: VType, quote: str, references: bool) -> str:
     elif isinstance(kind, Str) and kind.enum is not None:
         typed = "|".join(escape(js_escape(v, quote)) for v in kind.enum)
     else:  # strings, and what a URL cannot hold structurally (written as text)
-        chars = path_value_chars("`$" if quote == "`" else quote)
-        return f"(?:{chars}|{interpolation})+" if quote == "`" and interpolation else f"{chars}+"
+        templated = quote == "`" and interpolation is not None
+        return path_text("`$" if quote == "`" else quote, interpolation if templated else None)
     return f"(?:{typed}|{interpolation})" if quote == "`" and interpolation else f"(?:{typed})"
 
 

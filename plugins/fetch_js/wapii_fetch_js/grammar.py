@@ -31,13 +31,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
-                            LarkWriter, Obj, Prop, Setup, SpecIndex, ValueRules, VType, alternatives, cached,
+                            LarkWriter, Obj, PATH_ESCAPE, Prop, Setup, SpecIndex, ValueRules, VType, alternatives, cached,
                             escape, js_escape, load_api, path_value, regex, shadowed_urls, url_forms, QUOTES, EXPRESSION, Bool,
                             Int, Null, Num, OneOf, Str)
 
 from .extract import CUT_OFFS
 
-VERSION = 6
+VERSION = 7
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "fetch("
 _TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
@@ -55,13 +55,15 @@ def _class(chars: set[str]) -> str:
     return "[" + "".join(escape(c) if c.isalnum() else f"\\x{ord(c):02x}" for c in sorted(chars)) + "]"
 
 
-def _text_without_cuts(allowed: set[str], nonempty: bool, extra: str | None = None) -> str:
+def _text_without_cuts(allowed: set[str], nonempty: bool, extra: str | None = None, path: bool = False) -> str:
     """A regex for text over ``allowed`` (``%``-escapes of ASCII and ``extra`` units too) that holds
     neither ``;``, a backtick nor a newline (never in ``allowed``) nor :data:`CUT_WORDS` after a dot:
     what the extractor would cut a call at. A plain regex, unlike an excluded one (``& ~…``): the URL
-    literals are one lexeme each, too many for llguidance's lexer to build complements of."""
+    literals are one lexeme each, too many for llguidance's lexer to build complements of.
+    ``path``: a path value, whose escapes are only :data:`PATH_ESCAPE` and which is not ``.`` or
+    ``..`` (what the judge or a URL parser reads as structure: :func:`wapii_core.api.path_text`)."""
     chars = allowed - {".", ";", "`", "\n", "\r"}
-    unit = [_class(chars), _ESCAPED_ASCII] + ([extra] if extra else [])
+    unit = [_class(chars), PATH_ESCAPE if path else _ESCAPED_ASCII] + ([extra] if extra else [])
     prefixes = sorted({word[:k] for word in CUT_WORDS for k in range(len(word))})
     bare = "\\.(?:" + "|".join(escape(p) for p in prefixes if p) + ")?"
     starts = {word[0] for word in CUT_WORDS}
@@ -69,6 +71,9 @@ def _text_without_cuts(allowed: set[str], nonempty: bool, extra: str | None = No
                                               for word in CUT_WORDS for k in range(1, len(word))]
     dotted = "\\.(?:" + "|".join(deviations) + ")"
     single = f"(?:{'|'.join(unit)}|(?:{bare})*{dotted})"
+    if nonempty and path:  # only dots and cut-word prefixes after them: not "." or ".."
+        suffixed = "\\.(?:" + "|".join(escape(p) for p in prefixes if p) + ")"
+        return f"(?:{single}+(?:{bare})*|(?:{bare})*{suffixed}(?:{bare})*|\\.{{3,}})"
     if nonempty:
         return f"(?:{single}+(?:{bare})*|(?:{bare})+)"
     return f"(?:{single}*(?:{bare})*)"
@@ -87,7 +92,7 @@ def _path_text(quote: str, references: bool) -> str:
     """A string path parameter's value written into a URL string delimited by ``quote``
     (``references``: a template literal may interpolate ``${expression}``)."""
     interpolation = "\\$\\{" + EXPRESSION + "\\}" if references and quote == "`" else None
-    return _text_without_cuts(_visible("/?&#%\\" + quote + ("$" if quote == "`" else "")), True, interpolation)
+    return _text_without_cuts(_visible("/?&#%\\" + quote + ("$" if quote == "`" else "")), True, interpolation, path=True)
 
 
 def _header_type(kind: VType) -> VType:
