@@ -121,14 +121,19 @@ def shadowed_urls(server: str, templates: tuple[str, ...], quote: str) -> str:
     ``&``, a ``.`` outside placeholders any character (reference mode; strict mode matches less),
     every other character itself. For :attr:`Endpoint.shadowed_by`: the URLs a grammar must not
     accept for an endpoint because the judge resolves them to a better-ranked path."""
+    paths = [judged(template, quote) for template in templates]
+    return (escape(quote + js_escape(server, quote)) + "(?:" + "|".join(paths) + r")(?s:\?.*)?" + escape(quote))
+
+
+def judged(template: str, quote: str) -> str:
+    """A regex for text inside a URL string literal delimited by ``quote`` that the judge, reading
+    it percent-decoded, matches with ``template`` (a path or a part of one): each placeholder one or
+    more characters other than ``/``, ``?`` and ``&``, a ``.`` outside placeholders any character
+    (reference mode), every other character itself."""
     value = rf"(?:[^/?&%\\\n{escape(quote)}]|{_DECODED_VALUE})+"
     anything = rf"(?:[^?%\\\n{escape(quote)}]|%[0-9A-Fa-f]{{2}})"
-    paths = []
-    for template in templates:
-        parts = PLACEHOLDER.split(template)
-        literal = ["".join(anything if c == "." else _escaped(c) for c in js_escape(part, quote)) for part in parts]
-        paths.append(value.join(literal))
-    return (escape(quote + js_escape(server, quote)) + "(?:" + "|".join(paths) + r")(?s:\?.*)?" + escape(quote))
+    parts = PLACEHOLDER.split(template)
+    return value.join("".join(anything if c == "." else _escaped(c) for c in js_escape(part, quote)) for part in parts)
 
 
 def url_regex(server: str, endpoint: Endpoint, references: bool = True) -> str:
@@ -156,3 +161,6 @@ class JavaScriptUrl:
 
     def closing(self, form: str) -> str:
         return escape(form)
+
+    def judged(self, template: str, form: str) -> str:
+        return judged(template, form)
