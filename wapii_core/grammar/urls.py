@@ -101,6 +101,24 @@ def _covers(shadow: str, segment: str) -> bool | None:
     return None
 
 
+def _differing(branch: tuple[tuple[Part, ...], ...], shadow: list[str], differing: list[int]) -> list[int] | None:
+    """The segments of ``differing`` where ``branch``'s restrictions leave it open whether the
+    shadow's segment matches; None when a restriction rules the shadow out (the branch holds none
+    of its URLs: without this, branches multiply with every shadow)."""
+    left = []
+    for i in differing:
+        only = [str(text) for kind, text in branch[i] if kind == "only"]
+        if shadow[i] in (str(text) for kind, text in branch[i] if kind == "except"):
+            return None
+        if shadow[i] in only:
+            continue
+        fixed = not _PLACEHOLDER.search(shadow[i]) and "." not in shadow[i]
+        if fixed and any(not _PLACEHOLDER.search(o) and "." not in o for o in only):
+            return None  # two different fixed texts
+        left.append(i)
+    return left
+
+
 def _branches(endpoint: Endpoint) -> list[tuple[tuple[Part, ...], ...]]:
     """``endpoint``'s URLs less those a template of :attr:`Endpoint.shadowed_by` matches, as disjoint
     branches: per branch, per segment, the restriction parts (("only", s) / ("except", s)). A URL
@@ -118,9 +136,13 @@ def _branches(endpoint: Endpoint) -> list[tuple[tuple[Part, ...], ...]]:
         differing = [i for i, c in enumerate(covered) if c is None]
         split = []
         for branch in branches:
-            for k, i in enumerate(differing):
+            left = _differing(branch, parts, differing)
+            if left is None:  # the branch already holds none of the shadow's URLs
+                split.append(branch)
+                continue
+            for k, i in enumerate(left):
                 restricted = list(branch)
-                for j in differing[:k]:
+                for j in left[:k]:
                     restricted[j] += (("only", parts[j]),)
                 restricted[i] += (("except", parts[i]),)
                 split.append(tuple(restricted))

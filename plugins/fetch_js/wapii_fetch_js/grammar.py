@@ -28,6 +28,7 @@ method, a header or a body (a body none of whose properties is required may be l
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
@@ -83,11 +84,13 @@ def _visible(banned: str) -> set[str]:
     return {chr(c) for c in range(0x21, 0x7F)} - set(banned)
 
 
+@lru_cache(maxsize=None)
 def _query_value(quote: str) -> str:
     """A query value written into a URL string delimited by ``quote`` (may be empty)."""
     return _text_without_cuts(_visible("&#%\\" + quote + ("$" if quote == "`" else "")), nonempty=False)
 
 
+@lru_cache(maxsize=None)
 def _path_text(quote: str, references: bool) -> str:
     """A string path parameter's value written into a URL string delimited by ``quote``
     (``references``: a template literal may interpolate ``${expression}``)."""
