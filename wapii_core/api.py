@@ -123,7 +123,7 @@ _WHERE: dict[str, str] = {
     "path_value": "wapii_core.grammar.javascript",
     "url_forms": "wapii_core.grammar.javascript",
     "url_regex": "wapii_core.grammar.javascript",
-    "shadowed_urls": "wapii_core.grammar.javascript", "judged": "wapii_core.grammar.javascript",
+    "shadowed_urls": "wapii_core.grammar.javascript", "judged_text": "wapii_core.grammar.javascript",
     "JavaScriptUrl": "wapii_core.grammar.javascript",
     "UrlTrie": "wapii_core.grammar.urls",
     "js_escape": "wapii_core.grammar.javascript",

@@ -121,11 +121,11 @@ def shadowed_urls(server: str, templates: tuple[str, ...], quote: str) -> str:
     ``&``, a ``.`` outside placeholders any character (reference mode; strict mode matches less),
     every other character itself. For :attr:`Endpoint.shadowed_by`: the URLs a grammar must not
     accept for an endpoint because the judge resolves them to a better-ranked path."""
-    paths = [judged(template, quote) for template in templates]
+    paths = [judged_text(template, quote) for template in templates]
     return (escape(quote + js_escape(server, quote)) + "(?:" + "|".join(paths) + r")(?s:\?.*)?" + escape(quote))
 
 
-def judged(template: str, quote: str) -> str:
+def judged_text(template: str, quote: str) -> str:
     """A regex for text inside a URL string literal delimited by ``quote`` that the judge, reading
     it percent-decoded, matches with ``template`` (a path or a part of one): each placeholder one or
     more characters other than ``/``, ``?`` and ``&``, a ``.`` outside placeholders any character
@@ -163,4 +163,4 @@ class JavaScriptUrl:
         return escape(form)
 
     def judged(self, template: str, form: str) -> str:
-        return judged(template, form)
+        return judged_text(template, form)

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
                             LarkWriter, Obj, PATH_ESCAPE, Prop, Setup, SpecIndex, UrlTrie, ValueRules, VType, alternatives, cached,
-                            escape, js_escape, judged, literal, load_api, path_value, regex, shadowed_urls, url_forms, QUOTES, EXPRESSION, Bool,
+                            escape, js_escape, judged_text, literal, load_api, path_value, regex, shadowed_urls, url_forms, QUOTES, EXPRESSION, Bool,
                             Int, Null, Num, OneOf, Str)
 
 from .extract import CUT_OFFS
@@ -131,7 +131,7 @@ class _FetchUrl:
         return "\\?" if self.opened else escape(self.quote)
 
     def judged(self, template: str, form: object) -> str:
-        return judged(template, self.quote)
+        return judged_text(template, self.quote)
 
 
 class FetchGrammar:
