@@ -10,7 +10,7 @@ from typing import Callable
 from wapii_core.grammar.endpoints import Endpoint
 from wapii_core.grammar.lark import escape
 from wapii_core.grammar.types import Int, Num, Str, VType
-from wapii_core.grammar.values import Dialect, header_literal, path_value_chars
+from wapii_core.grammar.values import Dialect, header_literal, path_text
 
 QUOTES = ("'", '"', "`")
 IDENTIFIER = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
@@ -74,8 +74,8 @@ def path_value(kind: VType, quote: str, references: bool) -> str:
     elif isinstance(kind, Str) and kind.enum is not None:
         typed = "|".join(escape(js_escape(v, quote)) for v in kind.enum)
     else:  # strings, and what a URL cannot hold structurally (written as text)
-        chars = path_value_chars("`$" if quote == "`" else quote)
-        return f"(?:{chars}|{interpolation})+" if quote == "`" and interpolation else f"{chars}+"
+        templated = quote == "`" and interpolation is not None
+        return path_text("`$" if quote == "`" else quote, interpolation if templated else None)
     return f"(?:{typed}|{interpolation})" if quote == "`" and interpolation else f"(?:{typed})"
 
 
@@ -121,14 +121,19 @@ def shadowed_urls(server: str, templates: tuple[str, ...], quote: str) -> str:
     ``&``, a ``.`` outside placeholders any character (reference mode; strict mode matches less),
     every other character itself. For :attr:`Endpoint.shadowed_by`: the URLs a grammar must not
     accept for an endpoint because the judge resolves them to a better-ranked path."""
+    paths = [judged_text(template, quote) for template in templates]
+    return (escape(quote + js_escape(server, quote)) + "(?:" + "|".join(paths) + r")(?s:\?.*)?" + escape(quote))
+
+
+def judged_text(template: str, quote: str) -> str:
+    """A regex for text inside a URL string literal delimited by ``quote`` that the judge, reading
+    it percent-decoded, matches with ``template`` (a path or a part of one): each placeholder one or
+    more characters other than ``/``, ``?`` and ``&``, a ``.`` outside placeholders any character
+    (reference mode), every other character itself."""
     value = rf"(?:[^/?&%\\\n{escape(quote)}]|{_DECODED_VALUE})+"
     anything = rf"(?:[^?%\\\n{escape(quote)}]|%[0-9A-Fa-f]{{2}})"
-    paths = []
-    for template in templates:
-        parts = PLACEHOLDER.split(template)
-        literal = ["".join(anything if c == "." else _escaped(c) for c in js_escape(part, quote)) for part in parts]
-        paths.append(value.join(literal))
-    return (escape(quote + js_escape(server, quote)) + "(?:" + "|".join(paths) + r")(?s:\?.*)?" + escape(quote))
+    parts = PLACEHOLDER.split(template)
+    return value.join("".join(anything if c == "." else _escaped(c) for c in js_escape(part, quote)) for part in parts)
 
 
 def url_regex(server: str, endpoint: Endpoint, references: bool = True) -> str:
@@ -156,3 +161,6 @@ class JavaScriptUrl:
 
     def closing(self, form: str) -> str:
         return escape(form)
+
+    def judged(self, template: str, form: str) -> str:
+        return judged_text(template, form)

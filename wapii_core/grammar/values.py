@@ -26,12 +26,31 @@ def _ascii_class_of(banned: frozenset[str]) -> str:
     return "".join(c if c.isalnum() else f"\\x{ord(c):02x}" for c in map(chr, range(0x21, 0x7F)) if c not in banned)
 
 
+PATH_ESCAPE = "%(?:[014-7][0-9A-Fa-f]|2[0-2457-9A-Da-d]|3[0-9A-Ea-e])"
+"""The ``%`` escape of an ASCII character that a path value may hold: every one but those the judge
+(which percent-decodes the URL before matching it, metrics.md §4) or a URL parser would read as
+structure: ``%2F`` (``/``: another segment), ``%3F`` (``?``), ``%23`` (``#``), ``%26`` (``&``: no
+placeholder matches it) and ``%2E`` (``.``: ``%2e%2e`` is a dot segment to a URL parser)."""
+
+
 def path_value_chars(also_excluded: str) -> str:
     """A regex for one character of a path parameter's value written into a URL string: visible
     ASCII other than what structures a URL (``/?&#``), a backslash or ``also_excluded`` (the
-    string's quote …), or the ``%`` escape of an ASCII character (URI decoding throws on a lone
-    ``%`` and on an escape that is not UTF-8, such as ``%ad``)."""
-    return f"(?:[{_ascii_class(set('/?&#%' + chr(92) + also_excluded))}]|%[0-7][0-9A-Fa-f])"
+    string's quote …), or a :data:`PATH_ESCAPE` (URI decoding throws on a lone ``%`` and on an
+    escape that is not UTF-8, such as ``%ad``)."""
+    return f"(?:[{_ascii_class(set('/?&#%' + chr(92) + also_excluded))}]|{PATH_ESCAPE})"
+
+
+def path_text(also_excluded: str, extra: str | None = None) -> str:
+    """A regex for a path parameter's value written into a URL string: one or more characters of
+    :func:`path_value_chars` (or ``extra`` units, such as an interpolation), but not ``.`` or
+    ``..``, which URL parsers resolve away (the segment, or the one before it, disappears)."""
+    banned = set('/?&#%.' + chr(92) + also_excluded)
+    other = f"[{_ascii_class(banned)}]|{PATH_ESCAPE}" + (f"|{extra}" if extra else "")
+    unit = f"(?:{other}{'' if '.' in also_excluded else '|[.]'})"
+    if "." in also_excluded:
+        return f"{unit}+"
+    return f"(?:[.]*(?:{other}){unit}*|[.]{{3,}})"
 
 
 def header_literal(quote: str, also_excluded: str = "") -> str:

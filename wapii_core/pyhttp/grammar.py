@@ -24,7 +24,7 @@ from wapii_core.grammar.lark import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, En
                                      literal, regex)
 from wapii_core.grammar.urls import UrlTrie
 from wapii_core.grammar.types import HEADER_STRING, NULL, STRING, Arr, Bool, Int, Num, Obj, OneOf, Prop, Str, VType, one_of
-from wapii_core.grammar.values import Dialect, ValueRules, header_literal, path_value_chars
+from wapii_core.grammar.values import Dialect, ValueRules, header_literal, path_text
 from wapii_core.base.model import Setup
 from wapii_core.pyhttp.library import PythonLibrary
 _PLACEHOLDER = re.compile(r"{[^{}]*}")
@@ -74,8 +74,7 @@ def _path_value(kind: VType, quote: str, f_string: bool) -> str:
     elif isinstance(kind, (Int, Str)) and kind.enum is not None:
         typed = "|".join(escape(_py_escape(str(v), quote)) for v in kind.enum)
     else:
-        chars = path_value_chars(quote + ("{}" if f_string else ""))
-        return f"(?:{chars}|{placeholder})+" if f_string else f"{chars}+"
+        return path_text(quote + ("{}" if f_string else ""), placeholder if f_string else None)
     return f"(?:{typed}|{placeholder})" if f_string else f"(?:{typed})"
 
 

@@ -32,7 +32,7 @@ from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constr
 
 from .extract import CUT_OFFS
 
-VERSION = 14
+VERSION = 15
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "axios."
 BODY_METHODS = ("post", "put", "patch")

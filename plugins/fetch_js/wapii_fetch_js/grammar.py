@@ -28,16 +28,17 @@ method, a header or a body (a body none of whose properties is required may be l
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
-                            LarkWriter, Obj, Prop, Setup, SpecIndex, ValueRules, VType, alternatives, cached,
-                            escape, js_escape, load_api, path_value, regex, shadowed_urls, url_forms, QUOTES, EXPRESSION, Bool,
+                            LarkWriter, Obj, PATH_ESCAPE, Prop, Setup, SpecIndex, UrlTrie, ValueRules, VType, alternatives, cached,
+                            escape, js_escape, judged_text, literal, load_api, path_value, regex, shadowed_urls, url_forms, QUOTES, EXPRESSION, Bool,
                             Int, Null, Num, OneOf, Str)
 
 from .extract import CUT_OFFS
 
-VERSION = 6
+VERSION = 8
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "fetch("
 _TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
@@ -55,13 +56,15 @@ def _class(chars: set[str]) -> str:
     return "[" + "".join(escape(c) if c.isalnum() else f"\\x{ord(c):02x}" for c in sorted(chars)) + "]"
 
 
-def _text_without_cuts(allowed: set[str], nonempty: bool, extra: str | None = None) -> str:
+def _text_without_cuts(allowed: set[str], nonempty: bool, extra: str | None = None, path: bool = False) -> str:
     """A regex for text over ``allowed`` (``%``-escapes of ASCII and ``extra`` units too) that holds
     neither ``;``, a backtick nor a newline (never in ``allowed``) nor :data:`CUT_WORDS` after a dot:
     what the extractor would cut a call at. A plain regex, unlike an excluded one (``& ~…``): the URL
-    literals are one lexeme each, too many for llguidance's lexer to build complements of."""
+    literals are one lexeme each, too many for llguidance's lexer to build complements of.
+    ``path``: a path value, whose escapes are only :data:`PATH_ESCAPE` and which is not ``.`` or
+    ``..`` (what the judge or a URL parser reads as structure: :func:`wapii_core.api.path_text`)."""
     chars = allowed - {".", ";", "`", "\n", "\r"}
-    unit = [_class(chars), _ESCAPED_ASCII] + ([extra] if extra else [])
+    unit = [_class(chars), PATH_ESCAPE if path else _ESCAPED_ASCII] + ([extra] if extra else [])
     prefixes = sorted({word[:k] for word in CUT_WORDS for k in range(len(word))})
     bare = "\\.(?:" + "|".join(escape(p) for p in prefixes if p) + ")?"
     starts = {word[0] for word in CUT_WORDS}
@@ -69,6 +72,9 @@ def _text_without_cuts(allowed: set[str], nonempty: bool, extra: str | None = No
                                               for word in CUT_WORDS for k in range(1, len(word))]
     dotted = "\\.(?:" + "|".join(deviations) + ")"
     single = f"(?:{'|'.join(unit)}|(?:{bare})*{dotted})"
+    if nonempty and path:  # only dots and cut-word prefixes after them: not "." or ".."
+        suffixed = "\\.(?:" + "|".join(escape(p) for p in prefixes if p) + ")"
+        return f"(?:{single}+(?:{bare})*|(?:{bare})*{suffixed}(?:{bare})*|\\.{{3,}})"
     if nonempty:
         return f"(?:{single}+(?:{bare})*|(?:{bare})+)"
     return f"(?:{single}*(?:{bare})*)"
@@ -78,16 +84,18 @@ def _visible(banned: str) -> set[str]:
     return {chr(c) for c in range(0x21, 0x7F)} - set(banned)
 
 
+@lru_cache(maxsize=None)
 def _query_value(quote: str) -> str:
     """A query value written into a URL string delimited by ``quote`` (may be empty)."""
     return _text_without_cuts(_visible("&#%\\" + quote + ("$" if quote == "`" else "")), nonempty=False)
 
 
+@lru_cache(maxsize=None)
 def _path_text(quote: str, references: bool) -> str:
     """A string path parameter's value written into a URL string delimited by ``quote``
     (``references``: a template literal may interpolate ``${expression}``)."""
     interpolation = "\\$\\{" + EXPRESSION + "\\}" if references and quote == "`" else None
-    return _text_without_cuts(_visible("/?&#%\\" + quote + ("$" if quote == "`" else "")), True, interpolation)
+    return _text_without_cuts(_visible("/?&#%\\" + quote + ("$" if quote == "`" else "")), True, interpolation, path=True)
 
 
 def _header_type(kind: VType) -> VType:
@@ -98,6 +106,32 @@ def _header_type(kind: VType) -> VType:
     if isinstance(kind, (Int, Num, Bool, Null)) or isinstance(kind, Str) and kind.enum is not None:
         return kind
     return Str(header=True)
+
+
+class _FetchUrl:
+    """A URL string literal for fetch (:class:`~wapii_core.api.UrlSyntax`) in one quote, closed by it
+    or (``opened``) ending in the ``?`` that starts a query."""
+
+    def __init__(self, grammar: FetchGrammar, quote: str, opened: bool) -> None:
+        self.grammar = grammar
+        self.quote = quote
+        self.opened = opened
+        self.forms = ((quote, opened),)
+
+    def opening(self, form: object) -> str:
+        return escape(self.quote)
+
+    def static(self, text: str, form: object) -> str:
+        return escape(js_escape(text, self.quote))
+
+    def value(self, kind: VType, form: object) -> str:
+        return self.grammar._path_value(kind, self.quote)
+
+    def closing(self, form: object) -> str:
+        return "\\?" if self.opened else escape(self.quote)
+
+    def judged(self, template: str, form: object) -> str:
+        return judged_text(template, self.quote)
 
 
 class FetchGrammar:
@@ -120,40 +154,30 @@ class FetchGrammar:
             return _path_text(quote, self.references)
         return path_value(kind, quote, self.references)
 
-    def _query(self, endpoint: Endpoint, quote: str) -> str:
-        """A regex for ``?name=value(&name=value)*`` of the endpoint's query parameters, inside a
+    def _pairs(self, endpoint: Endpoint, quote: str) -> str:
+        """A regex for ``name=value(&name=value)*`` of the endpoint's query parameters, inside a
         ``quote`` literal."""
         names = "|".join(escape(js_escape(a.name, quote)) for a in endpoint.query)
         pair = f"(?:{names})={_query_value(quote)}"
-        return f"\\?{pair}(?:&{pair})*"
+        return f"{pair}(?:&{pair})*"
 
-    def _url(self, endpoint: Endpoint) -> str:
-        """The URL argument of ``endpoint``: a literal with an optional query string, or one ending in
-        ``?`` and ``+ new URLSearchParams({...})`` of the query parameters. Each literal is one
-        lexeme (the URL comes before the method, so literals of several endpoints that match the
-        same text, such as ``/{id}`` and ``/{id}:batchUpdate``, must be told apart by the parser,
-        not cut short by a path value's lexeme)."""
-        value = self._path_value
-        excluded = {quote: shadowed_urls(self.api.server, endpoint.shadowed_by, quote) for quote in QUOTES}
-
-        def lexeme(pattern: str) -> str:
-            body = regex(pattern) + (f" & ~{regex(excluded[pattern[0]])}" if endpoint.shadowed_by else "")
-            return self.w.shared(("url-literal", body), "URL", lambda _: body)
-
-        if not endpoint.query:
-            return alternatives([lexeme(form) for form in url_forms(self.api.server, endpoint, escape, value, "")])
-        forms = url_forms(self.api.server, endpoint, escape, value, "",
-                          before_close=lambda quote: f"(?:{self._query(endpoint, quote)})?")
-        literals = [lexeme(form) for form in forms]
+    def _queries(self, endpoint: Endpoint, after: str) -> tuple[str, dict[str, str]]:
+        """What may follow ``endpoint``'s closed URL literal (an appended query, then ``after``), and per
+        quote what may follow the literal's ``?`` (its query string, or the closing quote and
+        ``+ new URLSearchParams({...})`` of the query parameters)."""
         params = self.values.rule(Obj(tuple(Prop(a.name, a.type, False) for a in endpoint.query)))
         built = f'"new URLSearchParams(" {WS}? {params} {WS}? ")"'
-        opened = [lexeme(form) for form in url_forms(self.api.server, endpoint, escape, value, "",
-                                                      before_close=lambda _: "\\?")]
         question = self.w.shared_terminal("|".join(f"{q}\\?{q}" for q in QUOTES), "QMARK")
-        queries = self.w.shared_terminal("|".join(f"{q}{self._query(endpoint, q)}{q}" for q in QUOTES), "QUERY")
+        queries = self.w.shared_terminal("|".join(f"{q}\\?{self._pairs(endpoint, q)}{q}" for q in QUOTES), "QUERY")
         appended = f'{WS}? "+" {WS}? ({queries} | {question} {WS}? "+" {WS}? {built})'
         self.appended[(endpoint.template, endpoint.method)] = appended
-        return alternatives([f"({alternatives(literals)}) ({appended})?", f"({alternatives(opened)}) {WS}? \"+\" {WS}? {built}"])
+        closed = f"({appended})? {after}"
+        opened = {}
+        for quote in QUOTES:
+            rest = self.w.shared_terminal(self._pairs(endpoint, quote) + escape(quote), "QREST")
+            body = f'{rest} {closed} | {literal(quote)} {WS}? "+" {WS}? {built} {after}'
+            opened[quote] = self.w.shared(("opened", body), "opened", lambda _, body=body: body)
+        return self.w.shared(("closed", closed), "closed", lambda _: closed), opened
 
     def _body(self, endpoint: Endpoint) -> str:
         value = self.values.rule(endpoint.body)
@@ -185,23 +209,33 @@ class FetchGrammar:
         return self.w.shared(("after", after), "after", lambda _: after)
 
     def call(self) -> str:
-        """The rule for ``url[, options])`` + terminator, over every endpoint of the API; records
-        ("", closed URL literal regex, rule for what follows it) per endpoint in :attr:`endpoints`
-        (what a completion after the ``argument`` starter ``fetch('<url>'`` may hold)."""
-        alternatives_ = []
+        """The rule for ``url[, options])`` + terminator, over every endpoint of the API: per quote,
+        the URL literals as a trie over path segments (:class:`~wapii_core.api.UrlTrie`, the URLs the
+        judge resolves to a better-ranked path left out of each endpoint's branch), once closed and
+        once ending in ``?``; records ("", closed URL literal regex, rule for what follows it) per
+        endpoint in :attr:`endpoints` (what a completion after the ``argument`` starter ``fetch('<url>'``
+        may hold)."""
+        closed: list[tuple[Endpoint, str]] = []
+        opened: dict[str, list[tuple[Endpoint, str]]] = {quote: [] for quote in QUOTES}
         self.endpoints: list[tuple[str, str, str]] = []
         for endpoint in self.api.endpoints:
-            url = self.w.shared(("url", endpoint.template, endpoint.method), "url", lambda _: self._url(endpoint))
             after = self._after_url(endpoint)
-            alternatives_.append(f"{url} {after}")
-            appended = self.appended.get((endpoint.template, endpoint.method))
-            rest = f"({appended})? {after}" if appended else after
-            closed = "|".join(url_forms(self.api.server, endpoint, escape, self._path_value, ""))
+            rest = after
+            if endpoint.query:
+                rest, queries = self._queries(endpoint, after)
+                for quote, rule in queries.items():
+                    opened[quote].append((endpoint, rule))
+            closed.append((endpoint, rest))
+            literals = "|".join(url_forms(self.api.server, endpoint, escape, self._path_value, ""))
             if endpoint.shadowed_by:  # Python's re, for Constraint.for_completion: the same exclusion
                 shadowed = "|".join(shadowed_urls(self.api.server, endpoint.shadowed_by, q) for q in QUOTES)
-                closed = f"(?!(?:{shadowed})\\Z)(?:{closed})"
-            self.endpoints.append(("", closed, self.w.shared(("rest", rest), "rest", lambda _: rest)))
-        return self.w.define("call", alternatives(alternatives_))
+                literals = f"(?!(?:{shadowed})\\Z)(?:{literals})"
+            self.endpoints.append(("", literals, rest))
+        tries = [UrlTrie(self.w, self.api.server, _FetchUrl(self, quote, False), exclude_shadowed=True).rule(closed)
+                 for quote in QUOTES]
+        tries += [UrlTrie(self.w, self.api.server, _FetchUrl(self, quote, True), exclude_shadowed=True).rule(leaves)
+                  for quote, leaves in opened.items() if leaves]
+        return self.w.define("call", alternatives(tries))
 
     def text(self, setup: Setup) -> str:
         call = self.call()
