@@ -42,3 +42,20 @@ def same(a, b) -> bool:
     if isinstance(a, float) and math.isnan(a):
         return math.isnan(b)
     return a == b
+
+
+def grammar_adapter(name: str):
+    """A context giving an instance of adapter ``name`` for a grammar test (closed after it); the test
+    is skipped when no grammar engine or that adapter is installed."""
+    import contextlib
+
+    import pytest
+
+    from wapii_core.base import plugins
+    from wapii_core.grammar import get_engine
+
+    if get_engine() is None:
+        pytest.skip("no grammar engine installed")
+    if name not in plugins.adapters.names():
+        pytest.skip(f"adapter {name} is not installed")
+    return contextlib.closing(plugins.adapters.get(name)())

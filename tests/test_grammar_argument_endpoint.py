@@ -9,9 +9,7 @@ import re
 
 import pytest
 
-from support import WAPIIBENCH
-from wapii_core.base import plugins
-from wapii_core.grammar import get_engine
+from support import WAPIIBENCH, grammar_adapter
 from wapii_core.grammar.endpoints import load_api
 from wapii_core.base.model import Setup
 from wapii_core.spec.index import SpecIndex
@@ -31,13 +29,8 @@ def wapiibench():
 
 @pytest.fixture(scope="module", params=ADAPTERS)
 def adapter(request):
-    if get_engine() is None:
-        pytest.skip("no grammar engine installed")
-    if request.param not in plugins.adapters.names():
-        pytest.skip(f"adapter {request.param} is not installed")
-    made = plugins.adapters.get(request.param)()
-    yield made
-    made.close()
+    with grammar_adapter(request.param) as made:
+        yield made
 
 
 def offered(grammar: str) -> set[str]:

@@ -16,10 +16,8 @@ from urllib.parse import unquote
 
 import pytest
 
-from support import WAPIIBENCH
-from wapii_core.base import plugins
+from support import WAPIIBENCH, grammar_adapter
 from wapii_core.base.model import Setup
-from wapii_core.grammar import get_engine
 from wapii_core.grammar.endpoints import load_api
 from wapii_core.spec.index import SpecIndex
 
@@ -42,13 +40,8 @@ def sent_and_judged(url: str) -> str:
 
 @pytest.fixture(scope="module", params=ADAPTERS)
 def adapter(request):
-    if get_engine() is None:
-        pytest.skip("no grammar engine installed")
-    if request.param not in plugins.adapters.names():
-        pytest.skip(f"adapter {request.param} is not installed")
-    made = plugins.adapters.get(request.param)()
-    yield made
-    made.close()
+    with grammar_adapter(request.param) as made:
+        yield made
 
 
 def test_every_path_value_the_grammar_allows_resolves_to_the_endpoint_it_chose(adapter):
