@@ -58,8 +58,9 @@ def register_metrics(register: Callable[..., None]) -> None:
              description="captured requests validated against the spec's schemas with openapi-core: wrong types, "
                          "bad enum values, missing required arguments, undeclared content types")
     register("pass_at_k", _LazyProvider("wapii_core.judge.pass_at_k", "PassAtK"),
-             description="unbiased pass@k of a correct implementation (Chen et al. 2021), k = 1, 5, 10 where "
-                         "--draws allows")
+             description="unbiased pass@k and pass^k of a correct implementation (Chen et al. 2021; tau-bench), "
+                         "k = 1, 5, 10 where --draws allows, the flip rate across draws and the minimal detectable "
+                         "difference")
 
 
 def _wapiibench(data_dir: Path | None) -> Any:

@@ -19,8 +19,9 @@ from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOpti
 
 def default_out(dataset: str, adapter: str, backend: str, model: Optional[str], setup: Setup,
                 setting: str = "unconstrained", mode: Optional[str] = None, draws: int = 1,
-                limit: Optional[int] = None, apis: Optional[list[str]] = None) -> Path:
-    """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>][-<mode>][-n<draws>][-<apis>][-limit<N>]``.
+                limit: Optional[int] = None, apis: Optional[list[str]] = None, shard: Optional[str] = None) -> Path:
+    """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>][-<mode>][-n<draws>][-<apis>][-limit<N>]``
+    (a shard's: ``...-shard<I>of<N>``).
 
     Every option that changes what a run measures is in the name (the optional parts only when they
     differ from the default), so the same command resumes the same run and a different one never
@@ -36,6 +37,9 @@ def default_out(dataset: str, adapter: str, backend: str, model: Optional[str], 
         parts.append("+".join(sorted(set(apis))))
     if limit is not None:
         parts.append(f"limit{limit}")
+    if shard:
+        index, count = shard.split("/")
+        parts.append(f"shard{index}of{count}")
     name = "-".join(re.sub(r"[^A-Za-z0-9_.+]+", "_", p).strip("_") for p in parts)
     return Path("runs") / name
 
@@ -76,6 +80,9 @@ def add_to(app: typer.Typer) -> None:
         isolated: RequireIsolationOption = False,
         force: bool = typer.Option(False, "--force", help="Start over in a run directory that already holds a "
                                                           "run (its files are replaced)."),
+        shard: Optional[str] = typer.Option(None, "--shard", metavar="I/N",
+                                            help="Only shard I (from 0) of N of the (task, draw) pairs, a fixed "
+                                                 "partition by hash; `wapii merge` joins the N run directories."),
     ) -> None:
         """Generate, execute and judge programs for every task; resumes an interrupted run directory.
 
@@ -87,7 +94,9 @@ def add_to(app: typer.Typer) -> None:
         from wapii_core.run.runner import RunConfig, run
         from wapii_core.store.rundir import load_run
         from wapii_core.cli.progress import progress_bars
+        from wapii_core.run.shards import parse_shard
 
+        one_shard = parse_shard(shard) if shard is not None else None
         if dataset_dir is not None:
             dataset = dataset_dir.resolve().name
         columns = []
@@ -97,9 +106,10 @@ def add_to(app: typer.Typer) -> None:
                                setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
                                backend_options=parse_options(option), metrics=metric,
                                default_metrics=not no_default_metrics, limit=limit,
-                               apis=api or None)
+                               apis=api or None, shard=one_shard)
             if out is None:
-                target = default_out(dataset, adapter, backend, model, one_setup, setting, mode, draws, limit, api)
+                target = default_out(dataset, adapter, backend, model, one_setup, setting, mode, draws, limit, api,
+                                     str(one_shard) if one_shard else None)
             else:
                 target = out / one_setup.value if len(set(setup)) > 1 else out
             try:

@@ -7,7 +7,9 @@
   implementations, with a paired bootstrap interval (the same resampled tasks for both runs) and a
   p-value: the **exact McNemar test** (two-sided binomial test on the discordant tasks) when every
   task has one draw in each run, else a seeded **paired sign-flip permutation test** on the per-task
-  differences in correct rate.
+  differences in correct rate; beside it, the **minimal detectable difference** at the pair's size
+  (:mod:`wapii_core.judge.power`: 80 % power, alpha = 0.05, from the standard deviation of the
+  per-task differences), so that a reader sees whether the gap could be noise.
 """
 
 from __future__ import annotations
@@ -92,6 +94,12 @@ class PairedTest:
     method: str  # "exact McNemar" or "paired permutation"
     a_only: float  # tasks (draw-weighted) correct in A but not in B
     b_only: float
+    mdd: float | None = None  # minimal detectable difference (80 % power, alpha 0.05); None with one task
+
+    @property
+    def detectable(self) -> bool | None:
+        """Whether the observed gap reaches the minimal detectable difference (None without one)."""
+        return None if self.mdd is None else abs(self.difference) >= self.mdd
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -143,7 +151,17 @@ def paired_test(results_a: Iterable[SampleResult], results_b: Iterable[SampleRes
         p_value, method = _sign_flip_p(diff, resamples, seed), "paired permutation"
     return PairedTest(tasks=len(tasks), rate_a=float(rate_a.mean()), rate_b=float(rate_b.mean()),
                       difference=float(diff.mean()), interval=(float(low), float(high)), p_value=p_value,
-                      method=method, a_only=a_only, b_only=b_only)
+                      method=method, a_only=a_only, b_only=b_only, mdd=paired_mdd(diff.tolist()))
+
+
+def paired_mdd(differences: list[float]) -> float | None:
+    """The minimal detectable difference of a paired test over these per-task differences (None with
+    fewer than two tasks)."""
+    from wapii_core.judge.power import minimal_detectable_difference, sample_sd
+
+    if len(differences) < 2:
+        return None
+    return minimal_detectable_difference(sample_sd(differences), len(differences))
 
 
 def _sign_flip_p(diff: Any, resamples: int, seed: int) -> float:

@@ -291,7 +291,18 @@ def describe_paired(test: dict[str, Any]) -> str:
     return (f"{a} vs {b} ({tasks}): correct implementations "
             f"{100 * test['rate_a']:.1f} % vs {100 * test['rate_b']:.1f} %, difference "
             f"{100 * test['difference']:+.1f} points, 95 % paired bootstrap interval [{100 * low:+.1f}, "
-            f"{100 * high:+.1f}], {test['method']} p = {test['p_value']:.4g}")
+            f"{100 * high:+.1f}], {test['method']} p = {test['p_value']:.4g}{describe_mdd(test)}")
+
+
+def describe_mdd(test: dict[str, Any]) -> str:
+    """``; minimal detectable difference 6.2 points (...)``, saying whether the gap reaches it."""
+    mdd = test.get("mdd")
+    if mdd is None:
+        return ""
+    verdict = ("the gap reaches it" if abs(test["difference"]) >= mdd
+               else "the gap is below it: it could be noise")
+    return (f"; minimal detectable difference {100 * mdd:.1f} points at this size (paired, 80 % power, "
+            f"α = 0.05): {verdict}")
 
 
 def _md_cell(row: str, cell: Cell) -> str:

@@ -19,6 +19,7 @@ from wapii_core.base.jsonwalk import unstorable
 from wapii_core.base.model import ERROR_KINDS, Generation, GenerationRequest, Sample, SampleResult, Setup
 from wapii_core.base.protocols import MODES, Adapter, BackendOptions, Dataset, RunContext
 from wapii_core.judge.capture_limits import oversized, too_many_values
+from wapii_core.run.shards import Shard, shard_keys
 from wapii_core.store.lock import RunLock
 from wapii_core.store.rundir import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
 
@@ -60,6 +61,7 @@ class RunConfig(BaseModel):
     default_metrics: bool = True  # False: only ``metrics`` (--no-default-metrics)
     limit: int | None = None  # only the first N samples (quick checks)
     apis: list[str] | None = None  # only these APIs
+    shard: Shard | None = None  # only this shard's (task, draw) pairs (wapii_core.run.shards)
 
 
 Progress = Callable[[str, int], Any]
@@ -148,6 +150,7 @@ def describe_run(config: RunConfig, dataset: Dataset, backend: Any) -> dict[str,
         "versions": versions(),
         "git_commit": git_commit(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        **({"shard": config.shard.model_dump()} if config.shard is not None else {}),
     }
 
 
@@ -298,13 +301,14 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
         judge = Judge(adapter, dataset, config.mode, constrained=constrained)
         store = RunStore.open(out_dir, describe_run(config, dataset, backend), lock=lock, fresh=force)
         stack.callback(store.close)
-        keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
+        keys = shard_keys([f"{s.id}#{d}" for s in samples for d in range(config.draws)], config.shard)
         if store.generations or store.results:
             note(resume_note(out_dir, store, keys))
 
         todo = pending_requests(samples, config.draws, set(store.finished_generations()),
                                 lambda s: setting_prompt(adapter.prompt(s, config.setup, dataset), s, dataset,
-                                                         config.setting))
+                                                         config.setting),
+                                only=set(keys) if config.shard is not None else None)
         if todo:
             _preflight(backend, config.backend, todo)
             advance_gen = progress("generating", len(todo))
@@ -331,12 +335,13 @@ def resume_note(out_dir: Path, store: RunStore, keys: list[str]) -> str:
 
 
 def pending_requests(samples: list[Sample], draws: int, finished: set[str],
-                     prompt: Callable[[Sample], Any]) -> list[GenerationRequest]:
-    """The requests a run still needs, in dataset order; ``prompt(sample)`` is built once per sample
-    that has any draw left, and shared by its draws."""
+                     prompt: Callable[[Sample], Any], only: set[str] | None = None) -> list[GenerationRequest]:
+    """The requests a run still needs, in dataset order (with ``only``, of those keys alone: a shard's);
+    ``prompt(sample)`` is built once per sample that has any draw left, and shared by its draws."""
     todo = []
     for sample in samples:
-        missing = [d for d in range(draws) if f"{sample.id}#{d}" not in finished]
+        missing = [d for d in range(draws) if f"{sample.id}#{d}" not in finished
+                   and (only is None or f"{sample.id}#{d}" in only)]
         if missing:
             text = prompt(sample)
             todo.extend(GenerationRequest(sample=sample, draw=d, prompt=text) for d in missing)
@@ -422,7 +427,8 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
                            setting=run_info.get("setting", "unconstrained"),
                            draws=run_info.get("draws", 1), limit=run_info.get("limit"), apis=run_info.get("apis"))
         samples = select_samples(dataset, config)
-        keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
+        shard = Shard.model_validate(run_info["shard"]) if run_info.get("shard") else None
+        keys = shard_keys([f"{s.id}#{d}" for s in samples for d in range(config.draws)], shard)
         adapter = plugins.adapters.get(config.adapter)()
         stack.callback(adapter.close)
         adapter.start()

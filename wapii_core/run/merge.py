@@ -1,0 +1,197 @@
+"""``wapii merge``: the N shard directories of one run (:mod:`wapii_core.run.shards`) joined into one.
+
+Everything is checked before anything is written: every directory is a finished shard, all are
+shards of the same run (the same identity settings as ``run.json`` records them, the same number of
+shards, the same metric providers, the same dataset), and every shard from 0 to N-1 is there exactly
+once. The merged directory then holds what an unsharded run of the same command holds:
+``generations.jsonl`` and ``results.jsonl`` in the order an unsharded run stores them (dataset
+order, draws in turn), and ``summary.json`` and ``report.md`` computed from them by the same code
+(:func:`wapii_core.run.runner.finish`): for a deterministic backend, byte for byte the unsharded
+run's. Its ``run.json`` is the shards' without ``shard``, plus ``merged_from`` (each shard's
+directory, creation time and versions), so ``wapii evaluate`` and ``wapii report`` treat it like
+any run. Nothing in it refers to a machine's response cache: the generations are in the directory.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from wapii_core.base.errors import WapiiError
+from wapii_core.base.model import Generation, SampleResult, Setup
+from wapii_core.run.shards import Shard, shard_keys
+from wapii_core.store.lock import RunLock
+from wapii_core.store.rundir import (GENERATIONS_FILE, RESULTS_FILE, RUN_FILES, SUMMARY_FILE, RunStore, _difference,
+                                     load_run, load_summary, read_jsonl)
+
+
+@dataclass
+class ShardDir:
+    """One shard directory as read for merging."""
+
+    directory: Path
+    run: dict[str, Any]
+    shard: Shard
+
+    @property
+    def label(self) -> str:
+        return f"shard {self.shard} ({self.directory})"
+
+
+def read_shard(directory: Path) -> ShardDir:
+    """The shard ``directory`` holds, or a one-line error when it is no shard directory."""
+    run = load_run(directory)
+    if not run.get("shard"):
+        raise WapiiError(f"{directory}: not a shard (its run.json records no shard; `wapii run --shard I/N` "
+                         "writes shards)")
+    try:
+        shard = Shard.model_validate(run["shard"])
+    except ValueError:
+        raise WapiiError(f"{directory}/run.json: malformed shard {run['shard']!r}") from None
+    if shard.index >= shard.count:
+        raise WapiiError(f"{directory}/run.json: malformed shard {run['shard']!r}")
+    return ShardDir(directory, run, shard)
+
+
+def check_same_run(shards: list[ShardDir]) -> None:
+    """Refuse shards of different runs (naming the first setting that differs) or of different splits."""
+    first = shards[0]
+    for other in shards[1:]:
+        if other.shard.count != first.shard.count:
+            raise WapiiError(f"{other.directory}: not a shard of the same run as {first.directory}: split into "
+                             f"{other.shard.count} shards, not {first.shard.count}")
+        difference = _difference({**first.run, "shard": None}, {**other.run, "shard": None})
+        if difference:
+            raise WapiiError(f"{other.directory}: not a shard of the same run as {first.directory}: "
+                             f"{first.directory} has {difference}")
+
+
+def check_complete_set(shards: list[ShardDir]) -> None:
+    """Refuse a shard given twice and a missing shard."""
+    seen: dict[int, ShardDir] = {}
+    for one in shards:
+        if one.shard.index in seen:
+            raise WapiiError(f"shard {one.shard} given twice: {seen[one.shard.index].directory} and {one.directory}")
+        seen[one.shard.index] = one
+    count = shards[0].shard.count
+    missing = [i for i in range(count) if i not in seen]
+    if missing:
+        given = ", ".join(str(i) for i in sorted(seen))
+        raise WapiiError(f"shard{'s' if len(missing) > 1 else ''} {', '.join(str(i) for i in missing)} of {count} "
+                         f"missing (given: {given}); merge needs every shard 0 to {count - 1}")
+
+
+def _shard_records(one: ShardDir, keys: list[str]) -> tuple[dict[str, Generation], dict[str, SampleResult]]:
+    """The shard's generations and results for its ``keys``; a one-line error when it is unfinished or
+    holds pairs that are not its own."""
+    generations = {g.key: g for g in read_jsonl(one.directory / GENERATIONS_FILE, Generation)}
+    results = {r.key: r for r in read_jsonl(one.directory / RESULTS_FILE, SampleResult)}
+    wanted = set(keys)
+    stray = sorted(set(results) - wanted)
+    if stray:
+        raise WapiiError(f"{one.label}: holds results of pairs outside the shard ({stray[0]}, ...): not a shard of "
+                         "this run")
+    unjudged = [k for k in keys if k not in results or k not in generations]
+    if unjudged or not (one.directory / SUMMARY_FILE).exists():
+        what = (f"{len(unjudged)} of {len(keys)} (task, draw) pairs not judged" if unjudged
+                else f"no {SUMMARY_FILE}")
+        raise WapiiError(f"{one.label} is unfinished: {what} (run its `wapii run ... --shard {one.shard}` again "
+                         "to finish it)")
+    return generations, results
+
+
+def _metric_names(shards: list[ShardDir]) -> list[str]:
+    """The metric providers the shards applied (the same for all, else a one-line error)."""
+    names = {one.directory: list(load_summary(one.directory).get("metric_kinds", {})) for one in shards}
+    first = shards[0]
+    for one in shards[1:]:
+        if names[one.directory] != names[first.directory]:
+            raise WapiiError(f"{one.directory}: not a shard of the same run as {first.directory}: metric providers "
+                             f"{', '.join(names[one.directory])}, not {', '.join(names[first.directory])}")
+    return names[first.directory]
+
+
+def _check_out(out: Path, shards: list[ShardDir]) -> None:
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise WapiiError(f"--out {out}: already exists and is not an empty directory (merge writes a new run "
+                         "directory)")
+    if any(out.resolve() == one.directory.resolve() for one in shards):
+        raise WapiiError(f"--out {out}: is one of the shards")
+
+
+def merge(directories: list[Path], out: Path, data_dir: Path | None = None,
+          note: Callable[[str], None] = lambda text: None) -> dict[str, Any]:
+    """Merge the shard ``directories`` of one run into the new run directory ``out``; its summary.
+
+    ``data_dir`` says where the dataset is when it is not where the shards found it (another machine)."""
+    from contextlib import ExitStack
+
+    from wapii_core.run.runner import RunConfig, _stored_data_dir, finish, load_dataset, select_samples
+
+    if not directories:
+        raise WapiiError("merge needs the shard directories of one run")
+    shards = [read_shard(Path(d)) for d in directories]
+    check_same_run(shards)
+    check_complete_set(shards)
+    shards.sort(key=lambda one: one.shard.index)
+    _check_out(out, shards)
+    info = shards[0].run
+    stored_dir = info.get("dataset_dir")
+    dataset = load_dataset(info["dataset"], data_dir or _stored_data_dir(info),
+                           Path(stored_dir) if stored_dir and data_dir is None else None)
+    if dataset.sha256 != info.get("dataset_sha256"):
+        raise WapiiError(f"{shards[0].directory}: the shards were made on another version of dataset {dataset.name!r} "
+                         f"(sha256 {info.get('dataset_sha256')}, found {dataset.sha256}); --data-dir names the one "
+                         "they used")
+    config = RunConfig(dataset=info["dataset"], setup=Setup(info["setup"]), draws=info.get("draws", 1),
+                       limit=info.get("limit"), apis=info.get("apis"))
+    samples = select_samples(dataset, config)
+    keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
+    generations: dict[str, Generation] = {}
+    results: dict[str, SampleResult] = {}
+    with ExitStack() as stack:
+        for one in shards:  # no shard is still being written while it is read
+            stack.enter_context(RunLock(one.directory, create=False))
+            gens, res = _shard_records(one, shard_keys(keys, one.shard))
+            generations.update(gens)
+            results.update(res)
+        names = _metric_names(shards)
+        versions = {str(one.run.get("versions")) for one in shards}
+        if len(versions) > 1:
+            note("note: the shards ran different wapii versions (run.json's merged_from lists each)")
+        run = {k: v for k, v in info.items() if k != "shard"}
+        run["merged_from"] = [{"directory": str(one.directory.resolve()), "shard": one.shard.model_dump(),
+                               "created": one.run.get("created"), "versions": one.run.get("versions"),
+                               "git_commit": one.run.get("git_commit")} for one in shards]
+        return _write(out, run, keys, generations, results, dataset, samples, names)
+
+
+def _write(out: Path, run: dict[str, Any], keys: list[str], generations: dict[str, Generation],
+           results: dict[str, SampleResult], dataset: Any, samples: list[Any], names: list[str]) -> dict[str, Any]:
+    """Write the merged run directory (removed again when writing fails part-way)."""
+    from wapii_core.run.runner import finish
+
+    existed = out.exists()
+    lock = RunLock(out).acquire()
+    store = None
+    try:
+        store = RunStore.open(out, run, lock=lock)
+        for key in keys:
+            store.add_generation(generations[key])
+        for key in keys:
+            store.add_result(results[key])
+        summary = finish(store, dataset, samples, keys, names)
+        store.close()
+    except BaseException:
+        if store is not None:
+            store.close()
+        for name in RUN_FILES:
+            (out / name).unlink(missing_ok=True)
+        lock.release()
+        if not existed:
+            shutil.rmtree(out, ignore_errors=True)
+        raise
+    lock.release()
+    return summary
