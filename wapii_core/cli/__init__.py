@@ -50,7 +50,7 @@ def _options(version: Optional[bool] = typer.Option(None, "--version", callback=
 
 
 def _add_builtin_commands() -> None:
-    from wapii_core.cli import compare, datasets, doctor, merge, plugins_cmd, report, run
+    from wapii_core.cli import cluster, compare, datasets, doctor, merge, plugins_cmd, report, run
 
     run.add_to(app)
     report.add_to(app)
@@ -59,6 +59,7 @@ def _add_builtin_commands() -> None:
     plugins_cmd.add_to(app)
     doctor.add_to(app)
     merge.add_to(app)
+    cluster.add_to(app)
 
 
 def main() -> None:
