@@ -12,7 +12,8 @@ def add_to(app: typer.Typer) -> None:
     @app.command("cluster-template", context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
     def cluster_template_command(
         ctx: typer.Context,
-        kind: str = typer.Argument(..., help="slurm (an array job script) or k8s (an Indexed Job manifest)."),
+        kind: str = typer.Argument(..., help="slurm (an array job script), k8s (an Indexed Job manifest) or "
+                                                 "k8s-merge (the Job that merges its shards)."),
         shards: int = typer.Option(..., "--shards", "-N", min=1, help="Number of shards (array tasks, pods)."),
         out_root: Optional[str] = typer.Option(None, "--out-root", help="Shared directory of the shard run "
                                                "directories, <out-root>/shard-<I> (default: runs/sharded; k8s: "

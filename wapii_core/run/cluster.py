@@ -1,5 +1,6 @@
 """Job templates for running one wapii run as shards on a cluster: a Slurm array job and a
-Kubernetes Indexed Job (``wapii cluster-template``; ``docs/cluster.md`` explains them).
+Kubernetes Indexed Job, and the Kubernetes Job that merges its shards (``wapii cluster-template``;
+``docs/cluster.md`` explains them).
 
 The templates live in ``wapii_core/run/templates/`` with ``{{name}}`` placeholders; :func:`render`
 fills every one of them (shell words quoted with :func:`shlex.join`) and refuses a template that
@@ -21,14 +22,14 @@ from pydantic import BaseModel, Field
 from wapii_core.base.errors import WapiiError
 from wapii_core.run.shards import MAX_SHARDS
 
-KINDS = {"slurm": "slurm.sh", "k8s": "k8s.yaml"}
+KINDS = {"slurm": "slurm.sh", "k8s": "k8s.yaml", "k8s-merge": "k8s-merge.yaml"}
 """Template kinds and their files."""
 
 DEFAULT_RUN_ARGS = ["--dataset", "wapiibench", "--backend", "openai", "--model", "Qwen/Qwen2.5-Coder-7B",
                     "-O", "base_url=http://vllm:8000/v1", "--draws", "5"]
 """The example run: five draws of every WAPIIBench task from a vLLM server's OpenAI-compatible API."""
 
-DEFAULT_OUT_ROOT = {"slurm": "runs/sharded", "k8s": "/runs/sharded"}
+DEFAULT_OUT_ROOT = {"slurm": "runs/sharded", "k8s": "/runs/sharded", "k8s-merge": "/runs/sharded"}
 """Where the shard directories go unless told (Kubernetes mounts the shared volume at an absolute path)."""
 
 _OWN = ("--shard", "--out", "-o", "--force")
@@ -70,7 +71,7 @@ def render(kind: str, job: ClusterJob) -> str:
         raise WapiiError(f"--job-name {job.job_name!r}: lower-case letters, digits and '-' (a Kubernetes name)")
     check_run_args(job.run_args)
     out_root = job.out_root or DEFAULT_OUT_ROOT[kind]
-    if kind == "k8s" and not out_root.startswith("/"):
+    if kind.startswith("k8s") and not out_root.startswith("/"):
         raise WapiiError(f"--out-root {out_root!r}: a Kubernetes job mounts the shared volume there: give an "
                          "absolute path")
     for option, value in (("--out-root", out_root), ("--wapii", job.wapii), ("--image", job.image),
