@@ -243,6 +243,8 @@ _UNSET = object()
 def _show(value: Any) -> str:
     if value is _UNSET or value is None:
         return "unset"
+    if isinstance(value, dict) and set(value) == {"index", "count"}:  # a shard
+        return f"{value['index']}/{value['count']}"
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
