@@ -32,8 +32,7 @@ def add_to(app: typer.Typer) -> None:
         """Print a cluster job that runs one `wapii run` as N shards: everything after `--` is that run's
         arguments (default: WAPIIBench, 5 draws, the openai backend on a vLLM server).
 
-        Example: wapii cluster-template slurm -N 8 -- --dataset wapiibench --backend openai
-        --model Qwen/Qwen2.5-Coder-7B -O base_url=http://gpu01:8000/v1 --draws 5"""
+        Example: wapii cluster-template slurm -N 8 -- --backend openai --model M -O base_url=http://gpu01:8000/v1"""
         from wapii_core.run.cluster import ClusterJob, render
         from wapii_core.store.rundir import write_atomic
 

@@ -23,8 +23,7 @@ def add_to(app: typer.Typer) -> None:
         """Merge the shards of one run into one run directory: results, summary.json and report.md as an
         unsharded run writes them.
 
-        Refused (exit 2, nothing written): shards of different runs, a shard missing or given twice, an
-        unfinished shard."""
+        Refused (exit 2, nothing written): shards of different runs, a missing, duplicate or unfinished shard."""
         from wapii_core.report.tables import print_table
         from wapii_core.run.merge import merge
         from wapii_core.store.rundir import load_run
