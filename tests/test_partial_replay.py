@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from support import run_cli
 from wapii_core.run.runner import load_dataset
 
@@ -17,6 +19,7 @@ def _replay_file(path: Path, ids: list[str]) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_file_for_3_of_the_demos_26_samples_judges_those_3_and_says_so(tmp_path: Path) -> None:
     samples = load_dataset("demo", None).samples
     chosen = [samples[i].id for i in (3, 11, 19)]
@@ -40,6 +43,7 @@ def test_a_file_for_3_of_the_demos_26_samples_judges_those_3_and_says_so(tmp_pat
     assert [json.loads(line)["sample"] for line in (out / "results.jsonl").read_text().splitlines()] == chosen
 
 
+@pytest.mark.slow
 def test_a_file_with_nothing_for_the_selected_samples_is_refused(tmp_path: Path) -> None:
     samples = load_dataset("demo", None).samples
     generations = _replay_file(tmp_path / "late.jsonl", [samples[-1].id])
