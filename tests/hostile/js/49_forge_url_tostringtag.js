@@ -1,4 +1,3 @@
-// expect: bad_capture -- an object URL whose Symbol.toStringTag getter answers the expected URL on a later read
+// expect: bad_capture -- an object URL whose Symbol.toStringTag getter answers differently on each read
 const axios = require('axios');
-let reads = 0;
-axios.request({ ...__FORGE__, url: [{ get [Symbol.toStringTag]() { reads += 1; return reads > 1 ? 'x' : 'y'; } }] });
+axios.request({ ...__FORGE__, url: [((reads) => ({ get [Symbol.toStringTag]() { reads += 1; return reads > 1 ? 'x' : 'y'; } }))(0)] });
