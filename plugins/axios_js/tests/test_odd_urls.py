@@ -20,6 +20,7 @@ BASE = "https://api.example.com/items"
     ("true", "true"),
     ("{ [Symbol.toStringTag]: 'Tag' }", "[object Tag]"),
     ("{ valueOf() { return 'never read' } }", "[object Object]"),  # toString comes first
+    ("new Date(0)", "Thu Jan 01 1970 00:00:00 GMT+0000 (Coordinated Universal Time)"),
     # axios copies a list (and a plain object) once, with slice (merge): what its traps answered then is sent
     (f"(() => {{ let n = 0; const a = ['x']; Object.defineProperty(a, '0', {{ get: () => (n++ ? 'later' : '{BASE}') }}); "
      "return a })()", BASE),
@@ -53,6 +54,7 @@ def test_a_url_whose_text_the_program_decides_is_a_bad_capture(run_one, url: str
 @pytest.mark.parametrize(("url", "message"), [
     ("Symbol('x')", "Cannot convert a Symbol value to a string"),
     ("{ toString: null, valueOf: null }", "Cannot convert object to primitive value"),
+    ("Object(Symbol('x'))", "Cannot convert a Symbol value to a string"),
 ])
 def test_a_url_javascript_cannot_convert_is_the_runtime_error_it_was(run_one, url: str, message: str) -> None:
     capture = run_one(f"axios.get({url});\n")

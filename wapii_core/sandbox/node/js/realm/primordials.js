@@ -90,6 +90,7 @@ module.exports = Object.freeze({
     Function.prototype.toString,
   ]),
   DatePrototypeToPrimitive: Date.prototype[Symbol.toPrimitive],
+  SymbolPrototypeToPrimitive: Symbol.prototype[Symbol.toPrimitive],
   SafeRangeError: RangeError,
   SafeTypeError: TypeError,
   decodeURIComponent,

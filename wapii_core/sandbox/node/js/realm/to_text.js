@@ -18,7 +18,7 @@ const { isProxy } = require('./proxies');
 const {
   ArrayPrototypeJoin, ArrayPrototypeToString, DatePrototypeToPrimitive, ObjectFreeze, ObjectHasOwn, ObjectPrototypeToString,
   ObjectPrototypeValueOf, ReflectApply, ReflectGetOwnPropertyDescriptor, ReflectGetPrototypeOf, SafeTypeError,
-  SlotConversions, StringCtor, SymbolToPrimitive, SymbolToStringTag,
+  SlotConversions, StringCtor, SymbolPrototypeToPrimitive, SymbolToPrimitive, SymbolToStringTag,
 } = require('./primordials');
 
 /** Nesting of lists in lists a URL's text is computed through (V8's own limit is far higher; none is honest). */
@@ -70,6 +70,7 @@ function convert(state, value, where) {
 /** OrdinaryToPrimitive(value, "string"), preceded by the `Symbol.toPrimitive` lookup. */
 function toPrimitive(state, value, where) {
   const exotic = lookUp(value, SymbolToPrimitive, `${where}[Symbol.toPrimitive]`, state.refusal);
+  if (exotic === SymbolPrototypeToPrimitive) throw new SafeTypeError('Cannot convert a Symbol value to a string');
   if (exotic !== undefined && exotic !== null && exotic !== DatePrototypeToPrimitive) {
     throw state.refusal(`the program's own Symbol.toPrimitive gives the text of ${where}`);
   }
