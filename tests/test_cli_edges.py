@@ -231,7 +231,8 @@ def test_html_is_not_dumped_onto_a_terminal(tmp_path):
     assert b"give --out report.html" in output
 
 
-def test_a_partial_replay_report_groups_its_failed_generations(tmp_path):
+def test_a_replay_missing_draws_of_its_tasks_reports_them_grouped_as_failed_generations(tmp_path):
+    """The task set is the samples the file holds; a draw it lacks for one of them is a failed generation."""
     generations = tmp_path / "two.jsonl"
     from wapii_core.run.runner import load_dataset
 
@@ -239,12 +240,13 @@ def test_a_partial_replay_report_groups_its_failed_generations(tmp_path):
     generations.write_text("".join(json.dumps({"sample": s.id, "code": "import axios from 'axios';\n"}) + "\n"
                                    for s in samples[:2]))
     out = tmp_path / "partial"
-    done = run_cli("run", "--backend", "replay", "-g", str(generations), "--out", str(out), "--quiet", cwd=REPO)
+    done = run_cli("run", "--backend", "replay", "-g", str(generations), "-n", "2", "--out", str(out), "--quiet",
+                   cwd=REPO)
     assert done.returncode == 3
     report = (out / "report.md").read_text()
     failures = report[report.index("## Failed generations"):].strip().splitlines()[2:]
-    assert len(failures) == 1 and failures[0].startswith(f"- {len(samples) - 2} × ") and "more" in failures[0]
-    assert f"is incomplete: 2 of {len(samples)} samples judged" in report
+    assert len(failures) == 1 and failures[0].startswith("- 2 × ")
+    assert "is incomplete: 2 of 4 samples judged" in report and f"2 of {len(samples)} tasks" in report
 
 
 def help_of(*command: str) -> str:

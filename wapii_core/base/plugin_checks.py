@@ -80,6 +80,7 @@ BACKEND = (
     Member("generate", ("requests",)),
     Member("describe", ()),
     Member("preflight", ("requests",), default=lambda _: _nothing),
+    Member("tasks", (), default=lambda _: _nothing),
     Member("close", (), default=lambda _: _nothing),
 )
 METRIC_PROVIDER = (

@@ -83,7 +83,7 @@ class Backend(Protocol):
 
     Required: ``name``, ``supports_constraints``, ``generate``, ``describe``. Optional (declared
     here; a backend that leaves one out gets the default stated on it when it is created):
-    ``preflight`` and ``close``. :mod:`wapii_core.base.plugin_checks` checks all of them when the
+    ``preflight``, ``tasks`` and ``close``. :mod:`wapii_core.base.plugin_checks` checks all of them when the
     backend is created, so the core calls every member without probing for it.
     """
 
@@ -101,6 +101,12 @@ class Backend(Protocol):
         before it and before anything is written: checks what it can cheaply (credentials, the
         server, the model; nothing when every answer is cached) and raises a one-line
         :class:`~wapii_core.base.errors.WapiiError`."""
+        ...
+
+    def tasks(self) -> set[str] | None:
+        """Optional (default: ``None``, every selected sample). The ids of the samples the backend holds
+        work for (a replay file's programs): the run's task set is the selected samples among them,
+        recorded in run.json, and the others are neither generated nor counted as failed."""
         ...
 
     def close(self) -> None:

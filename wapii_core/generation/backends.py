@@ -112,6 +112,10 @@ class ReplayBackend:
             raise InputError(self.source, f"sample {unknown[0]} is not in dataset {context.dataset.name!r}"
                              + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
 
+    def tasks(self) -> set[str]:
+        """The samples the stored programs are for: a file for some samples judges those (the run's task set)."""
+        return {sample for sample, _ in self.codes}
+
     def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
         for req in requests:
             code = self.codes.get((req.sample.id, req.draw))

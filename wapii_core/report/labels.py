@@ -69,7 +69,9 @@ def task_set(run: "RunData") -> frozenset[str] | None:
 def _scope_key(run: "RunData") -> tuple[Any, ...]:
     """What decides a run's tasks when its results are not loaded."""
     r, s = run.run, run.summary
-    return (r.get("dataset"), r.get("dataset_sha256"), r.get("limit"), tuple(r.get("apis") or ()), s.get("samples"))
+    chosen = tuple((r.get("task_set") or {}).get("samples") or ())  # a partial replay file's samples
+    return (r.get("dataset"), r.get("dataset_sha256"), r.get("limit"), tuple(r.get("apis") or ()), chosen,
+            s.get("samples"))
 
 
 def comparability_notes(runs: list["RunData"], names: list[str]) -> list[str]:

@@ -271,6 +271,19 @@ def format_interval(interval: tuple[float, float] | None) -> str:
     return f"[{100 * interval[0]:.1f}, {100 * interval[1]:.1f}]" if interval else ""
 
 
+def task_scope(run: RunData) -> str:
+    """``3 of 26 tasks (the samples the replayed generations hold); `` for a run over part of its
+    dataset, empty for one over all of it (or one from before summaries counted tasks)."""
+    r, s = run.run, run.summary
+    tasks, of = s.get("tasks"), s.get("tasks_of")
+    if not isinstance(tasks, int) or not isinstance(of, int) or tasks >= of:
+        return ""
+    why = [f"--api {','.join(r['apis'])}"] if r.get("apis") else []
+    why += [f"--limit {r['limit']}"] if r.get("limit") is not None else []
+    why += ["the samples the replayed generations hold"] if r.get("task_set") else []
+    return f"{tasks} of {of} tasks ({'; '.join(why) or 'a part of the dataset'}), "
+
+
 def describe_run(run: RunData) -> str:
     """One line: dataset, adapter, backend, model, setup, setting, mode and completeness."""
     r, s = run.run, run.summary
@@ -278,7 +291,8 @@ def describe_run(run: RunData) -> str:
     done = "" if s.get("complete", True) else " (**incomplete**)"
     return (f"**{run.name}**: dataset `{r.get('dataset')}`, adapter `{r.get('adapter')}`, backend `{r.get('backend')}`"
             f"{model}, setup `{r.get('setup')}`, setting `{r.get('setting')}`, comparison mode "
-            f"`{s.get('mode', r.get('mode'))}`; {s.get('judged', 0)} of {s.get('samples', 0)} samples judged{done}")
+            f"`{s.get('mode', r.get('mode'))}`; {task_scope(run)}{s.get('judged', 0)} of {s.get('samples', 0)} "
+            f"samples judged{done}")
 
 
 def describe_paired(test: dict[str, Any]) -> str:

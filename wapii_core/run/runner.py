@@ -294,12 +294,16 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
                              progress=progress)
         backend = _start_backend(config.backend, options, context)
         stack.callback(backend.close)
+        from wapii_core.run.tasks import backend_tasks
+
+        samples, task_set = backend_tasks(samples, backend.tasks(), config.generations)
         constrained = config.setting.startswith("constrained")
         if constrained and not backend.supports_constraints and config.backend != "replay":
             raise WapiiError(f"backend {config.backend!r} cannot decode under constraints "
                              f"(setting {config.setting!r})")
         judge = Judge(adapter, dataset, config.mode, constrained=constrained)
-        store = RunStore.open(out_dir, describe_run(config, dataset, backend), lock=lock, fresh=force)
+        store = RunStore.open(out_dir, {**describe_run(config, dataset, backend), "task_set": task_set},
+                              lock=lock, fresh=force)
         stack.callback(store.close)
         keys = shard_keys([f"{s.id}#{d}" for s in samples for d in range(config.draws)], config.shard)
         if store.generations or store.results:
@@ -426,7 +430,9 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
                            setup=Setup(run_info["setup"]), mode=run_info.get("mode", "reference"),
                            setting=run_info.get("setting", "unconstrained"),
                            draws=run_info.get("draws", 1), limit=run_info.get("limit"), apis=run_info.get("apis"))
-        samples = select_samples(dataset, config)
+        from wapii_core.run.tasks import recorded_tasks
+
+        samples = recorded_tasks(select_samples(dataset, config), run_info.get("task_set"))
         shard = Shard.model_validate(run_info["shard"]) if run_info.get("shard") else None
         keys = shard_keys([f"{s.id}#{d}" for s in samples for d in range(config.draws)], shard)
         adapter = plugins.adapters.get(config.adapter)()
@@ -462,6 +468,8 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
     summary: dict[str, Any] = {
         "complete": not missing,
         "samples": len(keys),
+        "tasks": len(samples),
+        "tasks_of": len(dataset.samples),
         "judged": len(results),
         "failed_generations": [{"sample": g.sample, "draw": g.draw, "error": g.error} for g in failed],
         "mode": store.run.get("mode", "reference"),

@@ -138,6 +138,23 @@ cases.push(['headers', () => {
 for (const [name, url] of [['BigInt URL', BigInt(12)], ['number URL', 5], ['no URL', undefined], ['bad escape', 'https://e.x/%E0%A4%A']]) {
   cases.push([name, () => (url === undefined ? { method: 'get' } : { url, method: 'get' })]);
 }
+/** URLs that are not strings: the text `decodeURIComponent` turned them into, or its TypeError. */
+const ODD_URLS = {
+  'object URL': () => ({ method: 'DELETE', headers: { a: '1' }, body: { gid: 1 } }),
+  'null-prototype URL': () => Object.create(null),
+  'list URL': () => ['https://e.x/a?b=1', 'c'],
+  'nested list URL': () => [['https://e.x/a'], null, undefined, 7, [[]], { k: 1 }],
+  'list URL with an escape': () => ['https://e.x/%41?q=%E2%82%AC', '%'],
+  'cyclic list URL': () => { const list = ['https://e.x/a']; list.push(list); return list; },
+  'boxed string URL': () => new String('https://e.x/a?x=1'),
+  'boxed number URL': () => new Number(7),
+  'date URL': () => new Date(0),
+  'tagged object URL': () => ({ [Symbol.toStringTag]: 'Tag' }),
+  'function URL': () => function url() { return 1; },
+  'true URL': () => true,
+  'null URL': () => null,
+};
+for (const [name, make] of Object.entries(ODD_URLS)) cases.push([name, () => ({ url: make(), method: 'get' })]);
 cases.push(['path_params', () => ({ url: 'https://e.x/a', path_params: 7 })]);
 cases.push(['config is undefined', () => undefined]);
 

@@ -384,7 +384,7 @@ module.exports = function setUp({ require, record }) {
     const base = input !== null && typeof input === 'object' ? WeakMapPrototypeGet(requests, input) : undefined;
     const options = init === undefined || init === null ? {} : init;
     if (typeof options !== 'object' && typeof options !== 'function') {
-      throw new SafeTypeError("Failed to construct 'Request': cannot convert init to a dictionary");
+      throw new SafeTypeError(`Request constructor: Expected ${options} to be one of: Null, Undefined, Object.`); // a symbol throws, as in undici
     }
     const url = base !== undefined ? base.url : parseUrl(input);
     const read = readInit(options);

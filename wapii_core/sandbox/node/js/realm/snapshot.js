@@ -15,6 +15,7 @@
  */
 
 const { isProxy } = require('./proxies');
+const { textOf } = require('./to_text');
 const {
   ArrayIsArray, ArrayPrototype, BigIntPrototype, BigIntPrototypeValueOf, BooleanPrototype, BooleanPrototypeValueOf,
   DatePrototype, DatePrototypeGetTime, DatePrototypeToISOString, NumberPrototype, NumberPrototypeValueOf, ObjectFreeze,
@@ -242,10 +243,13 @@ function readData(state, data) {
   return { __proto__: null, kind: FORM_DATA, parts: read(state, dataProperty(data, '_streams', 'data'), 'data._streams') };
 }
 
+const isObject = (value) => value !== null && (typeof value === 'object' || typeof value === 'function');
+
 /**
  * The whole config (its own enumerable keys) as an object node; throws a refusal for an
  * unreadable judged value. A config that is not an object is read as the TypeError the reference
- * got from `config.url`.
+ * got from `config.url`. A URL that is an object (axios sends whatever it is given) is read as the
+ * text the reference's `decodeURIComponent(config.url)` converted it to (`to_text.js`).
  */
 function snapshotConfig(config, known) {
   if (config === null || config === undefined) {
@@ -264,6 +268,7 @@ function snapshotConfig(config, known) {
     if (slot === undefined || !slot.enumerable) continue;
     state.strict = isLoggedKey(key);
     if (key === 'data' && ObjectHasOwn(slot, 'value')) node.members[key] = readData(state, slot.value);
+    else if (key === 'url' && ObjectHasOwn(slot, 'value') && isObject(slot.value)) node.members[key] = textOf(slot.value, 'url', refusal);
     else node.members[key] = slotValue(state, slot, key);
   }
   return node;
