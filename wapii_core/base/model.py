@@ -122,6 +122,9 @@ class Extraction(BaseModel):
 
     call: str | None = None
     error: str | None = None  # one of ERROR_KINDS when no call could be cut out
+    span: tuple[int, int] | None = None
+    """Character offsets ``[start, end)`` in the program of the code ``call`` was cut from (``call`` may
+    add to it: a closing ``;``, the imports it needs); None when the extractor does not say."""
 
 
 class Capture(BaseModel):

@@ -63,7 +63,7 @@ ResultLine = SampleResult
 """One line of ``results.jsonl`` (the model the judge gives; :class:`~wapii_core.base.model.SampleResult`)."""
 
 __all__ = ["RECORD_VERSION", "RunRecord", "Summary", "FailedGeneration", "GenerationLine", "ResultLine",
-           "ChatMessage", "GenerationTimings", "ResultTimings", "load_run", "load_summary", "read_results",
+           "ProviderFailure", "ChatMessage", "GenerationTimings", "ResultTimings", "load_run", "load_summary", "read_results",
            "read_generations", "check_version"]
 
 
@@ -110,6 +110,16 @@ class FailedGeneration(BaseModel):
     error: str | None = None
 
 
+class ProviderFailure(BaseModel):
+    """How a metric provider failed, as its entry in ``summary.json``'s ``metrics`` records it: as a
+    whole (``error``, no values) and/or on some samples (``sample_errors``: ``{"<sample>#<draw>": error}``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    error: str | None = None
+    sample_errors: dict[str, str] = Field(default_factory=dict)
+
+
 class Summary(BaseModel):
     """``summary.json``: the run's aggregate. ``overall`` and ``per_api`` hold the paper's rows (the
     ``wapii`` metric provider's value); ``metrics`` the other providers' values (or a provider's
@@ -138,16 +148,26 @@ class Summary(BaseModel):
         """The paper's rows of the whole run (``api`` None) or of one API (empty when it has none)."""
         return self.overall if api is None else self.per_api.get(api, {})
 
+    def provider_failures(self) -> dict[str, ProviderFailure]:
+        """``{provider: failure}`` for each metric provider whose entry records a failure."""
+        out = {}
+        for name, value in self.metrics.items():
+            if isinstance(value, dict) and (value.get("error") or value.get("sample_errors")):
+                out[name] = ProviderFailure.model_validate(value)
+        return out
+
     def for_api(self, api: str) -> "Summary":
         """This summary with ``overall`` replaced by one API's rows and ``per_api`` holding only it."""
         values = self.values(api)
         return self.model_copy(update={"overall": values, "per_api": {api: values}})
 
     def data(self) -> dict[str, Any]:
-        """The summary as ``summary.json`` holds it (``metrics`` left out when no other provider ran)."""
+        """The summary as ``summary.json`` holds it: ``overall`` and ``per_api`` left out when the paper's
+        provider gave none, ``metrics`` when no other provider ran."""
         out = self.model_dump(mode="json")
-        if not out["metrics"]:
-            del out["metrics"]
+        for key in ("overall", "per_api", "metrics"):
+            if not out[key]:
+                del out[key]
         return out
 
 
