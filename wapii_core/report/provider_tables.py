@@ -50,7 +50,7 @@ def _declarations(name: str, runs: list[RunData]) -> dict[str, Metric]:
     provider's declarations, if it is installed and follows its protocol."""
     declarations: dict[str, Metric] = {}
     for run in reversed(runs):
-        declarations.update(load_record(run.summary.metric_kinds.get(name)))
+        declarations.update(load_record(run.summary.kinds_of(name)))
     if declarations:
         return declarations
     from wapii_core.base import plugins

@@ -148,6 +148,10 @@ class Summary(BaseModel):
         """The paper's rows of the whole run (``api`` None) or of one API (empty when it has none)."""
         return self.overall if api is None else self.per_api.get(api, {})
 
+    def kinds_of(self, provider: str) -> Any:
+        """What ``provider`` declared of its values, as the run recorded it (None: not recorded)."""
+        return self.metric_kinds[provider] if provider in self.metric_kinds else None
+
     def provider_failures(self) -> dict[str, ProviderFailure]:
         """``{provider: failure}`` for each metric provider whose entry records a failure."""
         out = {}
