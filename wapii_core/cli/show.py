@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
+
+if TYPE_CHECKING:
+    from wapii_core.store.record import RunRecord
 
 
 def add_to(app: typer.Typer) -> None:
@@ -12,7 +16,7 @@ def add_to(app: typer.Typer) -> None:
     def show_command(
         run_dir: Path = typer.Argument(..., help="A run directory written by `wapii run`."),
         sample: str = typer.Argument(..., help="The sample, as <api>/<index> (e.g. slack/12)."),
-        draw: int = typer.Option(0, "--draw", "-n", min=0, help="Which draw of the sample (runs with -n > 1)."),
+        draw: int = typer.Option(0, "--draw", min=0, help="Which draw of the sample (from 0; runs with -n > 1)."),
         prompt: bool = typer.Option(False, "--prompt", help="The whole prompt (default: folded to its first "
                                                             "and last lines)."),
     ) -> None:
@@ -27,7 +31,7 @@ def add_to(app: typer.Typer) -> None:
         print_story(story, whole_prompt=prompt)
 
 
-def _task(record, sample: str) -> str | None:  # type: ignore[no-untyped-def]
+def _task(record: "RunRecord", sample: str) -> str | None:
     """The sample's task from the run's dataset, or None when the dataset cannot be read any more."""
     from wapii_core.base.errors import WapiiError
     from wapii_core.run.runner import config_of, load_dataset
