@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from wapii_core.base.errors import WapiiError
-from wapii_core.base.model import Generation, SampleResult, Setup
+from wapii_core.base.model import Generation, SampleResult
 from wapii_core.run.shards import Shard, shard_keys
 from wapii_core.store.lock import RunLock
+from wapii_core.store.record import RunRecord, Summary, load_run, load_summary
 from wapii_core.store.rundir import (GENERATIONS_FILE, RESULTS_FILE, RUN_FILES, SUMMARY_FILE, RunStore, _difference,
-                                     load_run, load_summary, read_jsonl)
+                                     read_jsonl)
 
 
 @dataclass
@@ -32,7 +33,7 @@ class ShardDir:
     """One shard directory as read for merging."""
 
     directory: Path
-    run: dict[str, Any]
+    run: RunRecord
     shard: Shard
 
     @property
@@ -43,15 +44,15 @@ class ShardDir:
 def read_shard(directory: Path) -> ShardDir:
     """The shard ``directory`` holds, or a one-line error when it is no shard directory."""
     run = load_run(directory)
-    if not run.get("shard"):
+    if not run.shard:
         raise WapiiError(f"{directory}: not a shard (its run.json records no shard; `wapii run --shard I/N` "
                          "writes shards)")
     try:
-        shard = Shard.model_validate(run["shard"])
+        shard = Shard.model_validate(run.shard)
     except ValueError:
-        raise WapiiError(f"{directory}/run.json: malformed shard {run['shard']!r}") from None
+        raise WapiiError(f"{directory}/run.json: malformed shard {run.shard!r}") from None
     if shard.index >= shard.count:
-        raise WapiiError(f"{directory}/run.json: malformed shard {run['shard']!r}")
+        raise WapiiError(f"{directory}/run.json: malformed shard {run.shard!r}")
     return ShardDir(directory, run, shard)
 
 
@@ -62,7 +63,7 @@ def check_same_run(shards: list[ShardDir]) -> None:
         if other.shard.count != first.shard.count:
             raise WapiiError(f"{other.directory}: not a shard of the same run as {first.directory}: split into "
                              f"{other.shard.count} shards, not {first.shard.count}")
-        difference = _difference({**first.run, "shard": None}, {**other.run, "shard": None})
+        difference = _difference({**first.run.data(), "shard": None}, {**other.run.data(), "shard": None})
         if difference:
             raise WapiiError(f"{other.directory}: not a shard of the same run as {first.directory}: "
                              f"{first.directory} has {difference}")
@@ -104,7 +105,7 @@ def _shard_records(one: ShardDir, keys: list[str]) -> tuple[dict[str, Generation
 
 def _metric_names(shards: list[ShardDir]) -> list[str]:
     """The metric providers the shards applied (the same for all, else a one-line error)."""
-    names = {one.directory: list(load_summary(one.directory).get("metric_kinds", {})) for one in shards}
+    names = {one.directory: list(load_summary(one.directory).metric_kinds) for one in shards}
     first = shards[0]
     for one in shards[1:]:
         if names[one.directory] != names[first.directory]:
@@ -122,13 +123,14 @@ def _check_out(out: Path, shards: list[ShardDir]) -> None:
 
 
 def merge(directories: list[Path], out: Path, data_dir: Path | None = None,
-          note: Callable[[str], None] = lambda text: None) -> dict[str, Any]:
+          note: Callable[[str], None] = lambda text: None) -> Summary:
     """Merge the shard ``directories`` of one run into the new run directory ``out``; its summary.
 
     ``data_dir`` says where the dataset is when it is not where the shards found it (another machine)."""
     from contextlib import ExitStack
 
-    from wapii_core.run.runner import RunConfig, _stored_data_dir, finish, load_dataset, select_samples
+    from wapii_core.run.runner import config_of, load_dataset, select_samples
+    from wapii_core.run.tasks import recorded_tasks
 
     if not directories:
         raise WapiiError("merge needs the shard directories of one run")
@@ -138,16 +140,13 @@ def merge(directories: list[Path], out: Path, data_dir: Path | None = None,
     shards.sort(key=lambda one: one.shard.index)
     _check_out(out, shards)
     info = shards[0].run
-    stored_dir = info.get("dataset_dir")
-    dataset = load_dataset(info["dataset"], data_dir or _stored_data_dir(info),
-                           Path(stored_dir) if stored_dir and data_dir is None else None)
-    if dataset.sha256 != info.get("dataset_sha256"):
+    config = config_of(info, data_dir).model_copy(update={"shard": None})
+    dataset = load_dataset(config.dataset, config.data_dir, config.dataset_dir)
+    if dataset.sha256 != info.dataset_sha256:
         raise WapiiError(f"{shards[0].directory}: the shards were made on another version of dataset {dataset.name!r} "
-                         f"(sha256 {info.get('dataset_sha256')}, found {dataset.sha256}); --data-dir names the one "
+                         f"(sha256 {info.dataset_sha256}, found {dataset.sha256}); --data-dir names the one "
                          "they used")
-    config = RunConfig(dataset=info["dataset"], setup=Setup(info["setup"]), draws=info.get("draws", 1),
-                       limit=info.get("limit"), apis=info.get("apis"))
-    samples = select_samples(dataset, config)
+    samples = recorded_tasks(select_samples(dataset, config), info.task_set)
     keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
     generations: dict[str, Generation] = {}
     results: dict[str, SampleResult] = {}
@@ -158,18 +157,19 @@ def merge(directories: list[Path], out: Path, data_dir: Path | None = None,
             generations.update(gens)
             results.update(res)
         names = _metric_names(shards)
-        versions = {str(one.run.get("versions")) for one in shards}
+        versions = {str(one.run.versions) for one in shards}
         if len(versions) > 1:
             note("note: the shards ran different wapii versions (run.json's merged_from lists each)")
-        run = {k: v for k, v in info.items() if k != "shard"}
-        run["merged_from"] = [{"directory": str(one.directory.resolve()), "shard": one.shard.model_dump(),
-                               "created": one.run.get("created"), "versions": one.run.get("versions"),
-                               "git_commit": one.run.get("git_commit")} for one in shards]
+        run = info.model_copy(update={
+            "shard": None,
+            "merged_from": [{"directory": str(one.directory.resolve()), "shard": one.shard.model_dump(),
+                             "created": one.run.created, "versions": one.run.versions,
+                             "git_commit": one.run.git_commit} for one in shards]})
         return _write(out, run, keys, generations, results, dataset, samples, names)
 
 
-def _write(out: Path, run: dict[str, Any], keys: list[str], generations: dict[str, Generation],
-           results: dict[str, SampleResult], dataset: Any, samples: list[Any], names: list[str]) -> dict[str, Any]:
+def _write(out: Path, run: RunRecord, keys: list[str], generations: dict[str, Generation],
+           results: dict[str, SampleResult], dataset: Any, samples: list[Any], names: list[str]) -> Summary:
     """Write the merged run directory (removed again when writing fails part-way)."""
     from wapii_core.run.runner import finish
 
