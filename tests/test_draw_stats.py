@@ -16,6 +16,7 @@ from wapii_core.judge.pass_at_k import PassAtK, estimate, flip_rate, pass_at_k, 
 from wapii_core.judge.power import detectable_factor, minimal_detectable_difference
 from wapii_core.report.stats import paired_mdd, paired_test
 from wapii_core.report.formats import render_json
+from wapii_core.store.record import RunRecord, Summary
 from wapii_core.report.tables import build_report, describe_paired, load_runs, markdown_report, render_markdown
 
 Z = 1.959963984540054 + 0.8416212335729143  # z(0.975) + z(0.80)
@@ -106,7 +107,7 @@ def test_report_md_shows_them_beside_pass_at_k():
         results, None), "metrics": {"pass_at_k": PassAtK().aggregate(results)},
                "metric_kinds": {"wapii": {}, "pass_at_k": record(PassAtK.values)}}
     info = {"dataset": "hand", "adapter": "axios_js", "backend": "replay", "setup": "full", "setting": "unconstrained"}
-    text = markdown_report([("run", info, summary)])
+    text = markdown_report([("run", RunRecord.model_validate(info), Summary.model_validate(summary))])
     # Tasks of (n, c) = (2, 2), (2, 1), (2, 2), (2, 2): pass^1 = 7/8, flip rate 1/4, one unstable task.
     lines = text.splitlines()
     where = [i for i, line in enumerate(lines) if line.startswith(("| pass@1 |", "| pass^1 |", "| flip rate |",
