@@ -50,7 +50,7 @@ def _options(version: Optional[bool] = typer.Option(None, "--version", callback=
 
 
 def _add_builtin_commands() -> None:
-    from wapii_core.cli import compare, datasets, doctor, plugins_cmd, report, run
+    from wapii_core.cli import compare, datasets, doctor, plugins_cmd, report, run, view
 
     run.add_to(app)
     report.add_to(app)
@@ -58,6 +58,7 @@ def _add_builtin_commands() -> None:
     datasets.add_to(app)
     plugins_cmd.add_to(app)
     doctor.add_to(app)
+    view.add_to(app)
 
 
 def main() -> None:
