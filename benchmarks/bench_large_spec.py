@@ -168,8 +168,9 @@ def bench_cli(datasets: dict[str, Path], repeat: int, oracle: bool, work: Path) 
             if round_:
                 runs[name].append(seconds)
             if oracle:
-                summary = json.loads((out / "summary.json").read_text())
-                correct[name] = summary["overall"]["Correct implementations (t)"]
+                from wapii_core.store.record import load_summary
+
+                correct[name] = load_summary(out).overall["Correct implementations (t)"]
                 shutil.rmtree(out)
     return {name: {"wall": statistics.median(values), "correct": correct.get(name)} for name, values in runs.items()}
 

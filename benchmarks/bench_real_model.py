@@ -77,19 +77,21 @@ def subset(data_dir: Path, tasks: int, out: Path) -> Path:
 
 def counts(run_dir: Path, seconds: float) -> dict[str, Any]:
     """The table's rows for one run, from its results."""
-    results = [json.loads(line) for line in (run_dir / "results.jsonl").read_text().splitlines()]
-    executable = [r for r in results if r["verdict"] != "nonexecutable"]
-    arguments = Counter(v for r in executable for field in r["arguments"].values() for v in field.values())
-    errors = Counter(r["error"] for r in results if r["verdict"] == "nonexecutable")
+    from wapii_core.store.record import read_results
+
+    results = read_results(run_dir)
+    executable = [r for r in results if r.verdict != "nonexecutable"]
+    arguments = Counter(v for r in executable for field in r.arguments.values() for v in field.values())
+    errors = Counter(r.error for r in results if r.verdict == "nonexecutable")
     return {
         "samples": len(results),
         "executable": len(executable),
-        "correct": sum(r["verdict"] == "correct" for r in results),
-        "correct URL": sum(r["url"] == "correct" for r in executable),
-        "correct method": sum(r["method"] == "correct" for r in executable),
+        "correct": sum(r.verdict == "correct" for r in results),
+        "correct URL": sum(r.url == "correct" for r in executable),
+        "correct method": sum(r.method == "correct" for r in executable),
         "correct arguments": arguments["correct"],
-        "illegal URL": sum(r["url"] == "illegal" for r in executable),
-        "illegal method": sum(r["method"] == "illegal" for r in executable),
+        "illegal URL": sum(r.url == "illegal" for r in executable),
+        "illegal method": sum(r.method == "illegal" for r in executable),
         "illegal arguments": arguments["illegal"],
         "incomplete": errors["incomplete_request"],
         "runtime error": errors["runtime_error"],
@@ -123,10 +125,12 @@ def check_stop_at_call(run_dir: Path, dataset_dir: Path, setup: str) -> tuple[in
 
     starters = {s.id: starter_code(s, Setup(setup)) for s in load_dataset_dir(dataset_dir, "subset").samples}
     adapter = AxiosAdapter()
-    generations = [json.loads(line) for line in (run_dir / "generations.jsonl").read_text().splitlines()]
+    from wapii_core.store.record import read_generations
+
+    generations = read_generations(run_dir)
     points, differ, saved, total = 0, [], 0, 0
     for gen in generations:
-        raw, code, starter = gen["raw"] or "", gen["code"] or "", starters[gen["sample"]]
+        raw, code, starter = gen.raw or "", gen.code or "", starters[gen.sample]
         complete = call_complete_predicate(adapter, starter)
         expected = adapter.extract(code)
         first = None
@@ -137,7 +141,7 @@ def check_stop_at_call(run_dir: Path, dataset_dir: Path, setup: str) -> tuple[in
             first = end if first is None else first
             cut = adapter.extract(starter + raw[:end])
             if (cut.call, cut.error) != (expected.call, expected.error):
-                differ.append(gen["sample"])
+                differ.append(gen.sample)
                 break
         total += len(raw)
         saved += len(raw) - first if first is not None else 0

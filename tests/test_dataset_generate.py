@@ -112,9 +112,9 @@ def test_the_generated_demo_dataset_scores_100_percent_with_the_oracle(tmp_path)
     assert report.written == len(DEMO_SAMPLES) and report.flagged == 0
     summary = runner.run(runner.RunConfig(dataset="gen", dataset_dir=tmp_path / "gen", backend="oracle"),
                          tmp_path / "run")
-    assert summary["complete"] and summary["samples"] == len(DEMO_SAMPLES)
-    assert summary["overall"]["Correct implementations (t)"] == 1.0
-    assert summary["overall"]["Total errors"] == 0
+    assert summary.complete and summary.samples == len(DEMO_SAMPLES)
+    assert summary.overall["Correct implementations (t)"] == 1.0
+    assert summary.overall["Total errors"] == 0
 
 
 def test_the_cli_command(tmp_path):

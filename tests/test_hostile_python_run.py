@@ -171,7 +171,7 @@ def test_python_hostile_programs_in_a_run(layers: str, mode: str, adapter_name: 
         expect[sample.id] = (name, expectation)
     summary, mixed = _replay(tmp_path, "mixed", lines, limit, mode, adapter_name)
 
-    assert summary["judged"] == len(lines)
+    assert summary.judged == len(lines)
     assert {alone[sid]["verdict"] for sid in benign} == {"correct", "illegal"}  # both kinds of ordinary program ran
     problems = []
     for sid in benign:

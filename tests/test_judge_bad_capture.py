@@ -38,7 +38,7 @@ def test_requests_the_judge_cannot_hold_are_bad_captures(mode: str, tmp_path: Pa
     out = tmp_path / "run"
     summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, adapter="axios_js", backend="replay",
                             generations=generations, limit=5, mode=mode), out)
-    assert summary["judged"] == len(PROGRAMS) and (out / "report.md").is_file()
+    assert summary.judged == len(PROGRAMS) and (out / "report.md").is_file()
     results = {r["sample"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
     for sample in ("asana/1", "asana/2", "asana/3"):
         assert results[sample]["error"] == "runtime_error", results[sample]

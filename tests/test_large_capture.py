@@ -53,7 +53,7 @@ def test_a_request_too_large_to_judge_is_a_runtime_error_and_is_not_stored(
     summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, adapter=adapter_name, backend="replay",
                             generations=generations, apis=["asana"], limit=len(calls)), out)
 
-    assert summary["judged"] == len(calls)
+    assert summary.judged == len(calls)
     results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
     assert [(r["verdict"], r["error"]) for r in results] == [("nonexecutable", "runtime_error")] * len(calls)
     for result, detail in zip(results, DETAILS):

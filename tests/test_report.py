@@ -17,6 +17,7 @@ from wapii_core.cli.report import add_to
 from wapii_core.judge.metrics import ROW_NAMES, PaperMetrics
 from wapii_core.base.model import SampleResult
 from wapii_core.report.tables import build_report, describe_paired, load_runs, markdown_report
+from wapii_core.store.record import load_run, load_summary
 from wapii_core.report.row_terms import RATE_ROWS, point_values, task_terms
 from wapii_core.report.stats import bootstrap_intervals, mcnemar_exact, paired_test
 
@@ -229,8 +230,7 @@ def test_markdown_format_bolds_the_best_and_brackets_intervals(two_runs):
     assert re.fullmatch(r"\| Correct implementations \(t\) \| \*\*60\.0 \[\d+\.\d, \d+\.\d\]\*\* \| "
                         r"30\.0 \[\d+\.\d, \d+\.\d\] \|", line), line
     assert "## Paired tests" in text and "exact McNemar p = " in text
-    plain = markdown_report([(str(d), json.loads((d / "run.json").read_text()),
-                              json.loads((d / "summary.json").read_text())) for d in two_runs[:1]])
+    plain = markdown_report([(str(d), load_run(d), load_summary(d)) for d in two_runs[:1]])
     assert "| Correct implementations (t) | 60.0 |" in plain and "## x — Full completion" in plain
 
 
@@ -297,7 +297,6 @@ def test_columns_are_labelled_by_what_differs_and_the_rest_is_said_once(tmp_path
     assert table.notes == []
     twins = [write_run(tmp_path / n, draws_of(["correct"] * 4), model="org/m") for n in ("x1", "x2")]
     assert build_report(load_runs(twins), resamples=0).tables[0].columns == ["x1", "x2"]
-    text = markdown_report([(d.name, json.loads((d / "run.json").read_text()), json.loads((d / "summary.json")
-                                                                                         .read_text())) for d in runs])
+    text = markdown_report([(d.name, load_run(d), load_summary(d)) for d in runs])
     assert "All columns: org/m · hand · axios_js · full · reference mode · 4 samples." in text
     assert "- (t): share of all judged samples." in text and "docs/metrics.md" in text

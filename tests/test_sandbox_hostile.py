@@ -84,7 +84,7 @@ def _judged(generations: list[dict[str, str]], directory: Path, samples: list) -
     out = directory / "run"
     summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, backend="replay", generations=path,
                             limit=len(samples)), out)
-    assert summary["complete"] and summary["judged"] == len(samples)
+    assert summary.complete and summary.judged == len(samples)
     assert (out / "summary.json").is_file() and (out / "report.md").is_file()
     return {r["sample"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
 

@@ -77,6 +77,27 @@ class GenerationRequest(BaseModel):
 FinishReason = Literal["stop", "length", "timeout", "unsatisfiable", "error"]
 
 
+class ChatMessage(BaseModel):
+    """One message of a chat prompt, as a chat backend sends it."""
+
+    role: str
+    content: str
+
+
+class GenerationTimings(BaseModel):
+    """What a generation cost, each value null where the backend does not know it."""
+
+    latency_s: float | None = None  # seconds from asking the model to its answer (null: answered from a cache)
+    tokens_in: int | None = None  # prompt tokens
+    tokens_out: int | None = None  # generated tokens
+
+
+class ResultTimings(BaseModel):
+    """What judging one generation cost."""
+
+    execution_s: float | None = None  # seconds the sandbox took to execute the extracted call
+
+
 class Generation(BaseModel):
     """One line of ``generations.jsonl``: the full program (starter + completion) for one sample and draw."""
 
@@ -86,6 +107,10 @@ class Generation(BaseModel):
     finish_reason: FinishReason = "stop"
     error: str | None = None  # set when the backend failed; such a line is retried on resume
     raw: str | None = None  # what the model itself wrote (its completion or answer) before post-processing
+    prompt: str | list[ChatMessage] | None = None
+    """The prompt exactly as the backend received it: text, or chat messages (the backend says which;
+    the run stores the prompt's text when the backend does not)."""
+    timings: GenerationTimings | None = None
 
     @property
     def key(self) -> str:
@@ -97,6 +122,9 @@ class Extraction(BaseModel):
 
     call: str | None = None
     error: str | None = None  # one of ERROR_KINDS when no call could be cut out
+    span: tuple[int, int] | None = None
+    """Character offsets ``[start, end)`` in the program of the code ``call`` was cut from (``call`` may
+    add to it: a closing ``;``, the imports it needs); None when the extractor does not say."""
 
 
 class Capture(BaseModel):
@@ -105,6 +133,7 @@ class Capture(BaseModel):
     request: dict[str, Any] | None = None  # the library's raw request config, as the adapter captured it
     error: str | None = None  # one of ERROR_KINDS
     detail: str | None = None  # a human-readable reason (exception message, "timeout after 2s", ...)
+    execution_s: float | None = None  # seconds the execution took, where the adapter measured it
 
 
 class SampleResult(BaseModel):
@@ -126,6 +155,16 @@ class SampleResult(BaseModel):
     call: str | None = None
     request: dict[str, Any] | None = None  # the normalised captured request
     mode: str = "reference"
+    expected_request: dict[str, Any] | None = None
+    """The request the sample expects, in the shape of ``request`` (null: too large to store)."""
+    reasons: dict[str, str] = Field(default_factory=dict)
+    """``{"params.limit": "sent '50', expected 50"}``: why each verdict that is not ``correct`` is so
+    (keys ``url``, ``method``, ``data`` for the body as a whole, and ``<field>.<name>``)."""
+    resolved_endpoint: str | None = None
+    """``"GET /v2/books"``: the method and the spec path the captured URL resolved to (null: none)."""
+    call_span: tuple[int, int] | None = None
+    """Character offsets ``[start, end)`` of ``call`` in the generation's program (null: not found as is)."""
+    timings: ResultTimings | None = None
 
     @property
     def key(self) -> str:

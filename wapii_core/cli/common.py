@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from wapii_core.base.errors import GenerationsFailed, WapiiError
+
+if TYPE_CHECKING:
+    from wapii_core.store.record import Summary
 
 DatasetOption = Annotated[str, typer.Option("--dataset", "-d", help="Dataset name (`wapii datasets list`).")]
 DataDirOption = Annotated[Optional[Path], typer.Option(
@@ -47,22 +50,22 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
     return out
 
 
-def generation_failures(runs: list[tuple[str, dict]]) -> GenerationsFailed | None:
+def generation_failures(runs: list[tuple[str, Summary]]) -> GenerationsFailed | None:
     """The error that ends a command whose runs (``(run directory, summary)``) had generations
     fail, naming how many samples each run lost and the two most frequent causes; None when none did."""
     parts = []
     for target, summary in runs:
-        failed = summary.get("failed_generations") or []
+        failed = summary.failed_generations
         if not failed:
             continue
-        causes = Counter(str(f.get("error")) for f in failed).most_common()
+        causes = Counter(str(f.error) for f in failed).most_common()
         shown = "; ".join(f"{count}x {cause}" for cause, count in causes[:2])
         more = f"; {sum(c for _, c in causes[2:])}x other causes" if len(causes) > 2 else ""
-        parts.append(f"{target}: {len(failed)} of {summary.get('samples', len(failed))} generations failed "
+        parts.append(f"{target}: {len(failed)} of {summary.samples} generations failed "
                      f"({shown}{more})")
     if not parts:
         return None
-    errors = [str(f.get("error")) for _, summary in runs for f in summary.get("failed_generations") or []]
+    errors = [str(f.error) for _, summary in runs for f in summary.failed_generations]
     if all(error.startswith("no program for") for error in errors):  # a replay: running it again changes nothing
         return GenerationsFailed("; ".join(parts) + "; those samples are not scored: add their programs to the "
                                  "replay file, or leave them out of the run (--api, --limit)")

@@ -68,7 +68,8 @@ def add_to(app: typer.Typer) -> None:
         per row highlighted, 95 % bootstrap intervals and paired tests of correct implementations."""
         from wapii_core.base.errors import WapiiError
         from wapii_core.report.tables import build_report, load_runs, render_markdown
-        from wapii_core.store.rundir import load_run, write_atomic
+        from wapii_core.store.record import load_run
+        from wapii_core.store.rundir import write_atomic
 
         if by_api and leaderboard:
             raise WapiiError("give --by-api or --leaderboard, not both")
@@ -78,7 +79,7 @@ def add_to(app: typer.Typer) -> None:
                              "to a file)")
         from wapii_core.report.libraries import differences_markdown, library_differences
 
-        several_libraries = len({load_run(d).get("adapter") for d in run_dirs}) > 1
+        several_libraries = len({load_run(d).adapter for d in run_dirs}) > 1
         runs = load_runs(run_dirs, with_results=resamples > 0 or several_libraries)
         report = build_report(runs, by_api=by_api, resamples=resamples, seed=seed, leaderboard=leaderboard)
         differences = library_differences(runs) if several_libraries else []

@@ -85,7 +85,7 @@ def add_to(app: typer.Typer) -> None:
         from wapii_core.base.errors import GenerationPending
         from wapii_core.report.tables import print_table
         from wapii_core.run.runner import RunConfig, run
-        from wapii_core.store.rundir import load_run
+        from wapii_core.store.record import load_run
         from wapii_core.cli.progress import progress_bars
 
         if dataset_dir is not None:
@@ -115,7 +115,7 @@ def add_to(app: typer.Typer) -> None:
         if not quiet and columns:
             print_table(columns)
             if by_api:
-                for api_name in sorted({a for _, _, s in columns for a in s.get("per_api", {})}):
+                for api_name in sorted({a for _, _, s in columns for a in s.per_api}):
                     print_table(columns, api_name)
         failure = generation_failures([(target, summary) for target, _, summary in columns])
         if failure is not None:
@@ -136,7 +136,7 @@ def add_to(app: typer.Typer) -> None:
         require_isolation(isolated)
         from wapii_core.report.tables import print_table
         from wapii_core.run.runner import evaluate
-        from wapii_core.store.rundir import load_run
+        from wapii_core.store.record import load_run
         from wapii_core.cli.progress import progress_bars
 
         with progress_bars(not quiet) as progress:

@@ -56,5 +56,5 @@ def extract_js_call(code: str, call_start: str) -> Extraction:
         end = code.find(marker, search_from)
         if end != -1:
             tail = marker + "\n" if replacement is None else replacement
-            return Extraction(call=code[start:end] + tail)
+            return Extraction(call=code[start:end] + tail, span=(start, end))
     return Extraction(error="incomplete_request")

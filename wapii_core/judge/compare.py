@@ -110,8 +110,10 @@ def judge(
         endpoint = "wrong"
 
     arguments = _argument_verdicts(expected, actual, spec, expected_method, expected_path)
+    resolved = f"{str(actual_method).upper()} {actual_paths[0]}" if actual_paths else None
     result = SampleResult(
         **base, verdict="wrong", url=url, method=method, endpoint=endpoint, arguments=arguments, request=request,
+        resolved_endpoint=resolved,
     )
     counts = sample_counts(result)
     if endpoint == "correct" and counts.correct_value.get("all", 0) == counts.all.get("all", 0):

@@ -288,7 +288,9 @@ def extract_python_call(code: str, library: PythonLibrary) -> Extraction:
         if truncated:
             return Extraction(error="incomplete_request")
         rest_lines = rest.splitlines(keepends=True)
-        return Extraction(call=_imports_source(imports, lines) + "".join(rest_lines[row - 1:]))
+        begin_at = len(prefix) + sum(len(line) for line in rest_lines[:row - 1])
+        return Extraction(call=_imports_source(imports, lines) + "".join(rest_lines[row - 1:]),
+                          span=(begin_at, min(len(code), len(program))))
 
     statements = tree.body[first:]
     if truncated and not any(_calls_request(stmt, names) for stmt in statements):
@@ -297,7 +299,8 @@ def extract_python_call(code: str, library: PythonLibrary) -> Extraction:
     kept = [stmt for stmt in imports if (stmt.lineno, stmt.col_offset) < begin]
     start = lines.byte_offset(statements[0].lineno, statements[0].col_offset)
     body = prefix[start:]
-    return Extraction(call=_imports_source(kept, lines) + body + ("" if body.endswith("\n") else "\n"))
+    return Extraction(call=_imports_source(kept, lines) + body + ("" if body.endswith("\n") else "\n"),
+                      span=(start, min(len(code), len(prefix))))
 
 
 def _imports_source(imports: list[ast.stmt], lines: _Lines) -> str:

@@ -36,7 +36,7 @@ def report_dict(report: Report) -> dict[str, Any]:
     return {
         "bootstrap": {"resamples": report.resamples, "seed": report.seed, "confidence": 0.95} if report.resamples
         else None,
-        "runs": [{"name": r.name, "label": r.label, "run": r.run, "summary": r.summary} for r in report.runs],
+        "runs": [{"name": r.name, "label": r.label, "run": r.run.data(), "summary": r.summary.data()} for r in report.runs],
         "tables": [
             {
                 "title": t.title,

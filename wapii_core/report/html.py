@@ -140,7 +140,7 @@ def render_html(report: Report, plots: list | None = None) -> str:
         parts += [f"<li>{escape(note)}</li>" for note in report.paired_notes]
         parts.append("</ul>")
     for run in report.runs:
-        failed = run.summary.get("failed_generations") or []
+        failed = run.summary.failed_generations
         if failed:
             parts.append(f"<h2>Failed generations in {escape(run.name)}</h2><ul>")
             parts += [f"<li>{escape(line)}</li>" for line in failure_lines(failed)]

@@ -27,19 +27,17 @@ FACETS = ("model", "dataset", "adapter", "setup", "setting", "mode", "samples")
 def facets(run: "RunData") -> dict[str, str]:
     """The run's value of every :data:`FACETS` entry, as shown (``model`` falls back to the backend)."""
     r, s = run.run, run.summary
-    samples = s.get("samples", 0)
-    judged = s.get("judged", samples)
-    count = f"{samples} samples" if judged == samples else f"{judged} of {samples} judged"
-    return {"model": str(r.get("model") or r.get("backend") or "?"), "dataset": str(r.get("dataset") or "?"),
-            "adapter": str(r.get("adapter") or "?"), "setup": str(r.get("setup") or "?"),
-            "setting": str(r.get("setting") or "unconstrained"),
-            "mode": f"{s.get('mode', r.get('mode')) or 'reference'} mode", "samples": count}
+    count = f"{s.samples} samples" if s.judged == s.samples else f"{s.judged} of {s.samples} judged"
+    return {"model": str(r.model or r.backend or "?"), "dataset": str(r.dataset or "?"),
+            "adapter": str(r.adapter or "?"), "setup": str(r.setup or "?"),
+            "setting": str(r.setting or "unconstrained"),
+            "mode": f"{s.mode or r.mode or 'reference'} mode", "samples": count}
 
 
 def is_incomplete(run: "RunData") -> bool:
     """Whether some of the run's samples were not judged (failed generations, a partial replay)."""
     s = run.summary
-    return not s.get("complete", True) or s.get("judged", 0) < s.get("samples", 0)
+    return not s.complete or s.judged < s.samples
 
 
 def labels(runs: list["RunData"]) -> tuple[list[str], str]:
@@ -69,7 +67,7 @@ def task_set(run: "RunData") -> frozenset[str] | None:
 def _scope_key(run: "RunData") -> tuple[Any, ...]:
     """What decides a run's tasks when its results are not loaded."""
     r, s = run.run, run.summary
-    return (r.get("dataset"), r.get("dataset_sha256"), r.get("limit"), tuple(r.get("apis") or ()), s.get("samples"))
+    return (r.dataset, r.dataset_sha256, r.limit, tuple(r.apis or ()), s.samples)
 
 
 def comparability_notes(runs: list["RunData"], names: list[str]) -> list[str]:
@@ -81,7 +79,7 @@ def comparability_notes(runs: list["RunData"], names: list[str]) -> list[str]:
     else:
         differ = len({_scope_key(r) for r in runs}) > 1
     if differ and len(runs) > 1:
-        counts = ", ".join(str(r.summary.get("judged", 0)) for r in runs)
+        counts = ", ".join(str(r.summary.judged) for r in runs)
         shared = ""
         if all(s is not None for s in sets):
             common = frozenset.intersection(*sets)  # type: ignore[arg-type]
@@ -91,8 +89,8 @@ def comparability_notes(runs: list["RunData"], names: list[str]) -> list[str]:
     partial = [(name, r) for name, r in zip(names, runs) if is_incomplete(r)]
     for name, r in partial:
         s = r.summary
-        notes.append(f"{name} is incomplete: {s.get('judged', 0)} of {s.get('samples', 0)} samples judged "
-                     f"({len(s.get('failed_generations') or [])} generations failed or missing); its rates are over "
+        notes.append(f"{name} is incomplete: {s.judged} of {s.samples} samples judged "
+                     f"({len(s.failed_generations)} generations failed or missing); its rates are over "
                      "the judged samples only.")
     return notes
 

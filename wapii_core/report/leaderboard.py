@@ -36,8 +36,8 @@ def _cells(run: "RunData", resamples: int, seed: int) -> list["Cell"]:
     from wapii_core.report.tables import Cell
     from wapii_core.report.row_terms import COUNT_ROWS
 
-    values = run.summary.get("overall", {})
-    judged = run.summary.get("judged") or 0
+    values = run.summary.overall
+    judged = run.summary.judged
     intervals: dict[str, Any] = {}
     if run.results and resamples > 0:
         from wapii_core.report.stats import intervals_for
@@ -78,7 +78,7 @@ def leaderboard_tables(runs: list["RunData"], resamples: int, seed: int) -> list
 
     tables = []
     for setup in _setups(runs):
-        group = [r for r in runs if r.run.get("setup") == setup]
+        group = [r for r in runs if r.run.setup == setup]
         names, caption = labels(group)
         rows = sorted(((name, _cells(run, resamples, seed), run) for name, run in zip(names, group)),
                       key=lambda item: _sort_key(item[1]))

@@ -20,19 +20,19 @@ def provider_tables(runs: list[RunData], prefix: str, by_api: bool) -> list[Tabl
     from wapii_core.report.labels import facets, labels
 
     tables = []
-    names = list(dict.fromkeys(name for r in runs for name in (r.summary.get("metrics") or {})))
+    names = list(dict.fromkeys(name for r in runs for name in r.summary.metrics))
     for name in names:
-        with_it = [r for r in runs if name in (r.summary.get("metrics") or {})]
+        with_it = [r for r in runs if name in r.summary.metrics]
         declarations = _declarations(name, with_it)
         if by_api:
-            values = runs[0].summary["metrics"][name]
+            values = runs[0].summary.metrics[name]
             apis = sorted(per_api(values))
             scopes: list[str | None] = [None, *apis]
             columns = [flatten(values), *(flatten(per_api(values)[a]) for a in apis)]
             titles, run_names = ["Overall", *apis], [runs[0].name] * len(scopes)
             caption = " · ".join(facets(runs[0]).values())
         else:
-            columns = [flatten(r.summary["metrics"][name]) for r in with_it]
+            columns = [flatten(r.summary.metrics[name]) for r in with_it]
             scopes, run_names = [None] * len(with_it), [r.name for r in with_it]
             titles, caption = labels(with_it)
         rows = list(dict.fromkeys(row for values in columns for row in values))
@@ -50,7 +50,7 @@ def _declarations(name: str, runs: list[RunData]) -> dict[str, Metric]:
     provider's declarations, if it is installed and follows its protocol."""
     declarations: dict[str, Metric] = {}
     for run in reversed(runs):
-        declarations.update(load_record((run.summary.get("metric_kinds") or {}).get(name)))
+        declarations.update(load_record(run.summary.metric_kinds.get(name)))
     if declarations:
         return declarations
     from wapii_core.base import plugins

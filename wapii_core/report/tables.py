@@ -19,9 +19,10 @@ from typing import Any, Iterable
 
 from wapii_core.base.model import SampleResult
 from wapii_core.report.row_terms import COUNT_ROWS, lower_is_better
+from wapii_core.store.record import FailedGeneration, RunRecord, Summary
 
-RunColumn = tuple[str, dict[str, Any], dict[str, Any]]
-"""(column title, run.json contents, summary.json contents): what ``runner.finish`` passes."""
+RunColumn = tuple[str, RunRecord, Summary]
+"""(column title, run.json, summary.json): what ``runner.finish`` passes."""
 
 SETUP_TITLES = {"full": "Full completion", "argument": "Argument completion", "import": "Import completion"}
 
@@ -31,26 +32,22 @@ class RunData:
     """One run directory as a report sees it; ``results`` is None when no intervals are wanted."""
 
     name: str
-    run: dict[str, Any]
-    summary: dict[str, Any]
+    run: RunRecord
+    summary: Summary
     results: list[SampleResult] | None = None
 
     def with_api(self, api: str) -> "RunData":
         """This run restricted to one API."""
-        values = self.summary.get("per_api", {}).get(api, {})
-        return RunData(self.name, self.run, {**self.summary, "overall": values, "per_api": {api: values}},
-                       self.scoped(api)[1])
+        return RunData(self.name, self.run, self.summary.for_api(api), self.scoped(api)[1])
 
     @property
     def label(self) -> str:
         """model × setup × setting × adapter."""
-        parts = [self.run.get("model") or self.run.get("backend"), self.run.get("setup"),
-                 self.run.get("setting"), self.run.get("adapter")]
-        return " · ".join(str(p) for p in parts if p)
+        return self.run.label
 
     def scoped(self, api: str | None) -> tuple[dict[str, Any], list[SampleResult] | None]:
         """The summary values and results of the whole run (``api`` None) or of one API."""
-        values = self.summary.get("overall", {}) if api is None else self.summary.get("per_api", {}).get(api, {})
+        values = self.summary.values(api)
         results = self.results
         if results is not None and api is not None:
             results = [r for r in results if r.api == api]
@@ -102,14 +99,14 @@ def row_names() -> list[str]:
 
 def load_runs(directories: Iterable[Path], with_results: bool = True) -> list[RunData]:
     """Read run.json, summary.json and (for intervals) results.jsonl of each run directory."""
-    from wapii_core.store.rundir import RESULTS_FILE, load_run, load_summary, read_jsonl
+    from wapii_core.store.record import load_run, load_summary, read_results
 
     directories = [Path(d) for d in directories]
     names = [d.resolve().name or str(d) for d in directories]
     runs = []
     for directory, name in zip(directories, names):
         run, summary = load_run(directory), load_summary(directory)
-        results = read_jsonl(directory / RESULTS_FILE, SampleResult) if with_results else None
+        results = read_results(directory) if with_results else None
         runs.append(RunData(name if names.count(name) == 1 else str(directory), run, summary, results))
     return runs
 
@@ -163,11 +160,11 @@ def build_report(runs: list[RunData], by_api: bool = False, api: str | None = No
         return report
     if by_api:
         for run in runs:
-            apis = sorted(run.summary.get("per_api", {}))
+            apis = sorted(run.summary.per_api)
             scopes: list[str | None] = [None, *apis]
             per_column = [_cells(*run.scoped(scope), resamples, seed) for scope in scopes]
-            if "overall" in run.summary:
-                table = _table(f"{run.name} by API", run.run.get("setup"), ["Overall", *apis],
+            if run.summary.has_paper_rows:
+                table = _table(f"{run.name} by API", run.run.setup, ["Overall", *apis],
                                [run.name] * len(scopes), scopes, per_column, among=slice(1, None))
                 table.caption = " · ".join(facets(run).values())
                 table.notes = comparability_notes([run], [run.name])
@@ -175,7 +172,7 @@ def build_report(runs: list[RunData], by_api: bool = False, api: str | None = No
             report.tables += _provider_tables([run], f"{run.name} by API: ", by_api=True)
         return report
     for setup in _setups(runs):
-        group = [r for r in runs if r.run.get("setup") == setup and "overall" in r.summary]
+        group = [r for r in runs if r.run.setup == setup and r.summary.has_paper_rows]
         if not group:
             continue
         per_column = [_cells(*r.scoped(api), resamples, seed) for r in group]
@@ -203,7 +200,7 @@ def _provider_tables(runs: list[RunData], prefix: str, by_api: bool) -> list[Tab
 
 def _setups(runs: list[RunData]) -> list[Any]:
     order = list(SETUP_TITLES)
-    found = list(dict.fromkeys(r.run.get("setup") for r in runs))
+    found = list(dict.fromkeys(r.run.setup for r in runs))
     return sorted(found, key=lambda s: (order.index(s) if s in order else len(order), str(s)))
 
 
@@ -238,7 +235,7 @@ def _paired(group: list[RunData], names: dict[int, str], resamples: int,
             continue
         test = paired_test([r for r in a.results if r.sample in shared], [r for r in b.results if r.sample in shared],
                            resamples=resamples, seed=seed)
-        entry = {"setup": a.run.get("setup"), "run_a": a.name, "run_b": b.name, "label_a": names[id(a)],
+        entry = {"setup": a.run.setup, "run_a": a.name, "run_b": b.name, "label_a": names[id(a)],
                  "label_b": names[id(b)], **test.as_dict()}
         if shared != tasks_a or shared != tasks_b:
             entry["shared_only"] = {"a": len(tasks_a), "b": len(tasks_b)}
@@ -274,11 +271,11 @@ def format_interval(interval: tuple[float, float] | None) -> str:
 def describe_run(run: RunData) -> str:
     """One line: dataset, adapter, backend, model, setup, setting, mode and completeness."""
     r, s = run.run, run.summary
-    model = f", model `{r['model']}`" if r.get("model") else ""
-    done = "" if s.get("complete", True) else " (**incomplete**)"
-    return (f"**{run.name}**: dataset `{r.get('dataset')}`, adapter `{r.get('adapter')}`, backend `{r.get('backend')}`"
-            f"{model}, setup `{r.get('setup')}`, setting `{r.get('setting')}`, comparison mode "
-            f"`{s.get('mode', r.get('mode'))}`; {s.get('judged', 0)} of {s.get('samples', 0)} samples judged{done}")
+    model = f", model `{r.model}`" if r.model else ""
+    done = "" if s.complete else " (**incomplete**)"
+    return (f"**{run.name}**: dataset `{r.dataset}`, adapter `{r.adapter}`, backend `{r.backend}`"
+            f"{model}, setup `{r.setup}`, setting `{r.setting}`, comparison mode "
+            f"`{s.mode or r.mode}`; {s.judged} of {s.samples} samples judged{done}")
 
 
 def describe_paired(test: dict[str, Any]) -> str:
@@ -331,7 +328,7 @@ def render_markdown(report: Report) -> str:
         out += ["", "## Paired tests", ""] + [f"- {describe_paired(t)}" for t in report.paired]
         out += [f"- {note}" for note in report.paired_notes]
     for run in report.runs:
-        failed = run.summary.get("failed_generations") or []
+        failed = run.summary.failed_generations
         if failed:
             out += ["", f"## Failed generations in {run.name}", ""] + [f"- {line}" for line in failure_lines(failed)]
         failures = provider_failures(run.summary)
@@ -340,12 +337,11 @@ def render_markdown(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
-def failure_lines(failed: list[dict[str, Any]], shown: int = 5) -> list[str]:
+def failure_lines(failed: list[FailedGeneration], shown: int = 5) -> list[str]:
     """One line per cause of failed generations: how many, the cause, the first few samples."""
     by_cause: dict[str, list[str]] = {}
     for f in failed:
-        by_cause.setdefault(str(f.get("error")), []).append(f"{f['sample']} (draw {f['draw']})" if f.get("draw")
-                                                            else str(f["sample"]))
+        by_cause.setdefault(str(f.error), []).append(f"{f.sample} (draw {f.draw})" if f.draw else f.sample)
     lines = []
     for cause, samples in sorted(by_cause.items(), key=lambda item: -len(item[1])):
         more = f" and {len(samples) - shown} more" if len(samples) > shown else ""
@@ -353,21 +349,19 @@ def failure_lines(failed: list[dict[str, Any]], shown: int = 5) -> list[str]:
     return lines
 
 
-def provider_failures(summary: dict[str, Any]) -> list[str]:
+def provider_failures(summary: Summary) -> list[str]:
     """One line per metric provider that failed, as summary.json records it (:mod:`wapii_core.judge.metric_guard`)."""
     lines = []
-    for name, value in (summary.get("metrics") or {}).items():
-        if not isinstance(value, dict):
-            continue
-        if value.get("error"):
-            lines.append(f"{name}: failed, no values ({value['error']})")
-        for key, error in (value.get("sample_errors") or {}).items():
+    for name, failure in summary.provider_failures().items():
+        if failure.error:
+            lines.append(f"{name}: failed, no values ({failure.error})")
+        for key, error in failure.sample_errors.items():
             lines.append(f"{name}: failed on {key}, left out of its values ({error})")
     return lines
 
 
 def _apis(runs: list[RunData]) -> list[str]:
-    return sorted({api for run in runs for api in run.summary.get("per_api", {})})
+    return sorted({api for run in runs for api in run.summary.per_api})
 
 
 def markdown_report(columns: list[RunColumn]) -> str:

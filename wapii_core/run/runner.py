@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as _dt
 from contextlib import ExitStack
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
@@ -15,30 +16,19 @@ from pydantic import BaseModel, Field
 
 from wapii_core.base import plugins
 from wapii_core.base.errors import GenerationPending, WapiiError, one_line
-from wapii_core.base.jsonwalk import unstorable
-from wapii_core.base.model import ERROR_KINDS, Generation, GenerationRequest, Sample, SampleResult, Setup
+from wapii_core.base.model import Generation, GenerationRequest, GenerationTimings, Sample, Setup
 from wapii_core.base.protocols import MODES, Adapter, BackendOptions, Dataset, RunContext
-from wapii_core.judge.capture_limits import oversized, too_many_values
+from wapii_core.judge.generations import Judge, default_mode
 from wapii_core.store.lock import RunLock
+from wapii_core.store.record import RECORD_VERSION, RunRecord, Summary
 from wapii_core.store.rundir import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
+
+__all__ = ["CHUNK", "MODES", "SETTINGS", "Judge", "RunConfig", "default_mode", "describe_run", "evaluate", "finish",
+           "load_dataset", "metric_names", "pending_requests", "run", "select_samples"]
 
 CHUNK = 64
 """Samples judged per step: small enough that an interrupted run loses little. (Generation is not
 chunked: the backend gets every pending request at once and yields each as it is ready.)"""
-MAX_REQUEST_DEPTH = 100
-"""Lists and objects a normalised request may nest (the result store writes at most ~250)."""
-MAX_DETAIL = 500
-"""Characters of a capture's detail (an exception message the program chose) stored in the results."""
-
-
-def _shortened(text: str) -> str:
-    """``text`` cut to :data:`MAX_DETAIL` characters (with ``...`` when cut)."""
-    return text if len(text) <= MAX_DETAIL else text[:MAX_DETAIL - 3] + "..."
-
-
-def _utf8_text(text: str) -> str:
-    """``text`` with any lone surrogate written as its escape (the results are UTF-8)."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 class RunConfig(BaseModel):
@@ -128,27 +118,39 @@ def git_commit() -> str | None:
     return done.stdout.strip() or None
 
 
-def describe_run(config: RunConfig, dataset: Dataset, backend: Any) -> dict[str, Any]:
+def describe_run(config: RunConfig, dataset: Dataset, backend: Any) -> RunRecord:
     """The contents of run.json."""
-    return {
-        "dataset": dataset.name,
-        "dataset_sha256": dataset.sha256,
-        "dataset_source": str(dataset.source),
-        "dataset_dir": str(config.dataset_dir.resolve()) if config.dataset_dir else None,
-        "adapter": config.adapter,
-        "backend": config.backend,
-        "backend_params": backend.describe(),
-        "model": config.model,
-        "setup": config.setup.value,
-        "setting": config.setting,
-        "mode": config.mode,
-        "draws": config.draws,
-        "limit": config.limit,
-        "apis": config.apis,
-        "versions": versions(),
-        "git_commit": git_commit(),
-        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-    }
+    return RunRecord(
+        record_version=RECORD_VERSION,
+        dataset=dataset.name,
+        dataset_sha256=dataset.sha256,
+        dataset_source=str(dataset.source),
+        dataset_dir=str(config.dataset_dir.resolve()) if config.dataset_dir else None,
+        adapter=config.adapter,
+        backend=config.backend,
+        backend_params=backend.describe(),
+        model=config.model,
+        setup=config.setup.value,
+        setting=config.setting,
+        mode=config.mode or "reference",
+        draws=config.draws,
+        limit=config.limit,
+        apis=config.apis,
+        versions=versions(),
+        git_commit=git_commit(),
+        created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    )
+
+
+def config_of(record: RunRecord, data_dir: Path | None = None) -> RunConfig:
+    """The configuration that made the run ``record`` describes, its dataset read from ``data_dir``
+    when given (else from where the run found it)."""
+    stored_source = Path(record.dataset_source).parent if record.dataset_source else None
+    return RunConfig(dataset=record.dataset, data_dir=data_dir or stored_source,
+                     dataset_dir=Path(record.dataset_dir) if record.dataset_dir and data_dir is None else None,
+                     adapter=record.adapter, backend=record.backend, model=record.model, setup=Setup(record.setup),
+                     mode=record.mode, setting=record.setting, draws=record.draws, limit=record.limit,
+                     apis=record.apis)
 
 
 def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
@@ -160,131 +162,65 @@ SETTINGS = ("unconstrained", "constrained", "rag", "constrained-rag")
 """Decoding settings: constrained decoding from the spec and/or retrieved endpoint documentation."""
 
 
+@dataclass
+class _Inputs:
+    """What ``run`` and ``evaluate`` check before any worker starts: the run's configuration, its
+    dataset, the samples and the generation keys (``<sample>#<draw>``) it covers, and the metric
+    providers it applies."""
 
-def default_mode(adapter: Adapter) -> str:
-    """The comparison mode an adapter is judged in unless told otherwise (its ``default_mode``)."""
-    return adapter.default_mode
+    config: RunConfig
+    dataset: Dataset
+    samples: list[Sample]
+    keys: list[str]
+    metrics: list[str]
 
 
-class Judge:
-    """Extract, execute, normalise and compare generations with one adapter and the dataset's specs."""
+def _checked_inputs(config: RunConfig) -> _Inputs:
+    """The run's inputs, each checked (a bad setting, metric, dataset or selection ends it in one line)."""
+    if config.setting not in SETTINGS:
+        raise WapiiError(f"unknown setting {config.setting!r} (known: {', '.join(SETTINGS)})")
+    metrics = metric_names(config.metrics, config.default_metrics)
+    dataset = load_dataset(config.dataset, config.data_dir, config.dataset_dir)
+    samples = select_samples(dataset, config)
+    keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
+    return _Inputs(config, dataset, samples, keys, metrics)
 
-    def __init__(self, adapter: Adapter, dataset: Dataset, mode: str | None = None, constrained: bool = False) -> None:
-        from wapii_core.judge.compare import judge
-        from wapii_core.spec.index import SpecIndex
-        from wapii_core.judge.wire import judge_wire
 
-        mode = mode or default_mode(adapter)
-        if mode not in MODES:
-            raise WapiiError(f"unknown comparison mode {mode!r} (known: {', '.join(MODES)})")
-        self._judge = judge
-        self._judge_wire = judge_wire
-        self.constrained = constrained  # a constrained generation cut off by the token limit is incomplete
-        self.adapter = adapter
-        self.dataset = dataset
-        self.strict = mode == "strict"
-        self.mode = mode
-        self._specs = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
-        self._samples = {s.id: s for s in dataset.samples}
+def _started_adapter(stack: ExitStack, name: str) -> Adapter:
+    """The adapter, its workers starting in the background (closed with ``stack``). Only after the
+    inputs are checked: a run refused for bad input starts no worker."""
+    adapter = plugins.adapters.get(name)()
+    stack.callback(adapter.close)
+    adapter.start()
+    return adapter
 
-    def __call__(self, generations: list[Generation]) -> list[SampleResult]:
-        """One result per generation, in order.
 
-        Nothing one program does can stop the others from being judged: an extraction or a
-        ``normalise`` that raises, a captured request without the neutral shape
-        (:mod:`wapii_core.judge.request_schema`) or a comparison that raises makes that sample a
-        ``runtime_error`` whose detail says why (``bad_capture: ...`` for what the capture held).
-        """
-        extractions = [self._extract(gen) for gen in generations]
-        calls = [call for call, _, _ in extractions if call is not None]
-        captures = iter(self.adapter.execute(calls) if calls else [])
-        results = []
-        for gen, (call, error, detail) in zip(generations, extractions):
-            request = None
-            if call is not None:
-                capture = next(captures)
-                error, detail = capture.error, capture.detail and _utf8_text(_shortened(capture.detail))
-                if capture.request is not None and error is None:
-                    request, detail = self._normalised(capture.request)
-                    error = None if request is not None else "runtime_error"
-            results.append(self._compare(self._samples[gen.sample], request, error, call, detail, gen.draw))
-        return results
+def _judge_for(adapter: Adapter, inputs: _Inputs) -> Judge:
+    config = inputs.config
+    return Judge(adapter, inputs.dataset, config.mode, constrained=config.setting.startswith("constrained"))
 
-    def _extract(self, gen: Generation) -> tuple[str | None, str | None, str | None]:
-        """``(call, error, detail)`` of one generation (metrics.md §2)."""
-        if gen.finish_reason in ("timeout", "unsatisfiable"):
-            return None, gen.finish_reason, None
-        if self.constrained and gen.finish_reason == "length":
-            return None, "incomplete_request", None
-        try:
-            ext = self.adapter.extract(gen.code or "")
-        except Exception as exc:  # e.g. a parser's MemoryError on absurdly nested code
-            return None, "runtime_error", f"extraction failed: {one_line(exc)}"
-        return ext.call, ext.error, None
 
-    def _normalised(self, captured: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
-        """``(request, None)``, or ``(None, "bad_capture: ...")`` when the capture is too large to be
-        judged (:mod:`wapii_core.judge.capture_limits`: measured before ``normalise`` decodes it, its
-        values counted after), when ``normalise`` fails or when its result does not have the neutral
-        shape."""
-        from wapii_core.judge.request_schema import BadCapture, check_request
-
-        try:
-            problem = oversized(captured)
-            if problem is not None:
-                return None, f"bad_capture: the captured request {problem}"
-            request = self.adapter.normalise(captured)
-            problem = too_many_values(request) or unstorable(request, MAX_REQUEST_DEPTH)  # too deep, a lone surrogate
-            if problem is not None:
-                return None, _utf8_text(f"bad_capture: the captured request {problem}")
-            return check_request(request), None
-        except BadCapture as exc:
-            return None, _utf8_text(f"bad_capture: {exc}")
-        except Exception as exc:  # the capture is the program's doing: so is whatever it makes normalise raise
-            return None, _utf8_text(f"bad_capture: normalise failed: {one_line(exc)}")
-
-    def _compare(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
-                 detail: str | None, draw: int) -> SampleResult:
-        """The sample's result; a comparison that raises on the request makes it ``runtime_error``."""
-        try:
-            return self._judged(sample, request, error, call, detail, draw)
-        except Exception as exc:
-            if request is None and error in ERROR_KINDS:
-                raise  # not the capture's doing: the expected request or the spec is at fault
-            detail = _utf8_text(f"bad_capture: comparison failed: {one_line(exc)}")
-            return self._judged(sample, None, "runtime_error", call, detail, draw)
-
-    def _judged(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
-                detail: str | None, draw: int) -> SampleResult:
-        spec = self._specs[sample.api]
-        if self.mode == "wire":
-            result = self._judge_wire(sample, spec, request, error, call=call, error_detail=detail, draw=draw)
-        else:
-            result = self._judge(sample, spec, request, error, call=call, error_detail=detail, draw=draw,
-                                 strict=self.strict)
-        result.mode = self.mode
-        return result
+def _scored(store: RunStore, judge: Judge, inputs: _Inputs, progress: Progress) -> Summary:
+    """Judge what is pending, then write summary.json and report.md."""
+    _judge_pending(store, judge, inputs.keys, progress)
+    return finish(store, inputs.dataset, inputs.samples, inputs.keys, inputs.metrics)
 
 
 def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, force: bool = False,
-        note: Callable[[str], None] = lambda text: None) -> dict[str, Any]:
+        note: Callable[[str], None] = lambda text: None) -> Summary:
     """Run (or resume) one benchmark run into ``out_dir`` and return its summary.
 
     ``force`` starts over in a directory that holds another (or the same) run; ``note`` receives one
     line saying what a resumed run kept."""
     from wapii_core.generation.rag import setting_prompt
 
-    if config.setting not in SETTINGS:
-        raise WapiiError(f"unknown setting {config.setting!r} (known: {', '.join(SETTINGS)})")
-    metrics = metric_names(config.metrics, config.default_metrics)
-    dataset = load_dataset(config.dataset, config.data_dir, config.dataset_dir)
-    samples = select_samples(dataset, config)
+    inputs = _checked_inputs(config)
+    dataset, samples, keys = inputs.dataset, inputs.samples, inputs.keys
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir))  # released last, after the store has closed
-        adapter = plugins.adapters.get(config.adapter)()
-        stack.callback(adapter.close)
-        adapter.start()  # its workers start while the specs, the backend and the generations load
+        adapter = _started_adapter(stack, config.adapter)  # its workers start while the backend loads
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
+        inputs.config = config
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
                                  extra=dict(config.backend_options))
         context = RunContext(dataset, adapter, config.setup, config.mode, setting=config.setting, run_dir=out_dir,
@@ -295,10 +231,9 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
         if constrained and not backend.supports_constraints and config.backend != "replay":
             raise WapiiError(f"backend {config.backend!r} cannot decode under constraints "
                              f"(setting {config.setting!r})")
-        judge = Judge(adapter, dataset, config.mode, constrained=constrained)
+        judge = _judge_for(adapter, inputs)
         store = RunStore.open(out_dir, describe_run(config, dataset, backend), lock=lock, fresh=force)
         stack.callback(store.close)
-        keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
         if store.generations or store.results:
             note(resume_note(out_dir, store, keys))
 
@@ -308,15 +243,26 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
         if todo:
             _preflight(backend, config.backend, todo)
             advance_gen = progress("generating", len(todo))
+            prompts = {req.key: req.prompt.text for req in todo}
             try:
                 for gen in _generate(backend, config.backend, todo):
-                    store.add_generation(gen)
+                    store.add_generation(_recorded(gen, prompts))
                     advance_gen(1)
             except GenerationPending:
                 store.write_run()  # the directory holds work paid for: say which run it belongs to
                 raise
-        _judge_pending(store, judge, keys, progress)
-        return finish(store, dataset, samples, keys, metrics)
+        return _scored(store, judge, inputs, progress)
+
+
+def _recorded(gen: Generation, prompts: dict[str, str]) -> Generation:
+    """``gen`` as the record keeps it: with its prompt (the text the backend was given, unless the
+    backend said what it sent: chat messages) and its timings (unknown ones null)."""
+    update: dict[str, Any] = {}
+    if gen.prompt is None:
+        update["prompt"] = prompts.get(gen.key)
+    if gen.timings is None:
+        update["timings"] = GenerationTimings()
+    return gen.model_copy(update=update) if update else gen
 
 
 def resume_note(out_dir: Path, store: RunStore, keys: list[str]) -> str:
@@ -402,45 +348,29 @@ def _judge_pending(store: RunStore, judge: Judge, keys: list[str], progress: Pro
 
 
 def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | None = None,
-             metrics: list[str] | None = None, default_metrics: bool = True) -> dict[str, Any]:
+             metrics: list[str] | None = None, default_metrics: bool = True) -> Summary:
     """Re-execute and re-score every stored generation of a run directory, applying the default
     metric providers (unless ``default_metrics`` is false) and ``metrics``."""
-    from wapii_core.store.rundir import load_run
+    from wapii_core.store.record import load_run
 
-    names = metric_names(metrics, default_metrics)
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir, create=False))
-        run_info = load_run(out_dir)
-        stored_dir = run_info.get("dataset_dir")
-        dataset = load_dataset(run_info["dataset"], data_dir or _stored_data_dir(run_info),
-                               Path(stored_dir) if stored_dir and data_dir is None else None)
-        if dataset.sha256 != run_info.get("dataset_sha256"):
-            raise WapiiError(f"{out_dir}: the run was made on another version of dataset {dataset.name!r} "
-                             f"(sha256 {run_info.get('dataset_sha256')}, found {dataset.sha256})")
-        config = RunConfig(dataset=run_info["dataset"], adapter=run_info["adapter"], backend=run_info["backend"],
-                           setup=Setup(run_info["setup"]), mode=run_info.get("mode", "reference"),
-                           setting=run_info.get("setting", "unconstrained"),
-                           draws=run_info.get("draws", 1), limit=run_info.get("limit"), apis=run_info.get("apis"))
-        samples = select_samples(dataset, config)
-        keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
-        adapter = plugins.adapters.get(config.adapter)()
-        stack.callback(adapter.close)
-        adapter.start()
-        judge = Judge(adapter, dataset, config.mode, constrained=config.setting.startswith("constrained"))
-        store = RunStore.open(out_dir, run_info, lock=lock)
+        record = load_run(out_dir)
+        config = config_of(record, data_dir).model_copy(update={"metrics": list(metrics or []),
+                                                               "default_metrics": default_metrics})
+        inputs = _checked_inputs(config)
+        if inputs.dataset.sha256 != record.dataset_sha256:
+            raise WapiiError(f"{out_dir}: the run was made on another version of dataset {inputs.dataset.name!r} "
+                             f"(sha256 {record.dataset_sha256}, found {inputs.dataset.sha256})")
+        judge = _judge_for(_started_adapter(stack, config.adapter), inputs)
+        store = RunStore.open(out_dir, record, lock=lock)
         stack.callback(store.close)
         store.reset_results()
-        _judge_pending(store, judge, keys, progress)
-        return finish(store, dataset, samples, keys, names)
-
-
-def _stored_data_dir(run_info: dict[str, Any]) -> Path | None:
-    source = run_info.get("dataset_source")
-    return Path(source).parent if source else None
+        return _scored(store, judge, inputs, progress)
 
 
 def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[str],
-           names: list[str] | None = None) -> dict[str, Any]:
+           names: list[str] | None = None) -> Summary:
     """Aggregate the stored results into summary.json and report.md, applying the metric providers
     ``names`` (default: :func:`metric_names`); what each provider declares of its values is stored
     under ``metric_kinds``, so that a report shows them without the plugin installed."""
@@ -453,14 +383,10 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
     failed = [g for g in store.failed_generations() if g.key in set(keys) and g.key not in store.results]
     missing = [k for k in keys if k not in store.results]
     store.write_run()
-    summary: dict[str, Any] = {
-        "complete": not missing,
-        "samples": len(keys),
-        "judged": len(results),
-        "failed_generations": [{"sample": g.sample, "draw": g.draw, "error": g.error} for g in failed],
-        "mode": store.run.get("mode", "reference"),
-        "setup": store.run.get("setup"),
-    }
+    summary = Summary(record_version=RECORD_VERSION, complete=not missing, samples=len(keys), judged=len(results),
+                      failed_generations=[{"sample": g.sample, "draw": g.draw, "error": g.error} for g in failed],
+                      mode=store.run.mode, setup=store.run.setup)
+    paper: dict[str, Any] = {}
     extra: dict[str, Any] = {}
     kinds: dict[str, Any] = {}
     for name in names if names is not None else metric_names():
@@ -470,12 +396,10 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
         if name != "wapii":
             extra[name] = outcome.recorded()
             continue
-        summary.update(outcome.value or {})  # the paper's rows live at the top level
+        paper = outcome.value or {}  # the paper's rows live at the top level
         if outcome.failure:
             extra[name] = outcome.failure
-    if extra:
-        summary["metrics"] = extra
-    summary["metric_kinds"] = kinds
-    write_json(store.directory / SUMMARY_FILE, summary)
+    summary = Summary.model_validate({**summary.data(), **paper, "metrics": extra, "metric_kinds": kinds})
+    write_json(store.directory / SUMMARY_FILE, summary.data())
     write_atomic(store.directory / REPORT_FILE, markdown_report([(store.directory.name, store.run, summary)]))
     return summary

@@ -1,6 +1,6 @@
 """The run directory: run.json, append-only JSONL files, atomic summaries, resume.
 
-Layout of ``<run-dir>/``:
+Layout of ``<run-dir>/`` (each file's model: :mod:`wapii_core.store.record`):
 - ``run.json``: what the run is (dataset + sha256, adapter, backend, model, setup, versions);
 - ``generations.jsonl``: one :class:`Generation` per sample and draw, appended and flushed as produced;
 - ``results.jsonl``: one :class:`SampleResult` per generation that was judged;
@@ -27,12 +27,11 @@ from pydantic import BaseModel, ValidationError
 from wapii_core.base.errors import InputError, WapiiError
 from wapii_core.store.lock import RunLock
 from wapii_core.base.model import Generation, SampleResult
+from wapii_core.store.record import (GENERATIONS_FILE, REPORT_FILE, RESULTS_FILE, RUN_FILE, SUMMARY_FILE, RunRecord,
+                                     load_run, load_summary)
 
-RUN_FILE = "run.json"
-GENERATIONS_FILE = "generations.jsonl"
-RESULTS_FILE = "results.jsonl"
-SUMMARY_FILE = "summary.json"
-REPORT_FILE = "report.md"
+__all__ = ["GENERATIONS_FILE", "REPORT_FILE", "RESULTS_FILE", "RUN_FILE", "SUMMARY_FILE", "RunStore", "load_run",
+           "load_summary", "read_jsonl", "write_atomic", "write_json", "ordered"]
 
 IDENTITY_KEYS = ("dataset", "dataset_sha256", "adapter", "backend", "model", "setup", "setting", "mode", "draws",
                  "limit", "apis", "backend_params")
@@ -133,7 +132,7 @@ class JsonlAppender:
 class RunStore:
     """One run directory, opened for a given run description (``run.json`` contents)."""
 
-    def __init__(self, directory: Path, run: dict[str, Any], lock: RunLock | None = None) -> None:
+    def __init__(self, directory: Path, run: RunRecord, lock: RunLock | None = None) -> None:
         self.directory = directory
         self.run = run
         self.generations: dict[str, Generation] = {}
@@ -144,7 +143,7 @@ class RunStore:
         self._own_lock = lock
 
     @classmethod
-    def open(cls, directory: Path, run: dict[str, Any], lock: RunLock | None = None,
+    def open(cls, directory: Path, run: RunRecord, lock: RunLock | None = None,
              fresh: bool = False) -> "RunStore":
         """Lock the directory (unless ``lock``, already held, is given), creating it if needed, and read
         what it holds; refuse it when its ``run.json`` describes another run. ``fresh`` (``--force``)
@@ -157,12 +156,13 @@ class RunStore:
                     (directory / name).unlink(missing_ok=True)
                 shutil.rmtree(directory / "batch", ignore_errors=True)  # the openai backend's batch files
             if run_file.exists():
-                previous = load_run(directory)
-                difference = _difference(previous, run)
+                previous = load_run(directory).data()
+                difference = _difference(previous, run.data())
                 if difference:
                     raise WapiiError(f"{directory}: holds a run with {difference} (use another --out, or --force "
                                      "to replace it)")
-                run = {**previous, **{k: v for k, v in run.items() if k not in IDENTITY_KEYS}}
+                run = RunRecord.model_validate({**previous, **{k: v for k, v in run.data().items()
+                                                               if k not in IDENTITY_KEYS}})
             store = cls(directory, run, own)
             for gen in read_jsonl(directory / GENERATIONS_FILE, Generation, repair=True):
                 store.generations[gen.key] = gen  # a later line (a retry) supersedes an earlier one
@@ -177,7 +177,7 @@ class RunStore:
     def write_run(self) -> None:
         """Write ``run.json`` (once; the first stored line or the summary does it)."""
         if not self._run_written:
-            write_json(self.directory / RUN_FILE, self.run)
+            write_json(self.directory / RUN_FILE, self.run.data())
             self._run_written = True
 
     def add_generation(self, gen: Generation) -> None:
@@ -244,31 +244,6 @@ def _show(value: Any) -> str:
         return "unset"
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
-
-
-def load_run(directory: Path) -> dict[str, Any]:
-    """Read ``run.json`` of an existing run directory."""
-    run_file = directory / RUN_FILE
-    if not run_file.exists():
-        raise WapiiError(f"{directory}: not a run directory (no {RUN_FILE})")
-    try:
-        data = json.loads(run_file.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(run_file, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
-    if not isinstance(data, dict):
-        raise InputError(run_file, "expected a JSON object")
-    return data
-
-
-def load_summary(directory: Path) -> dict[str, Any]:
-    """Read ``summary.json`` of a finished run directory."""
-    path = directory / SUMMARY_FILE
-    if not path.exists():
-        raise WapiiError(f"{directory}: no {SUMMARY_FILE} (run `wapii evaluate {directory}` to score it)")
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
 
 
 def ordered(items: Iterable[SampleResult], order: list[str]) -> list[SampleResult]:

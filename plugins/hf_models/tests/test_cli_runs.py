@@ -35,6 +35,6 @@ def test_wapii_tiny_runs_end_to_end_and_a_rerun_loads_no_model(tmp_path, tiny_di
     config = RunConfig(dataset="demo", backend="hf", model="wapii-tiny", limit=5,
                        backend_options={"max_new_tokens": "8", "threads": "1"})
     again = run(config, tmp_path / "again")
-    assert again == summary
+    assert again.data() == summary
     assert sorted(lines(tmp_path / "again" / "generations.jsonl"), key=lambda g: g["sample"]) == \
         sorted(gens, key=lambda g: g["sample"])

@@ -63,7 +63,7 @@ def test_every_generation_keeps_the_models_raw_output(smollm2, tmp_path, chat):
     out = tmp_path / "run"
     summary = run(RunConfig(backend="hf", model=MODEL, limit=TASKS,
                             backend_options={**OPTIONS, "chat": chat, "no_cache": "true"}), out)
-    assert summary["complete"] and summary["judged"] == TASKS
+    assert summary.complete and summary.judged == TASKS
     described = json.loads((out / "run.json").read_text())["backend_params"]
     assert described["chat"] is (chat == "true") and described.get("prefill") is (True if chat == "true" else None)
     starter = starters()
@@ -88,7 +88,7 @@ def test_constrained_calls_that_finish_are_legal_and_run(smollm2, tmp_path):
     out = tmp_path / "constrained"
     summary = run(RunConfig(backend="hf", model=MODEL, limit=TASKS, setting="constrained",
                             backend_options={**OPTIONS, "max_new_tokens": "64", "no_cache": "true"}), out)
-    assert summary["complete"]
+    assert summary.complete
     generations = {g["sample"]: g for g in lines(out / "generations.jsonl")}
     results = lines(out / "results.jsonl")
     assert all(isinstance(g["raw"], str) for g in generations.values())

@@ -35,7 +35,7 @@ def test_a_run_without_a_mode_is_judged_in_the_adapters_default_and_says_so(tmp_
     from wapii_core.run.runner import RunConfig, run
 
     summary = run(RunConfig(adapter="httpx_py", backend="oracle", limit=3), tmp_path / "run")
-    assert summary["mode"] == "wire" and summary["overall"]["Correct implementations (t)"] == 1.0
+    assert summary.mode == "wire" and summary.overall["Correct implementations (t)"] == 1.0
     assert json.loads((tmp_path / "run" / "run.json").read_text())["mode"] == "wire"
     assert "comparison mode `wire`" in (tmp_path / "run" / "report.md").read_text()
     results = [json.loads(line) for line in (tmp_path / "run" / "results.jsonl").read_text().splitlines()]

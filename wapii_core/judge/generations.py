@@ -1,0 +1,164 @@
+"""Judging generations: extract each program's call, execute it in the sandbox, normalise the captured
+request and compare it with the expected one (docs: metrics.md §2-6).
+
+:class:`Judge` turns generations into results, one per generation, in order; each result holds the
+whole story of its verdict (the run record, :mod:`wapii_core.store.record`): the extracted call and
+where it sits in the program, the captured request as normalised, the expected request, a reason for
+each verdict that is not ``correct`` (:mod:`wapii_core.judge.reasons`), the endpoint the URL resolved
+to and the execution time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wapii_core.base.errors import WapiiError, one_line
+from wapii_core.base.jsonwalk import unstorable
+from wapii_core.base.model import ERROR_KINDS, Extraction, Generation, ResultTimings, Sample, SampleResult
+from wapii_core.base.protocols import MODES, Adapter, Dataset
+from wapii_core.judge.capture_limits import oversized, too_many_values
+from wapii_core.judge.reasons import reasons
+
+MAX_REQUEST_DEPTH = 100
+"""Lists and objects a normalised request may nest (the result store writes at most ~250)."""
+MAX_DETAIL = 500
+"""Characters of a capture's detail (an exception message the program chose) stored in the results."""
+
+
+def _shortened(text: str) -> str:
+    """``text`` cut to :data:`MAX_DETAIL` characters (with ``...`` when cut)."""
+    return text if len(text) <= MAX_DETAIL else text[:MAX_DETAIL - 3] + "..."
+
+
+def _utf8_text(text: str) -> str:
+    """``text`` with any lone surrogate written as its escape (the results are UTF-8)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def expected_request(sample: Sample) -> dict[str, Any] | None:
+    """The request ``sample`` expects, as the results store it (None when it is too large to store:
+    bounded like a captured request, :mod:`wapii_core.judge.capture_limits`)."""
+    if oversized(sample.config) is not None or too_many_values(sample.config) is not None:
+        return None
+    return sample.config
+
+
+def call_span(code: str | None, call: str | None, span: tuple[int, int] | None) -> tuple[int, int] | None:
+    """Where the judged call sits in the program: the extractor's span, else where ``call`` occurs as is."""
+    if span is not None:
+        return span
+    if code and call:
+        start = code.find(call.rstrip())
+        if start != -1:
+            return (start, start + len(call.rstrip()))
+    return None
+
+
+def default_mode(adapter: Adapter) -> str:
+    """The comparison mode an adapter is judged in unless told otherwise (its ``default_mode``)."""
+    return adapter.default_mode
+
+
+class Judge:
+    """Extract, execute, normalise and compare generations with one adapter and the dataset's specs."""
+
+    def __init__(self, adapter: Adapter, dataset: Dataset, mode: str | None = None, constrained: bool = False) -> None:
+        from wapii_core.judge.compare import judge
+        from wapii_core.spec.index import SpecIndex
+        from wapii_core.judge.wire import judge_wire
+
+        mode = mode or default_mode(adapter)
+        if mode not in MODES:
+            raise WapiiError(f"unknown comparison mode {mode!r} (known: {', '.join(MODES)})")
+        self._judge = judge
+        self._judge_wire = judge_wire
+        self.constrained = constrained  # a constrained generation cut off by the token limit is incomplete
+        self.adapter = adapter
+        self.dataset = dataset
+        self.strict = mode == "strict"
+        self.mode = mode
+        self._specs = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
+        self._samples = {s.id: s for s in dataset.samples}
+
+    def __call__(self, generations: list[Generation]) -> list[SampleResult]:
+        """One result per generation, in order.
+
+        Nothing one program does can stop the others from being judged: an extraction or a
+        ``normalise`` that raises, a captured request without the neutral shape
+        (:mod:`wapii_core.judge.request_schema`) or a comparison that raises makes that sample a
+        ``runtime_error`` whose detail says why (``bad_capture: ...`` for what the capture held).
+        """
+        extractions = [self._extract(gen) for gen in generations]
+        calls = [ext.call for ext, _ in extractions if ext.call is not None]
+        captures = iter(self.adapter.execute(calls) if calls else [])
+        results = []
+        for gen, (ext, detail) in zip(generations, extractions):
+            request, error, execution_s = None, ext.error, None
+            if ext.call is not None:
+                capture = next(captures)
+                error, detail = capture.error, capture.detail and _utf8_text(_shortened(capture.detail))
+                execution_s = capture.execution_s
+                if capture.request is not None and error is None:
+                    request, detail = self._normalised(capture.request)
+                    error = None if request is not None else "runtime_error"
+            result = self._compare(self._samples[gen.sample], request, error, ext.call, detail, gen.draw)
+            result.call_span = call_span(gen.code, ext.call, ext.span)
+            result.timings = ResultTimings(execution_s=execution_s)
+            results.append(result)
+        return results
+
+    def _extract(self, gen: Generation) -> tuple[Extraction, str | None]:
+        """``(extraction, detail)`` of one generation (metrics.md §2)."""
+        if gen.finish_reason in ("timeout", "unsatisfiable"):
+            return Extraction(error=gen.finish_reason), None
+        if self.constrained and gen.finish_reason == "length":
+            return Extraction(error="incomplete_request"), None
+        try:
+            return self.adapter.extract(gen.code or ""), None
+        except Exception as exc:  # e.g. a parser's MemoryError on absurdly nested code
+            return Extraction(error="runtime_error"), f"extraction failed: {one_line(exc)}"
+
+    def _normalised(self, captured: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
+        """``(request, None)``, or ``(None, "bad_capture: ...")`` when the capture is too large to be
+        judged (:mod:`wapii_core.judge.capture_limits`: measured before ``normalise`` decodes it, its
+        values counted after), when ``normalise`` fails or when its result does not have the neutral
+        shape."""
+        from wapii_core.judge.request_schema import BadCapture, check_request
+
+        try:
+            problem = oversized(captured)
+            if problem is not None:
+                return None, f"bad_capture: the captured request {problem}"
+            request = self.adapter.normalise(captured)
+            problem = too_many_values(request) or unstorable(request, MAX_REQUEST_DEPTH)  # too deep, a lone surrogate
+            if problem is not None:
+                return None, _utf8_text(f"bad_capture: the captured request {problem}")
+            return check_request(request), None
+        except BadCapture as exc:
+            return None, _utf8_text(f"bad_capture: {exc}")
+        except Exception as exc:  # the capture is the program's doing: so is whatever it makes normalise raise
+            return None, _utf8_text(f"bad_capture: normalise failed: {one_line(exc)}")
+
+    def _compare(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
+                 detail: str | None, draw: int) -> SampleResult:
+        """The sample's result; a comparison that raises on the request makes it ``runtime_error``."""
+        try:
+            return self._judged(sample, request, error, call, detail, draw)
+        except Exception as exc:
+            if request is None and error in ERROR_KINDS:
+                raise  # not the capture's doing: the expected request or the spec is at fault
+            detail = _utf8_text(f"bad_capture: comparison failed: {one_line(exc)}")
+            return self._judged(sample, None, "runtime_error", call, detail, draw)
+
+    def _judged(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
+                detail: str | None, draw: int) -> SampleResult:
+        spec = self._specs[sample.api]
+        if self.mode == "wire":
+            result = self._judge_wire(sample, spec, request, error, call=call, error_detail=detail, draw=draw)
+        else:
+            result = self._judge(sample, spec, request, error, call=call, error_detail=detail, draw=draw,
+                                 strict=self.strict)
+        result.mode = self.mode
+        result.expected_request = expected_request(sample)
+        result.reasons = reasons(result, sample.config)
+        return result

@@ -1,0 +1,111 @@
+"""Why each verdict of a judged sample is not ``correct``, one line per field path.
+
+:func:`reasons` tells a judged sample against the request it should have sent (the expected request,
+or a correct draw's request standing for it): ``{"params.limit": "sent '50', expected 50",
+"url": "URL wrong: sent '...', expected '...'"}``. The run stores these with every result, and
+``wapii compare`` joins them to say what one library got wrong where another got it right.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from wapii_core.base.model import SampleResult
+
+_ABSENT = object()
+
+_BODY_KINDS = {"json": "JSON", "form": "a form", "multipart": "a multipart form"}
+
+
+def shown(value: Any, limit: int = 40) -> str:
+    """``value`` as a reason quotes it: a string with quotes, anything else as JSON, cut to ``limit``."""
+    text = repr(value) if isinstance(value, str) else json.dumps(value, default=str)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _sent(request: dict[str, Any] | None, field: str, name: str, wire: bool = False) -> Any:
+    """The value of argument ``name`` of ``field`` in ``request``; in wire mode a query value as the
+    string sent (captured on the wire, or written as the query carries it: ``true``, ``20``)."""
+    from wapii_core.judge.wire import wire_text
+
+    if wire and field == "params" and isinstance((request or {}).get("sent_params"), dict):
+        field = "sent_params"
+    values = (request or {}).get(field)
+    if field == "data" and not isinstance(values, dict):
+        return values
+    value = values.get(name, _ABSENT) if isinstance(values, dict) else _ABSENT
+    if wire and field == "params" and value is not _ABSENT:
+        return [wire_text(v) for v in value] if isinstance(value, list) else wire_text(value)
+    return value
+
+
+def _body_note(request: dict[str, Any], expected: dict[str, Any], wire: bool) -> str | None:
+    """How the body of ``request`` is not the kind of ``expected``'s: sent as text (a string the
+    library did not encode, e.g. fetch's ``'[object Object]'``), or, in wire mode, in another
+    encoding (the ``Content-Type`` decides: a form where a JSON body is expected). None when alike."""
+    from wapii_core.judge.wire import body_kind
+
+    data, wanted = request.get("data"), _BODY_KINDS[body_kind(expected.get("headers"))]
+    if data is not None and not isinstance(data, dict):
+        return f"body sent as text {shown(data)}, expected {wanted}"
+    sent = _BODY_KINDS[body_kind(request.get("headers"))]
+    if wire and isinstance(data, dict) and sent != wanted:
+        return f"body sent as {sent}, expected {wanted}"
+    return None
+
+
+def reasons(result: SampleResult, expected: dict[str, Any] | None) -> dict[str, str]:
+    """``{field path: reason}`` for each verdict of ``result`` that is not ``correct`` (``Accept``
+    excepted: it never decides a verdict, metrics.md §1), told against ``expected``. Empty for a
+    sample that did not run (its ``error`` and ``error_detail`` say why)."""
+    return {path: text for path, text, _ in _told(result, expected)}
+
+
+def _told(result: SampleResult, expected: dict[str, Any] | None) -> list[tuple[str, str, bool]]:
+    """``(field path, reason, whether another reason already says it)`` in report order: URL, method,
+    then each field's arguments (the body's encoding before the body's fields)."""
+    if result.verdict == "nonexecutable":
+        return []
+    out: list[tuple[str, str, bool]] = []
+    request, expected = result.request or {}, expected or {}
+    if result.url not in (None, "correct"):
+        out.append(("url", f"URL {result.url}: sent {shown(request.get('url'), 60)}, expected {shown(expected.get('url'), 60)}", False))
+    if result.method not in (None, "correct"):
+        out.append(("method", f"method {result.method}: sent {shown(request.get('method'))}, expected "
+                              f"{shown(expected.get('method'))}", False))
+    wire = result.mode == "wire"
+    for field, names in result.arguments.items():
+        note = _body_note(request, expected, wire) if field == "data" else None
+        if note and any(v in ("incorrect_value", "missing") for v in names.values()):
+            out.append(("data", note, False))
+        for name, verdict in names.items():
+            if verdict == "correct" or (field == "headers" and name == "Accept"):
+                continue  # Accept never decides a verdict (metrics.md §1); Content-Type names the body's encoding
+            path = f"{field}.{name}"
+            sent, wanted = _sent(request, field, name, wire), _sent(expected, field, name, wire)
+            if verdict == "missing":
+                text = f"{path} missing (expected {shown(wanted)})" if wanted is not _ABSENT else f"{path} missing"
+            elif verdict == "incorrect_value" and note and sent == wanted:  # the value is right, its encoding is not
+                out.append((path, f"{path}: value right, body {note}", True))
+                continue
+            elif verdict == "incorrect_value" and sent is not _ABSENT and wanted is not _ABSENT:
+                text = f"{path}: sent {shown(sent)}, expected {shown(wanted)}"
+            elif verdict == "incorrect_value" and field == "path_params":  # the value is in the URL
+                text = f"{path} wrong: sent {shown(request.get('url'), 60)}, expected {shown(expected.get('url'), 60)}"
+            else:
+                text = f"{path} {verdict.replace('_', ' ')}"
+            out.append((path, text, False))
+    return out
+
+
+def why_not(failed: SampleResult, solved: SampleResult) -> str:
+    """What ``failed`` (a draw of the library that did not solve the task) got wrong, told against
+    ``solved`` (a correct draw of another library): ``params.available: sent 'True', expected 'true'``.
+
+    A correct request matches the expected one, so its values stand for the expected values."""
+    if failed.verdict == "nonexecutable":
+        detail = f" ({failed.error_detail})" if failed.error_detail else ""
+        return f"did not run: {failed.error}{detail}"
+    parts = [text for _, text, said in _told(failed, solved.request) if not said]
+    return "; ".join(parts) or f"judged {failed.verdict}"

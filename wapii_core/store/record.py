@@ -1,0 +1,240 @@
+"""The run record: one pydantic model per file of a run directory, and the only way to read them.
+
+A run directory holds (see :mod:`wapii_core.store.rundir` for how it is written and resumed):
+
+====================  ==========================================================================
+``run.json``          :class:`RunRecord`: what the run is (dataset and its sha256, adapter, backend,
+                      model, setup, setting, comparison mode, draws, versions, ``record_version``)
+``generations.jsonl`` one :class:`GenerationLine` per sample and draw (``sample``, ``draw``,
+                      ``code``, ``finish_reason``, ``error``, ``raw``, ``prompt``, ``timings``)
+``results.jsonl``     one :class:`ResultLine` per judged generation (verdicts, the captured
+                      ``request``, ``expected_request``, ``reasons``, ``resolved_endpoint``,
+                      ``call``, ``call_span``, ``timings``)
+``summary.json``      :class:`Summary`: the aggregate (``complete``, ``samples``, ``judged``,
+                      ``failed_generations``, ``overall``, ``per_api``, ``metrics``, ...)
+====================  ==========================================================================
+
+Field names of the per-sample story (stable; a viewer reads them):
+
+- generation line: ``prompt`` (the prompt exactly as the backend received it: a string, or a list
+  of ``{"role", "content"}`` chat messages; null in records written before it was stored) and
+  ``timings`` (``{"latency_s", "tokens_in", "tokens_out"}``, each null where the backend does not
+  know it);
+- result line: ``expected_request`` (the dataset's expected request, in the same neutral shape as
+  ``request``: ``url``, ``method``, ``headers``, optionally ``params`` and ``data``),
+  ``reasons`` (``{"field path": "one-line reason"}`` for each verdict that is not ``correct``:
+  ``"url"``, ``"method"``, ``"params.limit"``, ``"headers.X-Api-Key"``, ``"data"`` for the body as
+  a whole, e.g. ``"params.limit": "sent '50', expected 50"``), ``resolved_endpoint``
+  (``"GET /v2/books"``: the method and the spec path the captured URL resolved to, or null),
+  ``call_span`` (``[start, end]``: character offsets of ``call`` in the generation's ``code``, or
+  null) and ``timings`` (``{"execution_s"}``, null where not measured).
+
+Versions: :data:`RECORD_VERSION` is written into ``run.json`` and ``summary.json``. A directory
+written before the record was versioned (no ``record_version``) is read as version 1: its lines
+simply lack the per-sample story (``prompt``, ``expected_request``, ...: null or empty). A
+directory of a newer version than this wapii knows is refused in one line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from wapii_core.base.errors import InputError, WapiiError
+from wapii_core.base.model import ChatMessage, Generation, GenerationTimings, ResultTimings, SampleResult
+
+RECORD_VERSION = 2
+"""The version of the run record this wapii writes. 1: before versioning (no per-sample story); 2:
+``record_version``, prompts, expected requests, reasons, resolved endpoints, call spans, timings."""
+
+RUN_FILE = "run.json"
+GENERATIONS_FILE = "generations.jsonl"
+RESULTS_FILE = "results.jsonl"
+SUMMARY_FILE = "summary.json"
+REPORT_FILE = "report.md"
+
+GenerationLine = Generation
+"""One line of ``generations.jsonl`` (the model backends yield; :class:`~wapii_core.base.model.Generation`)."""
+
+ResultLine = SampleResult
+"""One line of ``results.jsonl`` (the model the judge gives; :class:`~wapii_core.base.model.SampleResult`)."""
+
+__all__ = ["RECORD_VERSION", "RunRecord", "Summary", "FailedGeneration", "GenerationLine", "ResultLine",
+           "ProviderFailure", "ChatMessage", "GenerationTimings", "ResultTimings", "load_run", "load_summary", "read_results",
+           "read_generations", "check_version"]
+
+
+class RunRecord(BaseModel):
+    """``run.json``: what the run is. Keys another wapii wrote and this one does not know are kept."""
+
+    model_config = ConfigDict(extra="allow")
+
+    record_version: int = 1
+    dataset: str
+    dataset_sha256: str | None = None
+    dataset_source: str | None = None
+    dataset_dir: str | None = None
+    adapter: str
+    backend: str
+    backend_params: dict[str, Any] = Field(default_factory=dict)
+    model: str | None = None
+    setup: str = "full"
+    setting: str = "unconstrained"
+    mode: str = "reference"
+    draws: int = 1
+    limit: int | None = None
+    apis: list[str] | None = None
+    versions: dict[str, str] = Field(default_factory=dict)
+    git_commit: str | None = None
+    created: str | None = None
+
+    @property
+    def label(self) -> str:
+        """model × setup × setting × adapter (the model falls back to the backend)."""
+        parts = [self.model or self.backend, self.setup, self.setting, self.adapter]
+        return " · ".join(str(p) for p in parts if p)
+
+    def data(self) -> dict[str, Any]:
+        """The record as ``run.json`` holds it (JSON values)."""
+        return self.model_dump(mode="json")
+
+
+class FailedGeneration(BaseModel):
+    """A sample and draw whose generation failed (it has no result)."""
+
+    sample: str
+    draw: int = 0
+    error: str | None = None
+
+
+class ProviderFailure(BaseModel):
+    """How a metric provider failed, as its entry in ``summary.json``'s ``metrics`` records it: as a
+    whole (``error``, no values) and/or on some samples (``sample_errors``: ``{"<sample>#<draw>": error}``)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    error: str | None = None
+    sample_errors: dict[str, str] = Field(default_factory=dict)
+
+
+class Summary(BaseModel):
+    """``summary.json``: the run's aggregate. ``overall`` and ``per_api`` hold the paper's rows (the
+    ``wapii`` metric provider's value); ``metrics`` the other providers' values (or a provider's
+    failure); ``metric_kinds`` what each provider declared of its values."""
+
+    model_config = ConfigDict(extra="allow")
+
+    record_version: int = 1
+    complete: bool = True
+    samples: int = 0
+    judged: int = 0
+    failed_generations: list[FailedGeneration] = Field(default_factory=list)
+    mode: str | None = None
+    setup: str | None = None
+    overall: dict[str, Any] = Field(default_factory=dict)
+    per_api: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    metrics: dict[str, Any] = Field(default_factory=dict)
+    metric_kinds: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def has_paper_rows(self) -> bool:
+        """Whether the paper's provider gave rows (a run with ``--no-default-metrics`` has none)."""
+        return bool(self.overall)
+
+    def values(self, api: str | None = None) -> dict[str, Any]:
+        """The paper's rows of the whole run (``api`` None) or of one API (empty when it has none)."""
+        return self.overall if api is None else self.per_api.get(api, {})
+
+    def provider_failures(self) -> dict[str, ProviderFailure]:
+        """``{provider: failure}`` for each metric provider whose entry records a failure."""
+        out = {}
+        for name, value in self.metrics.items():
+            if isinstance(value, dict) and (value.get("error") or value.get("sample_errors")):
+                out[name] = ProviderFailure.model_validate(value)
+        return out
+
+    def for_api(self, api: str) -> "Summary":
+        """This summary with ``overall`` replaced by one API's rows and ``per_api`` holding only it."""
+        values = self.values(api)
+        return self.model_copy(update={"overall": values, "per_api": {api: values}})
+
+    def data(self) -> dict[str, Any]:
+        """The summary as ``summary.json`` holds it: ``overall`` and ``per_api`` left out when the paper's
+        provider gave none, ``metrics`` when no other provider ran."""
+        out = self.model_dump(mode="json")
+        for key in ("overall", "per_api", "metrics"):
+            if not out[key]:
+                del out[key]
+        return out
+
+
+def check_version(path: Path, version: int) -> None:
+    """Refuse a record of a version this wapii does not know (one line naming the file)."""
+    if version > RECORD_VERSION:
+        raise InputError(path, f"record_version {version} is newer than this wapii reads ({RECORD_VERSION}); "
+                               "upgrade wapii to read it")
+
+
+def _read_object(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not UTF-8 text ({exc.reason})") from None
+    if not isinstance(data, dict):
+        raise InputError(path, "expected a JSON object")
+    return data
+
+
+def _validated(path: Path, model: type[BaseModel], data: dict[str, Any]) -> Any:
+    version = data.get("record_version", 1)
+    if isinstance(version, int) and not isinstance(version, bool):
+        check_version(path, version)
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first.get("loc", ())) or "file"
+        raise InputError(path, f"{where}: {first.get('msg', 'invalid')}") from None
+
+
+def load_run(directory: Path) -> RunRecord:
+    """``run.json`` of an existing run directory."""
+    path = Path(directory) / RUN_FILE
+    if not Path(directory).is_dir():
+        raise WapiiError(f"{directory}: no such run directory")
+    if not path.exists():
+        raise WapiiError(f"{directory}: not a run directory (no {RUN_FILE})")
+    return _validated(path, RunRecord, _read_object(path))
+
+
+def load_summary(directory: Path) -> Summary:
+    """``summary.json`` of a finished run directory."""
+    path = Path(directory) / SUMMARY_FILE
+    if not path.exists():
+        raise WapiiError(f"{directory}: no {SUMMARY_FILE} (run `wapii evaluate {directory}` to score it)")
+    return _validated(path, Summary, _read_object(path))
+
+
+def read_generations(directory: Path) -> list[GenerationLine]:
+    """Every line of ``generations.jsonl`` (a later line for the same sample and draw, a retry, is kept
+    after the earlier one; :func:`latest` keeps only the last)."""
+    from wapii_core.store.rundir import read_jsonl
+
+    return read_jsonl(Path(directory) / GENERATIONS_FILE, GenerationLine)
+
+
+def read_results(directory: Path) -> list[ResultLine]:
+    """Every line of ``results.jsonl``."""
+    from wapii_core.store.rundir import read_jsonl
+
+    return read_jsonl(Path(directory) / RESULTS_FILE, ResultLine)
+
+
+def latest(lines: Iterable[Any]) -> dict[str, Any]:
+    """``{"<sample>#<draw>": line}``, a later line for the same key superseding an earlier one."""
+    return {line.key: line for line in lines}
