@@ -86,12 +86,12 @@ def _report_rows(runs: list[ViewRun]) -> list[dict[str, Any]]:
 
     names = list(row_names())
     for run in runs:
-        for name, value in run.summary.get("overall", {}).items():
+        for name, value in run.summary.values().items():
             if name not in names and isinstance(value, (int, float)) and not isinstance(value, bool):
                 names.append(name)
     rows = []
     for name in names:
-        values = [run.summary.get("overall", {}).get(name) for run in runs]
+        values = [run.summary.values().get(name) for run in runs]
         if all(v is None or isinstance(v, (dict, list)) for v in values):
             continue
         base = name.rsplit(" (", 1)[0]
@@ -169,8 +169,8 @@ def _write_all(runs: list[ViewRun], tasks: Tasks, out: Path) -> None:
     meta = {
         "chunk": CHUNK,
         "runs": [{"name": r.name, "label": r.label, "directory": str(r.directory), "samples": len(r.samples),
-                  "run": {k: r.run.get(k) for k in ("dataset", "adapter", "backend", "model", "setup", "setting",
-                                                       "mode", "draws", "created")}}
+                  "run": r.run.model_dump(mode="json", include={"dataset", "adapter", "backend", "model", "setup",
+                                                                "setting", "mode", "draws", "created"})}
                  for r in runs],
         "tasks": {"ids": tasks.ids, "apis": tasks.apis, "texts": tasks.texts},
         "vocab": {name: v.values for name, v in vocab.items()},

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from wapii_core.base.errors import WapiiError
-from wapii_core.base.model import Generation, SampleResult
 from wapii_core.base.protocols import Dataset
-from wapii_core.store.rundir import GENERATIONS_FILE, RESULTS_FILE, load_run, load_summary, read_jsonl
+from wapii_core.store.record import RunRecord, Summary, latest, load_run, load_summary, read_generations, read_results
 
 EXCERPT_CHARS = 20_000
 """A spec excerpt longer than this is cut (an operation with a huge inline schema)."""
@@ -30,16 +29,14 @@ class ViewRun:
 
     directory: Path
     name: str
-    run: dict[str, Any]
-    summary: dict[str, Any]
+    run: RunRecord
+    summary: Summary
     samples: list[dict[str, Any]]
 
     @property
     def label(self) -> str:
-        """model × setup × setting × adapter × mode."""
-        parts = [self.run.get("model") or self.run.get("backend"), self.run.get("setup"), self.run.get("setting"),
-                 self.run.get("adapter"), self.run.get("mode")]
-        return " · ".join(str(p) for p in parts if p)
+        """model × setup × setting × adapter × comparison mode."""
+        return f"{self.run.label} · {self.run.mode}"
 
 
 @dataclass
@@ -63,15 +60,13 @@ class Tasks:
         return self.position[sample]
 
 
-def read_run(directory: Path) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+def read_run(directory: Path) -> tuple[RunRecord, Summary, list[dict[str, Any]]]:
     """``run.json``, ``summary.json`` and the joined sample records of one run directory."""
-    if not directory.is_dir():
-        raise WapiiError(f"{directory}: not a run directory (no such directory)")
     run = load_run(directory)
     summary = load_summary(directory)
-    generations = {g.key: g for g in read_jsonl(directory / GENERATIONS_FILE, Generation)}
+    generations = latest(read_generations(directory))
     records = []
-    for result in read_jsonl(directory / RESULTS_FILE, SampleResult):
+    for result in latest(read_results(directory)).values():
         record = result.model_dump(mode="json")
         generation = generations.get(result.key)
         if generation is not None:
@@ -82,15 +77,13 @@ def read_run(directory: Path) -> tuple[dict[str, Any], dict[str, Any], list[dict
     return run, summary, records
 
 
-def _dataset(run: dict[str, Any]) -> Dataset | None:
+def _dataset(run: RunRecord) -> Dataset | None:
     """The dataset a run was made from, if it can still be loaded (else None: the page does without)."""
     from wapii_core.run.runner import load_dataset
 
-    source = run.get("dataset_source")
-    dataset_dir = run.get("dataset_dir")
     try:
-        return load_dataset(str(run.get("dataset")), Path(source).parent if source else None,
-                            Path(dataset_dir) if dataset_dir else None)
+        return load_dataset(run.dataset, Path(run.dataset_source).parent if run.dataset_source else None,
+                            Path(run.dataset_dir) if run.dataset_dir else None)
     except (WapiiError, OSError, KeyError, ValueError):
         return None
 
@@ -104,6 +97,7 @@ class _Endpoints:
         self._indexes: dict[str, Any] = {}
         self._documents: dict[str, Any] = {}
         self._memo: dict[tuple[str, str, str], str | None] = {}
+        self._looked_up: set[str] = set()  # endpoints already looked up (those found are in tasks.excerpts)
 
     def _index(self, api: str) -> Any:
         if api not in self._indexes:
@@ -131,14 +125,14 @@ class _Endpoints:
                         found = f"{method.upper()} {template}"
                         break
             self._memo[key] = found
-            if found:
-                self._excerpt(api, found)
         return self._memo[key]
 
-    def _excerpt(self, api: str, endpoint: str) -> None:
+    def excerpt(self, api: str, endpoint: str | None) -> None:
+        """Keep the spec excerpt of ``endpoint`` (``METHOD /template``) for the page, if the spec has it."""
         key = f"{api} {endpoint}"
-        if key in self.tasks.excerpts:
+        if not endpoint or key in self.tasks.excerpts or key in self._looked_up:
             return
+        self._looked_up.add(key)
         method, template = endpoint.split(" ", 1)
         document = self._document(api)
         operation = ((document or {}).get("paths") or {}).get(template, {}).get(method.lower())
@@ -167,8 +161,8 @@ def open_runs(directories: Iterable[Path]) -> tuple[list[ViewRun], Tasks]:
     runs: list[ViewRun] = []
     datasets: dict[tuple[Any, Any], Dataset | None] = {}
     for directory in directories:
-        run, summary, records = read_run(directory)
-        key = (run.get("dataset"), run.get("dataset_sha256"))
+        run, summary, records = read_run(Path(directory))
+        key = (run.dataset, run.dataset_sha256)
         if key not in datasets:
             datasets[key] = _dataset(run)
         dataset = datasets[key]
@@ -183,9 +177,11 @@ def open_runs(directories: Iterable[Path]) -> tuple[list[ViewRun], Tasks]:
             record["expected_endpoint"] = endpoints.endpoint(record["api"], record.get("expected_request"))
             if record.get("resolved_endpoint") is None:
                 record["resolved_endpoint"] = endpoints.endpoint(record["api"], record.get("request"))
+            endpoints.excerpt(record["api"], record["expected_endpoint"])
+            endpoints.excerpt(record["api"], record["resolved_endpoint"])
             record["task_index"] = tasks.add(record["sample"], record["api"], record["task"])
         records.sort(key=lambda r: (r["task_index"], r.get("draw", 0)))
-        runs.append(ViewRun(directory, directory.name, run, summary, records))
+        runs.append(ViewRun(Path(directory), Path(directory).name, run, summary, records))
     _unique_names(runs)
     return runs, tasks
 
