@@ -24,6 +24,7 @@ def add_to(app: typer.Typer) -> None:
         import tempfile
         import webbrowser
 
+        from wapii_core.cli import Interrupted
         from wapii_core.view.bundle import write_bundle
         from wapii_core.view.serve import bind
 
@@ -44,5 +45,7 @@ def add_to(app: typer.Typer) -> None:
                 webbrowser.open(url)
             try:
                 server.serve_forever()
+            except (KeyboardInterrupt, Interrupted):
+                typer.echo("stopped")
             finally:
                 server.server_close()
