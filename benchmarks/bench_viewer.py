@@ -149,6 +149,11 @@ def measure(browser, url: str) -> dict[str, float]:
     page.wait_for_selector("body[data-listed]", timeout=120_000)
     page.evaluate("new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)))")
     out["first page"] = (time.perf_counter() - t0) * 1000
+    marks = page.evaluate("""() => Object.fromEntries(performance.getEntriesByType('mark')
+        .map((m) => [m.name, m.startTime]))""")
+    out["  of which: meta.js loaded (since navigation)"] = marks["wapii:meta"]
+    out["  of which: every run's index loaded"] = marks["wapii:index"]
+    out["  of which: tables and list drawn"] = marks["wapii:listed"]
     for label, control, value in FILTERS:
         if control is not None:  # each filter alone, from the whole list
             page.evaluate("document.getElementById('clear').click()")

@@ -20,13 +20,15 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.view.runs import Tasks, ViewRun, open_runs
 
-CHUNK = 64
-"""Samples per detail file: one sample's page loads one file per run of ~64 records."""
+Progress = Callable[[str, int], Callable[[int], None]]
+
+CHUNK = 16
+"""Samples per detail file: a sample's page loads one such file per open run (the same task side by side)."""
 
 ASSETS = Path(__file__).parent / "assets"
 
@@ -123,18 +125,23 @@ def _index(run: ViewRun, vocab: dict[str, _Vocab]) -> dict[str, list[int]]:
     return columns
 
 
-def write_bundle(directories: list[Path], out: Path) -> Path:
+def _no_progress(stage: str, total: int) -> Callable[[int], None]:
+    return lambda n=1: None
+
+
+def write_bundle(directories: list[Path], out: Path, progress: Progress = _no_progress) -> Path:
     """Write the viewer of the run ``directories`` into ``out`` (created; files of an earlier bundle
-    replaced); return ``out/index.html``."""
+    replaced); return ``out/index.html``. ``progress(stage, total) -> advance(n)`` is told of each run
+    read and written."""
     if out.exists() and not out.is_dir():
         raise WapiiError(f"{out}: --bundle must name a directory (a file is there)")
-    runs, tasks = open_runs(directories)
+    runs, tasks = open_runs(directories, progress("read runs", len(directories)))
     if not runs:
         raise WapiiError("wapii view: name at least one run directory")
     staging = out.with_name(f".{out.name}.partial")
     shutil.rmtree(staging, ignore_errors=True)
     try:
-        _write_all(runs, tasks, staging)
+        _write_all(runs, tasks, staging, progress("write", len(runs)))
         if out.exists():
             for name in ("index.html", "assets", "data"):
                 target = out / name
@@ -150,7 +157,7 @@ def write_bundle(directories: list[Path], out: Path) -> Path:
     return out / "index.html"
 
 
-def _write_all(runs: list[ViewRun], tasks: Tasks, out: Path) -> None:
+def _write_all(runs: list[ViewRun], tasks: Tasks, out: Path, advance: Callable[[int], None]) -> None:
     shutil.copytree(ASSETS, out / "assets", ignore=shutil.ignore_patterns("index.html"))
     shutil.copy(ASSETS / "index.html", out / "index.html")
     vocab = {"verdict": _Vocab(VERDICTS), "error": _Vocab(), "part": _Vocab(["correct"]), "field": _Vocab(),
@@ -162,6 +169,7 @@ def _write_all(runs: list[ViewRun], tasks: Tasks, out: Path) -> None:
             chunk = start // CHUNK
             records = [{k: v for k, v in r.items() if k != "task_index"} for r in run.samples[start:start + CHUNK]]
             _write(data / f"r{number}" / f"c{chunk}.js", f"chunk/{number}/{chunk}", records)
+        advance(1)
     excerpts = {}
     for number, (key, text) in enumerate(sorted(tasks.excerpts.items())):
         excerpts[key] = number

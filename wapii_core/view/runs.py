@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.protocols import Dataset
@@ -155,8 +155,10 @@ class _Endpoints:
         return self._documents[api]
 
 
-def open_runs(directories: Iterable[Path]) -> tuple[list[ViewRun], Tasks]:
-    """Read every run directory; records in task order (then draw), enriched for the page."""
+def open_runs(directories: Iterable[Path], advance: Callable[[int], None] = lambda n=1: None
+              ) -> tuple[list[ViewRun], Tasks]:
+    """Read every run directory; records in task order (then draw), enriched for the page (``advance``
+    is called after each run)."""
     tasks = Tasks()
     runs: list[ViewRun] = []
     datasets: dict[tuple[Any, Any], Dataset | None] = {}
@@ -182,6 +184,7 @@ def open_runs(directories: Iterable[Path]) -> tuple[list[ViewRun], Tasks]:
             record["task_index"] = tasks.add(record["sample"], record["api"], record["task"])
         records.sort(key=lambda r: (r["task_index"], r.get("draw", 0)))
         runs.append(ViewRun(Path(directory), Path(directory).name, run, summary, records))
+        advance(1)
     _unique_names(runs)
     return runs, tasks
 

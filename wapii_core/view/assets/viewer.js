@@ -72,7 +72,8 @@
   let filters = {};
   let matches = new Int32Array(0);
   let matchCount = 0;
-  let cluster = null;
+  let list = null;           // the virtual list (HyperList): only the visible rows are in the page
+  const ROW_HEIGHT = 29;
   const RUN_SHIFT = 1 << 22; // a row key: run * RUN_SHIFT + row
 
   const FILTER_KEYS = ["run", "api", "verdict", "error", "field", "url", "method", "q"];
@@ -86,7 +87,9 @@
 
   async function start() {
     meta = await load("meta", "data/meta.js");
+    performance.mark("wapii:meta");
     await Promise.all(meta.runs.map((_, i) => load("index/" + i, `data/r${i}/index.js`).then((x) => { index[i] = x; })));
+    performance.mark("wapii:index");
     apis = Array.from(new Set(meta.tasks.apis));
     taskApi = Int32Array.from(meta.tasks.apis, (a) => apis.indexOf(a));
     taskText = meta.tasks.ids.map((id, i) => (id + " " + meta.tasks.texts[i]).toLowerCase());
@@ -162,23 +165,21 @@
     matchCount = n;
   }
 
-  function rowHtml(key) {
+  function rowElement(key) {
     const r = Math.floor(key / RUN_SHIFT), i = key % RUN_SHIFT;
     const ix = index[r], t = ix.t[i];
     const verdict = meta.vocab.verdict[ix.v[i]];
     const error = meta.vocab.error[ix.e[i]];
     const end = meta.vocab.endpoint[ix.r[i]] || "";
-    return `<div class="srow" data-k="${key}"><span class="c-run">${esc(meta.runs[r].name)}</span>` +
+    const row = document.createElement("div");
+    row.className = "srow";
+    row.dataset.k = key;
+    row.innerHTML = `<span class="c-run">${esc(meta.runs[r].name)}</span>` +
       `<span class="c-sample">${esc(meta.tasks.ids[t])}</span><span class="c-draw">${ix.d[i]}</span>` +
       `<span class="c-api">${esc(meta.tasks.apis[t])}</span><span class="c-verdict">${badge(verdict)}` +
       `${error ? " " + esc(error) : ""}</span><span class="c-end">${esc(end)}</span>` +
-      `<span class="c-task">${taskShort[t]}</span></div>`;
-  }
-
-  function listRows() {
-    const rows = new Array(matchCount);
-    for (let i = 0; i < matchCount; i++) rows[i] = rowHtml(matches[i]);
-    return rows;
+      `<span class="c-task">${taskShort[t]}</span>`;
+    return row;
   }
 
   // ---------------------------------------------------------------- front page
@@ -263,17 +264,16 @@
         `<h2>Samples by verdict</h2><div class="scroll-x"><table class="grid" id="counts"><thead><tr><th>samples</th>${runHeads()}</tr></thead><tbody>${countTable()}</tbody></table></div>` +
         `<h2 id="samples">Samples</h2><div id="filter-slot"></div>` +
         `<div class="srow shead"><span class="c-run">run</span><span class="c-sample">sample</span><span class="c-draw">draw</span><span class="c-api">API</span><span class="c-verdict">verdict</span><span class="c-end">captured endpoint</span><span class="c-task">task</span></div>` +
-        `<div id="scrollArea" class="clusterize-scroll"><div id="contentArea" class="clusterize-content"><div class="clusterize-no-data">Loading…</div></div></div>`;
+        `<div id="contentArea" class="rows"></div><p class="muted" id="no-rows" hidden>No sample matches these filters.</p>`;
       frontBuilt = true;
-      cluster = new Clusterize({ rows: [], scrollId: "scrollArea", contentId: "contentArea", rows_in_block: 40,
-        no_data_text: "No sample matches these filters." });
+      list = null;
       document.getElementById("contentArea").addEventListener("click", (ev) => {
         const row = ev.target.closest(".srow");
         if (!row) return;
         const key = +row.dataset.k;
         location.hash = `s/${Math.floor(key / RUN_SHIFT)}/${key % RUN_SHIFT}?${queryOf(filters)}`;
       });
-    } else if (!document.getElementById("scrollArea")) {
+    } else if (!document.getElementById("contentArea")) {
       frontBuilt = false;
       return showFront();
     }
@@ -304,10 +304,15 @@
 
   function refreshList() {
     applyFilters();
-    cluster.update(listRows());
-    document.getElementById("scrollArea").scrollTop = 0;
+    const area = document.getElementById("contentArea");
+    const config = { itemHeight: ROW_HEIGHT, total: matchCount, generate: (i) => rowElement(matches[i]),
+      height: Math.min(matchCount * ROW_HEIGHT, Math.round(window.innerHeight * 0.6)) + "px" };
+    if (list) list.refresh(area, config); else list = HyperList.create(area, config);
+    area.scrollTop = 0;
+    document.getElementById("no-rows").hidden = matchCount > 0;
     document.getElementById("count").textContent = `${matchCount} sample(s)`;
     document.body.dataset.listed = String(matchCount);
+    performance.mark("wapii:listed");
   }
 
   document.addEventListener("click", (ev) => {
