@@ -184,6 +184,9 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "wapiibench")
     parser.add_argument("--work", type=Path, default=Path("/tmp/wapii-bench-viewer"))
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--reuse-data", action="store_true",
+                        help="keep the bundle's data from an earlier run of this script (only the page's assets are "
+                             "copied again)")
     args = parser.parse_args()
 
     from playwright.sync_api import sync_playwright
@@ -196,7 +199,12 @@ def main() -> None:
     print(f"runs: {len(directories)} in {time.perf_counter() - t0:.1f} s")
     site = args.work / "bundle"
     t0 = time.perf_counter()
-    write_bundle(directories, site)
+    if args.reuse_data and (site / "data" / "meta.js").exists():
+        from wapii_core.view.bundle import copy_page
+
+        copy_page(site)
+    else:
+        write_bundle(directories, site)
     built = time.perf_counter() - t0
     data = site / "data"
     first = (data / "meta.js").stat().st_size + sum(p.stat().st_size for p in data.glob("r*/index.js"))

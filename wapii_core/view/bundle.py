@@ -157,9 +157,15 @@ def write_bundle(directories: list[Path], out: Path, progress: Progress = _no_pr
     return out / "index.html"
 
 
-def _write_all(runs: list[ViewRun], tasks: Tasks, out: Path, advance: Callable[[int], None]) -> None:
+def copy_page(out: Path) -> None:
+    """Write the page itself into ``out``: ``index.html`` and ``assets/`` (the data is written apart)."""
+    shutil.rmtree(out / "assets", ignore_errors=True)
     shutil.copytree(ASSETS, out / "assets", ignore=shutil.ignore_patterns("index.html"))
     shutil.copy(ASSETS / "index.html", out / "index.html")
+
+
+def _write_all(runs: list[ViewRun], tasks: Tasks, out: Path, advance: Callable[[int], None]) -> None:
+    copy_page(out)
     vocab = {"verdict": _Vocab(VERDICTS), "error": _Vocab(), "part": _Vocab(["correct"]), "field": _Vocab(),
              "endpoint": _Vocab()}
     data = out / "data"

@@ -33,6 +33,21 @@
     });
   }
 
+  const libraries = {};
+  function library(src) {
+    // a vendored library the front page does not need (diff, highlighting), loaded with the first sample
+    if (!libraries[src]) {
+      libraries[src] = new Promise((resolve, reject) => {
+        const script = document.createElement("script");
+        script.src = src;
+        script.onload = resolve;
+        script.onerror = () => reject(new Error("cannot load " + src));
+        document.head.appendChild(script);
+      });
+    }
+    return libraries[src];
+  }
+
   // ---------------------------------------------------------------- helpers
   const app = document.getElementById("app");
   const where = document.getElementById("where");
@@ -418,7 +433,8 @@
       return;
     }
     const run = meta.runs[r];
-    const record = await loadRecord(r, row);
+    const [record] = await Promise.all([loadRecord(r, row), library("assets/vendor/diff.min.js"),
+      library("assets/vendor/highlight.min.js")]);
     const language = languageOf(run);
     const [expectedExcerpt, chosenExcerpt] = await Promise.all([
       loadExcerpt(record.api, record.expected_endpoint), loadExcerpt(record.api, record.resolved_endpoint)]);
