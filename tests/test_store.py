@@ -8,10 +8,11 @@ import pytest
 
 from wapii_core.base.errors import InputError, WapiiError
 from wapii_core.base.model import Generation
+from wapii_core.store.record import RunRecord
 from wapii_core.store.rundir import GENERATIONS_FILE, RunStore, read_jsonl, write_atomic
 
-RUN = {"dataset": "demo", "dataset_sha256": "abc", "adapter": "axios_js", "backend": "oracle", "mode": "reference",
-       "backend_params": {}, "setup": "full", "setting": "unconstrained", "draws": 1}
+RUN = RunRecord(dataset="demo", dataset_sha256="abc", adapter="axios_js", backend="oracle", mode="reference",
+                backend_params={}, setup="full", setting="unconstrained", draws=1)
 
 
 def test_generations_survive_reopen_and_a_cut_off_last_line_is_dropped(tmp_path):
@@ -45,9 +46,9 @@ def test_a_directory_of_another_run_is_refused_untouched(tmp_path):
     store.close()
     before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
     with pytest.raises(WapiiError, match="holds a run with adapter 'axios_js', not 'requests_py' .use another --out, or --force to replace it.$"):
-        RunStore.open(tmp_path, {**RUN, "adapter": "requests_py"})
+        RunStore.open(tmp_path, RUN.model_copy(update={"adapter": "requests_py"}))
     with pytest.raises(WapiiError, match="holds a run with backend parameter temperature unset, not 0.2 "):
-        RunStore.open(tmp_path, {**RUN, "backend_params": {"temperature": 0.2}})
+        RunStore.open(tmp_path, RUN.model_copy(update={"backend_params": {"temperature": 0.2}}))
     assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
 
 
@@ -55,7 +56,7 @@ def test_run_json_is_written_with_the_first_stored_line_only(tmp_path):
     store = RunStore.open(tmp_path, RUN)
     assert not (tmp_path / "run.json").exists()  # a run that fails now leaves nothing to block its rerun
     store.add_generation(Generation(sample="a/0", code="x"))
-    assert json.loads((tmp_path / "run.json").read_text()) == RUN
+    assert json.loads((tmp_path / "run.json").read_text()) == RUN.data()
     store.close()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["generations.jsonl", "run.json"]
 

@@ -20,6 +20,7 @@ _WHERE: dict[str, str] = {
     # Records exchanged with the core.
     "Setup": "wapii_core.base.model", "Sample": "wapii_core.base.model", "Prompt": "wapii_core.base.model",
     "GenerationRequest": "wapii_core.base.model", "Generation": "wapii_core.base.model",
+    "GenerationTimings": "wapii_core.base.model", "ChatMessage": "wapii_core.base.model",
     "Extraction": "wapii_core.base.model", "Capture": "wapii_core.base.model", "SampleResult": "wapii_core.base.model",
     "FIELDS": "wapii_core.base.model", "SPECIAL_HEADERS": "wapii_core.base.model", "ERROR_KINDS": "wapii_core.base.model",
     # Protocols a plugin implements, and what the core passes to it.

@@ -50,10 +50,11 @@ def _options(version: Optional[bool] = typer.Option(None, "--version", callback=
 
 
 def _add_builtin_commands() -> None:
-    from wapii_core.cli import compare, datasets, doctor, plugins_cmd, report, run, view
+    from wapii_core.cli import compare, datasets, doctor, plugins_cmd, report, run, show, view
 
     run.add_to(app)
     report.add_to(app)
+    show.add_to(app)
     compare.add_to(app)
     datasets.add_to(app)
     plugins_cmd.add_to(app)

@@ -24,6 +24,18 @@ def shown(value: Any, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
+def contrast(sent: Any, wanted: Any, limit: int = 40) -> tuple[str, str]:
+    """``sent`` and ``wanted`` as :func:`shown` quotes them; when either is cut, both are cut around
+    their first difference (``...calendars/12345/acl...``), so that what differs is what is shown."""
+    texts = [repr(v) if isinstance(v, str) else json.dumps(v, default=str) for v in (sent, wanted)]
+    if all(len(t) <= limit for t in texts) or texts[0] == texts[1]:
+        return shown(sent, limit), shown(wanted, limit)
+    first = next((i for i, (x, y) in enumerate(zip(*texts)) if x != y), min(map(len, texts)))
+    start = max(0, first - limit // 3)
+    cut = [("..." if start else "") + t[start:start + limit] + ("..." if start + limit < len(t) else "") for t in texts]
+    return cut[0], cut[1]
+
+
 def _sent(request: dict[str, Any] | None, field: str, name: str, wire: bool = False) -> Any:
     """The value of argument ``name`` of ``field`` in ``request``; in wire mode a query value as the
     string sent (captured on the wire, or written as the query carries it: ``true``, ``20``)."""
@@ -70,7 +82,8 @@ def _told(result: SampleResult, expected: dict[str, Any] | None) -> list[tuple[s
     out: list[tuple[str, str, bool]] = []
     request, expected = result.request or {}, expected or {}
     if result.url not in (None, "correct"):
-        out.append(("url", f"URL {result.url}: sent {shown(request.get('url'), 60)}, expected {shown(expected.get('url'), 60)}", False))
+        sent_url, wanted_url = contrast(request.get("url"), expected.get("url"), 60)
+        out.append(("url", f"URL {result.url}: sent {sent_url}, expected {wanted_url}", False))
     if result.method not in (None, "correct"):
         out.append(("method", f"method {result.method}: sent {shown(request.get('method'))}, expected "
                               f"{shown(expected.get('method'))}", False))
@@ -90,9 +103,16 @@ def _told(result: SampleResult, expected: dict[str, Any] | None) -> list[tuple[s
                 out.append((path, f"{path}: value right, body {note}", True))
                 continue
             elif verdict == "incorrect_value" and sent is not _ABSENT and wanted is not _ABSENT:
-                text = f"{path}: sent {shown(sent)}, expected {shown(wanted)}"
+                told_sent, told_wanted = contrast(sent, wanted)
+                text = f"{path}: sent {told_sent}, expected {told_wanted}"
             elif verdict == "incorrect_value" and field == "path_params":  # the value is in the URL
-                text = f"{path} wrong: sent {shown(request.get('url'), 60)}, expected {shown(expected.get('url'), 60)}"
+                sent_url, wanted_url = contrast(request.get("url"), expected.get("url"), 60)
+                text = f"{path} wrong: sent {sent_url}, expected {wanted_url}"
+            elif verdict in ("illegal", "unnecessary"):
+                value = f"sent {shown(sent)}, " if sent is not _ABSENT else ""
+                why = ("not an argument of the expected endpoint" if verdict == "illegal" else
+                       "an argument of the expected endpoint that the task does not ask for")
+                text = f"{path} {verdict}: {value}{why}"
             else:
                 text = f"{path} {verdict.replace('_', ' ')}"
             out.append((path, text, False))

@@ -102,7 +102,8 @@ class PythonAdapterBase:
         """Runs each extracted call in its own sandboxed process; one Capture per call, in order."""
         if not calls:
             return []
-        return [python_capture(result, call) for result, call in zip(self._ensure_pool().run(list(calls)), calls)]
+        return [python_capture(result, call).model_copy(update={"execution_s": result.elapsed_s})
+                for result, call in zip(self._ensure_pool().run(list(calls)), calls)]
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         """The neutral config of a captured request (see :mod:`wapii_core.pyhttp.normalise`)."""

@@ -30,7 +30,7 @@ import binascii
 import importlib.util
 import sys
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ from wapii_core.sandbox.launch import Plan, Program, plan
 from wapii_core.sandbox.layers import Isolation, Layer, enforce
 from wapii_core.sandbox.limits import GiB, Limits, clean_env
 from wapii_core.sandbox.seccomp import unavailable as seccomp_unavailable
-from wapii_core.sandbox.supervisor import Supervisor
+from wapii_core.sandbox.supervisor import ELAPSED, Supervisor
 
 ERRORS = ("runtime_error", "no_request", "timeout", "worker_died", "exited")
 """The error kinds a worker may answer, besides ``blocked: <what>``."""
@@ -65,6 +65,7 @@ class SnippetResult:
     error: str | None = None
     detail: str | None = None
     wire: bytes = b""
+    elapsed_s: float | None = None  # seconds the snippet took, as the supervisor measured it
 
 
 def _text(text: str) -> str:
@@ -75,6 +76,12 @@ def _text(text: str) -> str:
 
 def _bad(detail: str) -> SnippetResult:
     return SnippetResult(ok=False, error="runtime_error", detail=f"bad_capture: {detail}")
+
+
+def _timed(answer: Any) -> SnippetResult:
+    """:func:`checked_result` of an answer of the supervisor, with the time it measured."""
+    elapsed = answer.pop(ELAPSED, None) if isinstance(answer, dict) else None
+    return replace(checked_result(answer), elapsed_s=elapsed)
 
 
 def checked_result(answer: Any) -> SnippetResult:
@@ -210,7 +217,7 @@ class PythonPool:
     def run(self, snippets: list[str]) -> list[SnippetResult]:
         """One :class:`SnippetResult` per snippet, in order."""
         answers = self._supervisor.run([{"code": code} for code in snippets])
-        return [checked_result(answer) for answer in answers]
+        return [_timed(answer) for answer in answers]
 
     def close(self) -> None:
         """Stops the workers (they start again on the next :meth:`run`)."""

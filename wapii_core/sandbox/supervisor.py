@@ -39,6 +39,10 @@ from typing import Any
 from wapii_core.base.errors import WapiiError
 from wapii_core.sandbox.launch import Plan
 
+ELAPSED = "elapsed_s"
+"""The key of every answer :meth:`Supervisor.run` returns that holds the seconds the job took, from
+sending it to its answer (set by the supervisor; a consumer takes it off before reading the answer)."""
+
 MAX_LINE = 8 << 20
 """The longest answer line a worker may write (bytes); a longer one ends the worker."""
 START_ATTEMPTS = 3
@@ -293,7 +297,10 @@ class Supervisor:
                 position = jobs.get_nowait()
             except queue.Empty:
                 return
-            answer = self._worker(index).run(first_id + position, payloads[position], self.timeout, self.grace)
+            worker = self._worker(index)  # started first: the time measured is the job's own
+            began = time.perf_counter()
+            answer = worker.run(first_id + position, payloads[position], self.timeout, self.grace)
+            answer[ELAPSED] = time.perf_counter() - began  # the supervisor's measure, whatever the worker wrote
             slot.deaths = slot.deaths + 1 if answer.get("error") == "worker_died" else 0
             results[position] = answer
 

@@ -64,7 +64,7 @@ ResultLine = SampleResult
 
 __all__ = ["RECORD_VERSION", "RunRecord", "Summary", "FailedGeneration", "GenerationLine", "ResultLine",
            "ProviderFailure", "ChatMessage", "GenerationTimings", "ResultTimings", "load_run", "load_summary", "read_results",
-           "read_generations", "check_version"]
+           "read_generations", "check_version", "latest", "sample_lines"]
 
 
 class RunRecord(BaseModel):
@@ -238,3 +238,27 @@ def read_results(directory: Path) -> list[ResultLine]:
 def latest(lines: Iterable[Any]) -> dict[str, Any]:
     """``{"<sample>#<draw>": line}``, a later line for the same key superseding an earlier one."""
     return {line.key: line for line in lines}
+
+
+def sample_lines(directory: Path, sample: str, draw: int = 0) -> tuple[GenerationLine | None, ResultLine | None]:
+    """The generation line and the result line of one sample and draw of a run directory (either may
+    be None: not generated yet, or not judged yet). An unknown sample or draw is refused in one line
+    (with the closest sample id, or the draws the sample has)."""
+    from wapii_core.base.errors import did_you_mean
+
+    directory = Path(directory)
+    load_run(directory)  # a bad run directory is refused before its lines are read
+    generations = read_generations(directory)
+    results = read_results(directory)
+    draws = sorted({line.draw for line in [*generations, *results] if line.sample == sample})
+    if not draws:
+        known = list(dict.fromkeys(line.sample for line in [*generations, *results]))
+        if not known:
+            raise WapiiError(f"{directory}: holds no samples yet")
+        raise WapiiError(f"{directory}: no sample {sample!r}{did_you_mean(sample, known)} "
+                         f"(samples are named <api>/<index>, e.g. {known[0]!r})")
+    if draw not in draws:
+        raise WapiiError(f"{directory}: sample {sample!r} has no draw {draw} (its draws: "
+                         f"{', '.join(map(str, draws))})")
+    key = f"{sample}#{draw}"
+    return latest(generations).get(key), latest(results).get(key)

@@ -24,6 +24,7 @@ def test_wapii_tiny_runs_end_to_end_and_a_rerun_loads_no_model(tmp_path, tiny_di
     assert summary["complete"] and summary["samples"] == summary["judged"] == 5
     gens = lines(out / "generations.jsonl")
     assert len(gens) == 5 and all(g["code"].startswith("// ") and "\naxios." in g["code"] for g in gens)
+    assert all(isinstance(g["prompt"], str) and g["prompt"].rstrip().endswith("axios.") for g in gens)  # as given
     run_json = json.loads((out / "run.json").read_text())
     assert run_json["backend_params"]["model"] == "wapii-tiny" and run_json["backend_params"]["dtype"] == "float32"
 

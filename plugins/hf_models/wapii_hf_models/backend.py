@@ -239,7 +239,8 @@ class HFBackend:
         else:
             code = continuation_program(req.prompt.starter, answer.text, self.params.stop)
         reason = answer.finish_reason if answer.finish_reason in ("length", "timeout", "unsatisfiable") else "stop"
-        return Generation(sample=req.sample.id, draw=req.draw, code=code, finish_reason=reason, raw=answer.text)
+        return Generation(sample=req.sample.id, draw=req.draw, code=code, finish_reason=reason, raw=answer.text,
+                          prompt=item.prompt)  # the text, or the messages the chat template renders
 
     def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
         """Cached answers first; the rest in batches of ``batch_size`` prompts of similar length."""

@@ -50,6 +50,9 @@ def test_a_base_model_continues_the_prompt_through_the_completions_endpoint(serv
         assert gen.code.startswith(f"// task {gen.sample.split('/')[1]}\n")
         assert "\naxios.get('https://api.example.test/items/" in gen.code and gen.code.endswith("');")
         assert gen.raw and gen.code.endswith(gen.raw)  # the server's completion, as it came
+        assert gen.prompt in [call.body["prompt"] for call in server.calls]  # the prompt as sent, and its cost
+        assert gen.timings.tokens_in == len(gen.prompt.split()) and gen.timings.tokens_out == len(gen.raw.split())
+        assert gen.timings.latency_s > 0
 
 
 def test_an_instruction_model_goes_through_chat_and_its_answer_becomes_a_program(server):
@@ -62,6 +65,9 @@ def test_an_instruction_model_goes_through_chat_and_its_answer_becomes_a_program
         assert gen.code.startswith("// task ") and "\naxios.get('https://api.example.test/items/" in gen.code
         assert "Here is the call" not in gen.code and "```" not in gen.code
         assert "Here is the call" in gen.raw and "```" in gen.raw  # the answer before post-processing
+        assert [[m.model_dump() for m in gen.prompt]] == [c.body["messages"] for c in server.calls
+                                                          if c.body["messages"][1] == gen.prompt[1].model_dump()]
+        assert gen.timings.tokens_out == len(gen.raw.split()) and gen.timings.latency_s > 0
 
 
 def test_sampled_draws_use_the_papers_temperature_and_a_seed_per_draw(server, model_name):
@@ -120,9 +126,11 @@ def test_a_rerun_is_served_from_the_cache_and_no_cache_asks_again(server, model_
     assert server.requests == 6
     b = backend(server, model_name)
     second = generate(b, requests_for(6))
-    assert server.requests == 6 and b.model_calls == 0 and second == first
+    untimed = lambda gens: [g.model_copy(update={"timings": None}) for g in gens]  # noqa: E731
+    assert server.requests == 6 and b.model_calls == 0 and untimed(second) == untimed(first)
+    assert all(g.timings.latency_s is None for g in second)  # a cached answer cost nothing
     third = generate(backend(server, model_name, no_cache="true"), requests_for(6))
-    assert server.requests == 12 and third == first
+    assert server.requests == 12 and untimed(third) == untimed(first)
 
 
 def test_the_cache_is_shared_across_base_urls(model_name):

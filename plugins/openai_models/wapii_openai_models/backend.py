@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterator
 
-from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest, RunContext,
+from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest,
+                            GenerationTimings, RunContext,
                             WapiiError, cache_key, chat_messages, chat_program, continuation_program)
 
 from .client import Answer, ApiClient, CallFailed
@@ -115,12 +117,18 @@ class OpenAIBackend:
     # -- generation ---------------------------------------------------------------------------
 
     def _program(self, req: GenerationRequest, answer: CachedAnswer | Answer) -> Generation:
+        """The generation of ``answer``, with the prompt as sent and what the server said it cost (a cached
+        answer cost nothing: its timings are null)."""
+        timings = (GenerationTimings(latency_s=answer.latency_s, tokens_in=answer.tokens_in,
+                                     tokens_out=answer.tokens_out) if isinstance(answer, Answer) else GenerationTimings())
+        prompt = chat_messages(req.prompt.text, self.system) if self.chat else req.prompt.text
         if self.chat:
             code = chat_program(req.prompt.starter, answer.text, req.prompt.call_start)
         else:
             code = continuation_program(req.prompt.starter, answer.text, self.options.stop or None)
         reason = "length" if answer.finish_reason == "length" else "stop"
-        return Generation(sample=req.sample.id, draw=req.draw, code=code, finish_reason=reason, raw=answer.text)
+        return Generation(sample=req.sample.id, draw=req.draw, code=code, finish_reason=reason, raw=answer.text,
+                          prompt=prompt, timings=timings)
 
     def _ensure_started(self) -> tuple[ApiClient, ThreadPoolExecutor]:
         if self._client is None or self._pool is None:
@@ -135,7 +143,8 @@ class OpenAIBackend:
     def _ask(self, client: ApiClient, call: _Call) -> Answer:
         with self._count_lock:
             self.model_calls += 1
-        answer = client.complete(self.endpoint, call.body)
+        began = time.perf_counter()
+        answer = replace(client.complete(self.endpoint, call.body), latency_s=time.perf_counter() - began)
         self.cache.put(call.key, CachedAnswer(text=answer.text, finish_reason=answer.finish_reason))
         return answer
 

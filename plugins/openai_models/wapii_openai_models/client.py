@@ -26,6 +26,9 @@ class Answer:
 
     text: str
     finish_reason: str  # "stop" or "length"
+    tokens_in: int | None = None  # the response's usage.prompt_tokens, where the server reports it
+    tokens_out: int | None = None  # usage.completion_tokens
+    latency_s: float | None = None  # seconds from sending the request to its answer (retries included)
 
 
 class CallFailed(Exception):
@@ -56,7 +59,11 @@ def parse_answer(endpoint: str, payload: Any) -> Answer:
         raise _Transient(f"response without choices[0].{'message.content' if endpoint == 'chat' else 'text'}: "
                          f"{_snippet(json.dumps(payload))}") from None
     reason = choice.get("finish_reason") if isinstance(choice, dict) else None
-    return Answer(text=text or "", finish_reason="length" if reason == "length" else "stop")
+    usage = payload.get("usage") if isinstance(payload, dict) else None
+    tokens = [usage.get(k) if isinstance(usage, dict) else None for k in ("prompt_tokens", "completion_tokens")]
+    tokens_in, tokens_out = (t if isinstance(t, int) and not isinstance(t, bool) else None for t in tokens)
+    return Answer(text=text or "", finish_reason="length" if reason == "length" else "stop", tokens_in=tokens_in,
+                  tokens_out=tokens_out)
 
 
 class ApiClient:

@@ -149,8 +149,11 @@ def answer(state: _State, endpoint: str, body: dict[str, Any], authorization: st
         state.by_endpoint[endpoint] += 1
         state.calls.append(call)
         number = state.answered
+    prompt = body.get("prompt") if endpoint == "completions" else " ".join(
+        str(m.get("content", "")) for m in body.get("messages") or [] if isinstance(m, dict))
+    usage = {"prompt_tokens": len(str(prompt or "").split()), "completion_tokens": len(text.split())}  # words
     return 200, {"id": f"cmpl-{number}", "object": "text_completion" if endpoint == "completions"
-                 else "chat.completion", "model": body.get("model"), "choices": [choice]}
+                 else "chat.completion", "model": body.get("model"), "choices": [choice], "usage": usage}
 
 
 class _Handler(BaseHTTPRequestHandler):

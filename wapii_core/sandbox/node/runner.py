@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -13,6 +14,7 @@ from wapii_core.sandbox.node.answer import to_capture
 from wapii_core.sandbox.node.env import ensure_runtime, find_node
 from wapii_core.sandbox.node.library import NodeLibrary
 from wapii_core.sandbox.node.pool import NodePool
+from wapii_core.sandbox.supervisor import ELAPSED
 
 
 class NodeRunner:
@@ -76,7 +78,11 @@ class NodeRunner:
         if not calls:
             return []
         pool = self._ensure_pool()
-        return [to_capture(answer, self.keep, self.schema) for answer in pool.run(list(calls))]
+        return [self._capture(answer) for answer in pool.run(list(calls))]
+
+    def _capture(self, answer: Any) -> Capture:
+        elapsed = answer.pop(ELAPSED, None) if isinstance(answer, dict) else None
+        return to_capture(answer, self.keep, self.schema).model_copy(update={"execution_s": elapsed})
 
     def close(self) -> None:
         """Stops the workers (they restart on the next :meth:`execute`)."""

@@ -1,0 +1,198 @@
+"""One sample and draw of a run, told on the terminal (``wapii show``): the task, the prompt, the program
+with the judged call marked, the expected request beside the captured one as a diff, and every
+verdict with its reason, all read from the run record (:mod:`wapii_core.store.record`).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from rich.console import Console, Group
+from rich.text import Text
+
+from wapii_core.base.model import ChatMessage
+from wapii_core.store.record import GenerationLine, ResultLine, RunRecord
+
+FOLD_LINES = 4
+"""Lines of a folded prompt (or of each of its messages) shown at its start and at its end."""
+
+
+@dataclass
+class SampleStory:
+    """What ``wapii show`` tells of one sample and draw."""
+
+    directory: str
+    run: RunRecord
+    sample: str
+    draw: int
+    task: str | None
+    generation: GenerationLine | None
+    result: ResultLine | None
+
+
+def _heading(title: str) -> Text:
+    return Text(f"\n{title}", style="bold")
+
+
+def _folded(text: str, whole: bool) -> list[str]:
+    lines = text.splitlines() or [""]
+    if whole or len(lines) <= 2 * FOLD_LINES + 1:
+        return lines
+    hidden = len(lines) - 2 * FOLD_LINES
+    return [*lines[:FOLD_LINES], f"... {hidden} lines folded (--prompt shows the whole prompt) ...",
+            *lines[-FOLD_LINES:]]
+
+
+def prompt_lines(prompt: str | list[ChatMessage] | None, whole: bool) -> list[str]:
+    """The prompt as shown: text folded to its first and last lines (unless ``whole``), or each chat
+    message under its role."""
+    if prompt is None:
+        return ["(not recorded: the run was made before prompts were stored)"]
+    if isinstance(prompt, str):
+        size = f"({len(prompt)} characters, {len(prompt.splitlines())} lines)"
+        return [size, *(f"  {line}" for line in _folded(prompt, whole))]
+    out = [f"({len(prompt)} chat messages)"]
+    for message in prompt:
+        out.append(f"  [{message.role}]")
+        out += [f"    {line}" for line in _folded(message.content, whole)]
+    return out
+
+
+def program_text(code: str, span: tuple[int, int] | None) -> Text:
+    """The program with line numbers; the judged call (``span``) underlined and its lines marked ``>``."""
+    text = Text()
+    lines = code.splitlines(keepends=True) or [""]
+    width = len(str(len(lines)))
+    offset = 0
+    for number, line in enumerate(lines, 1):
+        end = offset + len(line)
+        marked = span is not None and span[0] < max(end, offset + 1) and span[1] > offset
+        text.append(f"{'>' if marked else ' '} {number:>{width}} | ", style="bold yellow" if marked else "dim")
+        body = line.rstrip("\n")
+        if marked and span is not None:
+            start, stop = max(span[0] - offset, 0), min(span[1] - offset, len(body))
+            text.append(body[:start])
+            text.append(body[start:stop], style="bold underline")
+            text.append(body[stop:])
+        else:
+            text.append(body)
+        text.append("\n")
+        offset = end
+    return text
+
+
+def request_diff(expected: dict[str, Any] | None, captured: dict[str, Any] | None) -> Text:
+    """The expected request beside the captured one as a unified diff of their JSON (``-`` expected,
+    ``+`` captured); the whole expected request when nothing was captured."""
+    def lines(request: dict[str, Any] | None) -> list[str]:
+        return json.dumps(request, indent=2, ensure_ascii=False).splitlines() if request is not None else []
+
+    text = Text()
+    if captured is None:
+        text.append("(no request was captured; the expected request:)\n", style="dim")
+        for line in lines(expected) or ["(not recorded)"]:
+            text.append(f"  {line}\n")
+        return text
+    if expected is None:
+        text.append("(the expected request is not recorded)\n", style="dim")
+    diff = list(difflib.unified_diff(lines(expected), lines(captured), "expected", "captured", n=1000, lineterm=""))
+    if not diff:
+        text.append("(the captured request is the expected request)\n", style="green")
+        return text
+    for line in diff:
+        if line.startswith(("---", "+++")):
+            text.append(line + "\n", style="bold")
+        elif line.startswith("@@"):
+            continue
+        elif line.startswith("-"):
+            text.append(line + "\n", style="red")
+        elif line.startswith("+"):
+            text.append(line + "\n", style="green")
+        else:
+            text.append(line + "\n")
+    return text
+
+
+def verdict_lines(result: ResultLine) -> list[tuple[str, str, str]]:
+    """``(field path, verdict, reason)`` for the URL, the method and every argument, in report order."""
+    rows = [("url", result.url or "-", result.reasons.get("url", "")),
+            ("method", result.method or "-", result.reasons.get("method", ""))]
+    for field, names in result.arguments.items():
+        if "data" in result.reasons and field == "data":
+            rows.append(("data", "-", result.reasons["data"]))
+        for name, verdict in names.items():
+            path = f"{field}.{name}"
+            rows.append((path, verdict, result.reasons.get(path, "")))
+    return rows
+
+
+def render(story: SampleStory, whole_prompt: bool = False) -> Group:
+    """The story as rich renderables, in the order ``wapii show`` prints them."""
+    parts: list[Any] = []
+    gen, result = story.generation, story.result
+    title = Text(f"{story.sample} (draw {story.draw})", style="bold")
+    title.append(f"  {story.directory}: {story.run.label}, {story.run.mode} mode", style="dim")
+    parts.append(title)
+    if result is None:
+        parts.append(Text("verdict: not judged yet (run the same `wapii run` again, or `wapii evaluate`)",
+                          style="yellow"))
+    else:
+        line = Text("verdict: ")
+        line.append(result.verdict, style="bold green" if result.verdict == "correct" else "bold red")
+        if result.verdict == "nonexecutable":
+            line.append(f" ({result.error}{': ' + result.error_detail if result.error_detail else ''})")
+        else:
+            line.append(f"  endpoint {result.endpoint}, URL {result.url}, method {result.method}")
+            line.append(f"; resolved to {result.resolved_endpoint or 'no endpoint of the spec'}")
+        parts.append(line)
+
+    parts.append(_heading("Task"))
+    parts.append(Text(f"  {story.task}" if story.task else "  (the dataset is not available to show it)"))
+
+    parts.append(_heading("Prompt"))
+    parts.append(Text("\n".join(prompt_lines(gen.prompt if gen else None, whole_prompt))))
+
+    parts.append(_heading("Program (the judged call marked >)"))
+    if gen is None:
+        parts.append(Text("  (not generated yet)"))
+    elif gen.error is not None:
+        parts.append(Text(f"  generation failed: {gen.error}", style="red"))
+    else:
+        span = result.call_span if result is not None else None
+        parts.append(program_text(gen.code or "", span))
+        if result is not None and result.call and span is None:
+            parts.append(Text("judged call (not found as is in the program):", style="dim"))
+            parts.append(Text(result.call.rstrip("\n")))
+        timings = []
+        if gen.timings is not None:
+            if gen.timings.latency_s is not None:
+                timings.append(f"generated in {gen.timings.latency_s:.2f} s")
+            if gen.timings.tokens_in is not None or gen.timings.tokens_out is not None:
+                timings.append(f"tokens in/out {gen.timings.tokens_in}/{gen.timings.tokens_out}")
+        if result is not None and result.timings is not None and result.timings.execution_s is not None:
+            timings.append(f"executed in {result.timings.execution_s:.3f} s")
+        parts.append(Text(f"finish reason {gen.finish_reason}" + "".join(f"; {t}" for t in timings), style="dim"))
+
+    if result is not None:
+        parts.append(_heading("Expected vs captured request"))
+        parts.append(request_diff(result.expected_request, result.request))
+        if result.verdict != "nonexecutable":
+            parts.append(_heading("Verdicts"))
+            rows = verdict_lines(result)
+            width = max(len(path) for path, _, _ in rows)
+            text = Text()
+            for path, verdict, reason in rows:
+                text.append(f"  {path:<{width}}  ")
+                told = reason[len(path):].lstrip(": ") if reason.startswith(path) else reason
+                text.append(f"{verdict:<15}" if told else verdict, style="green" if verdict == "correct" else "red")
+                text.append(f"  {told}\n" if told else "\n")
+            parts.append(text)
+    return Group(*parts)
+
+
+def print_story(story: SampleStory, whole_prompt: bool = False, console: Console | None = None) -> None:
+    """Print the story (colours only on a terminal)."""
+    (console or Console(highlight=False)).print(render(story, whole_prompt), soft_wrap=True)
