@@ -356,10 +356,12 @@
   function programHtml(record, language) {
     const code = record.code || "";
     if (!code) return `<p class="muted">No program (${esc(record.generation_error || "none stored")}).</p>`;
-    let span = Array.isArray(record.call_span) ? record.call_span : null;
-    if (!span && record.call) {
-      const at = code.indexOf(record.call.trim());
-      if (at >= 0) span = [at, at + record.call.trim().length];
+    let span = Array.isArray(record.call_span) ? record.call_span.slice() : null;
+    const call = (record.call || "").trim();
+    if (call) {
+      // the whole call where the program holds it as judged (a span may stop short of its closing "});")
+      const at = span && code.startsWith(call, span[0]) ? span[0] : span ? -1 : code.indexOf(call);
+      if (at >= 0) span = [at, at + call.length];
     }
     if (!span) return `<pre><code class="hljs">${highlight(code, language)}</code></pre>`;
     const [a, b] = span;
