@@ -80,6 +80,17 @@ def test_bundle_of_two_runs_shows_an_illegal_sample(bundle: tuple[Path, Path], w
             assert "illegal" in page.locator("#counts").inner_text()
             page.screenshot(path=str(shots / f"view-{width}-front.png"), full_page=True)
 
+            page.fill("input[name=q]", "okafor")  # a task's text: that task in both runs
+            page.wait_for_function("document.body.dataset.listed === '2'")
+            page.click("#clear")
+            page.wait_for_function(f"document.body.dataset.listed === '{2 * len(results)}'")
+            row = page.locator("#report tr", has_text="Illegal implementations (t)")
+            row.locator("td").nth(2).locator("a").click()  # the replay run's value: its illegal samples
+            page.wait_for_function("document.body.dataset.listed === '2'")
+            assert "verdict=illegal" in page.url and "run=1" in page.url
+            page.click("#clear")
+            page.wait_for_function(f"document.body.dataset.listed === '{2 * len(results)}'")
+
             page.select_option("select[name=verdict]", "illegal")
             page.wait_for_function("document.body.dataset.listed === '2'")
             assert page.locator("#contentArea .srow").count() == 2
