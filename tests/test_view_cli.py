@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -117,3 +118,17 @@ def _put_text(text: str) -> tuple[str, object]:
     match = re.fullmatch(r'wapii\.put\(("[^"]*"),(.*)\);\n', text, re.S)
     assert match
     return json.loads(match[1]), json.loads(match[2])
+
+
+def test_a_run_without_stored_expected_requests_shows_the_datasets(run_dir: Path, tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    shutil.copytree(run_dir, old)
+    lines = [json.loads(line) for line in (old / "results.jsonl").read_text().splitlines()]
+    for line in lines:
+        line.pop("expected_request")
+    (old / "results.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+    write_bundle([old], tmp_path / "site")
+    _, records = _put(tmp_path / "site" / "data" / "r0" / "c0.js")
+    dataset = json.loads((REPO / "wapii_core" / "specs" / "demo" / "dataset.json").read_text())
+    assert [r["expected_from"] for r in records] == ["dataset"] * 6
+    assert [r["expected_request"] for r in records] == [s["config"] for s in dataset[:6]]

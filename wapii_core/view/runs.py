@@ -67,10 +67,10 @@ def read_run(directory: Path) -> tuple[RunRecord, Summary, list[dict[str, Any]]]
     generations = latest(read_generations(directory))
     records = []
     for result in latest(read_results(directory)).values():
-        record = result.model_dump(mode="json")
+        record = result.model_dump()
         generation = generations.get(result.key)
         if generation is not None:
-            extra = generation.model_dump(mode="json", exclude={"sample", "draw"})
+            extra = generation.model_dump(exclude={"sample", "draw"})
             extra["generation_error"] = extra.pop("error", None)
             record.update(extra)
         records.append(record)
@@ -161,15 +161,14 @@ def open_runs(directories: Iterable[Path], advance: Callable[[int], None] = lamb
     is called after each run)."""
     tasks = Tasks()
     runs: list[ViewRun] = []
-    datasets: dict[tuple[Any, Any], Dataset | None] = {}
+    datasets: dict[tuple[Any, Any], tuple[dict[str, Any], _Endpoints]] = {}  # the runs of one dataset share them
     for directory in directories:
         run, summary, records = read_run(Path(directory))
         key = (run.dataset, run.dataset_sha256)
         if key not in datasets:
-            datasets[key] = _dataset(run)
-        dataset = datasets[key]
-        by_id = {s.id: s for s in dataset.samples} if dataset else {}
-        endpoints = _Endpoints(dataset, tasks)
+            dataset = _dataset(run)
+            datasets[key] = ({s.id: s for s in dataset.samples} if dataset else {}, _Endpoints(dataset, tasks))
+        by_id, endpoints = datasets[key]
         for record in records:
             task = by_id.get(record["sample"])
             record["task"] = task.task if task else ""
