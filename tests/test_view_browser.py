@@ -84,6 +84,10 @@ def test_bundle_of_two_runs_shows_an_illegal_sample(bundle: tuple[Path, Path], w
             page.wait_for_function("document.body.dataset.listed === '2'")
             page.click("#clear")
             page.wait_for_function(f"document.body.dataset.listed === '{2 * len(results)}'")
+            report = page.locator("details.section")
+            assert report.evaluate("d => d.open") == (width > 700)  # folded on a phone: the list comes first
+            if width <= 700:
+                page.click("details.section > summary")
             row = page.locator("#report tr", has_text="Illegal implementations (t)")
             row.locator("td").nth(2).locator("a").click()  # the replay run's value: its illegal samples
             page.wait_for_function("document.body.dataset.listed === '2'")

@@ -274,8 +274,9 @@
         `<h2>Runs</h2><div class="scroll-x"><table class="grid"><thead><tr><th>run</th><th>model · setup · setting · adapter · mode</th><th>samples</th></tr></thead><tbody>` +
         meta.runs.map((r) => `<tr><td>${esc(r.name)}</td><td style="text-align:left">${esc(r.label)}</td><td>${r.samples}</td></tr>`).join("") +
         `</tbody></table></div>` +
-        `<h2>Report</h2><p class="muted">Values from each run's summary; a linked value lists the samples it counts.</p>` +
-        `<div class="scroll-x"><table class="grid" id="report"><thead><tr><th>row</th>${runHeads()}</tr></thead><tbody>${reportTable()}</tbody></table></div>` +
+        `<details class="section"${window.innerWidth > 700 ? " open" : ""}><summary><h2>Report</h2></summary>` +
+        `<p class="muted">Values from each run's summary; a linked value lists the samples it counts.</p>` +
+        `<div class="scroll-x"><table class="grid" id="report"><thead><tr><th>row</th>${runHeads()}</tr></thead><tbody>${reportTable()}</tbody></table></div></details>` +
         `<h2>Samples by verdict</h2><div class="scroll-x"><table class="grid" id="counts"><thead><tr><th>samples</th>${runHeads()}</tr></thead><tbody>${countTable()}</tbody></table></div>` +
         `<h2 id="samples">Samples</h2><div id="filter-slot"></div>` +
         `<div class="srow shead"><span class="c-run">run</span><span class="c-sample">sample</span><span class="c-draw">draw</span><span class="c-api">API</span><span class="c-verdict">verdict</span><span class="c-end">captured endpoint</span><span class="c-task">task</span></div>` +
