@@ -68,6 +68,7 @@ def test_an_oracle_run_records_the_prompt_and_the_expected_request_of_every_samp
         assert samples[gen.sample].task in gen.prompt and gen.prompt.rstrip().endswith("axios.")
     results = read_results(out)
     assert all(r.verdict == "correct" and r.reasons == {} for r in results)
+    assert all(0 < r.timings.execution_s < 60 for r in results)  # measured per call by the sandbox's supervisor
     assert {r.resolved_endpoint for r in results if r.sample == "larchwood/0"} == {"GET /books"}
     assert load_run(out).record_version == RECORD_VERSION == load_summary(out).record_version
 

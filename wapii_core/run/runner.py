@@ -363,7 +363,7 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
             raise WapiiError(f"{out_dir}: the run was made on another version of dataset {inputs.dataset.name!r} "
                              f"(sha256 {record.dataset_sha256}, found {inputs.dataset.sha256})")
         judge = _judge_for(_started_adapter(stack, config.adapter), inputs)
-        store = RunStore.open(out_dir, record, lock=lock)
+        store = RunStore.open(out_dir, record.model_copy(update={"record_version": RECORD_VERSION}), lock=lock)
         stack.callback(store.close)
         store.reset_results()
         return _scored(store, judge, inputs, progress)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -81,7 +81,7 @@ class RunRecord(BaseModel):
     backend: str
     backend_params: dict[str, Any] = Field(default_factory=dict)
     model: str | None = None
-    setup: str = "full"
+    setup: Literal["full", "argument", "import"] = "full"
     setting: str = "unconstrained"
     mode: str = "reference"
     draws: int = 1

@@ -32,7 +32,8 @@ def complete_lines(path: Path) -> list[dict]:
 
 
 def results(run_dir: Path) -> dict:
-    return {r["sample"]: r for r in complete_lines(run_dir / "results.jsonl")}
+    """Result lines by sample, without the execution time measured (what a rerun may not repeat)."""
+    return {r["sample"]: {k: v for k, v in r.items() if k != "timings"} for r in complete_lines(run_dir / "results.jsonl")}
 
 
 def test_kill_9_mid_run_and_resume_give_the_uninterrupted_summary(tmp_path, model_name):
