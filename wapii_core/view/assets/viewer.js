@@ -379,7 +379,8 @@
   }
 
   function diffHtml(expected, captured) {
-    if (captured == null && expected == null) return `<p class="muted">No request.</p>`;
+    if (captured == null) return `<p class="muted">No request was captured (the call did not run).</p>`;
+    if (expected == null) return `<p class="muted">The expected request is not available.</p>`;
     const parts = Diff.diffLines(pretty(expected) + "\n", pretty(captured) + "\n");
     const lines = [];
     parts.forEach((p) => {
