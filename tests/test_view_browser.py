@@ -115,6 +115,8 @@ def test_bundle_of_two_runs_shows_an_illegal_sample(bundle: tuple[Path, Path], w
             for field, reason in (record.get("reasons") or {}).items():
                 assert reason in verdicts, field
             assert page.locator("mark.call").inner_text() == record["call"].strip()
+            if (record.get("timings") or {}).get("execution_s") is not None:
+                assert "execution_s" in page.locator("#timings").inner_text()
             across = page.locator("#across .card")
             assert across.count() == 2 and "correct" in across.nth(0).inner_text()
             page.screenshot(path=str(shots / f"view-{width}-sample.png"), full_page=True)

@@ -52,6 +52,9 @@ def test_bundle_holds_an_index_and_every_record_in_chunks(run_dir: Path, tmp_pat
     assert records[0]["expected_request"] == results[0]["expected_request"]
     assert records[0]["request"] == results[0]["request"]
     assert records[0]["prompt"] and records[0]["code"].endswith(records[0]["call"])
+    generations = [json.loads(line) for line in (run_dir / "generations.jsonl").read_text().splitlines()]
+    assert records[0]["timings"] == results[0]["timings"] and "execution_s" in records[0]["timings"]
+    assert records[0]["generation_timings"] == generations[0]["timings"]
     excerpt = meta["excerpts"][f"larchwood {records[0]['expected_endpoint']}"]
     assert '"/books"' in _put(site / "data" / "x" / f"{excerpt}.js")[1]
     html = (site / "index.html").read_text()

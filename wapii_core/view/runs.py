@@ -1,7 +1,7 @@
 """Run directories as the viewer reads them: each sample's judged result joined with its generation.
 
 A sample's record is the result line and the generation line of the same sample and draw, merged
-(the generation's ``error`` kept as ``generation_error``), plus what the page needs beside the run
+(the generation's ``error`` and ``timings`` kept as ``generation_error`` and ``generation_timings``), plus what the page needs beside the run
 files: the task text, the expected request (the result line's, else the dataset's ``config``), the
 endpoints of the expected and of the captured request (``METHOD /template``) and the spec excerpt
 of each. Everything from the dataset and the specs is optional: a run whose dataset is no longer
@@ -72,6 +72,7 @@ def read_run(directory: Path) -> tuple[RunRecord, Summary, list[dict[str, Any]]]
         if generation is not None:
             extra = generation.model_dump(exclude={"sample", "draw"})
             extra["generation_error"] = extra.pop("error", None)
+            extra["generation_timings"] = extra.pop("timings", None)  # the result's own are execution times
             record.update(extra)
         records.append(record)
     return run, summary, records

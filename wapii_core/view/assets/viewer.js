@@ -269,6 +269,7 @@
 
   function showFront() {
     where.textContent = `${meta.runs.length} run(s), ${index.reduce((n, ix) => n + ix.t.length, 0)} samples`;
+    delete document.body.dataset.sample;
     if (!frontBuilt) {
       app.innerHTML =
         `<h2>Runs</h2><div class="scroll-x"><table class="grid"><thead><tr><th>run</th><th>model · setup · setting · adapter · mode</th><th>samples</th></tr></thead><tbody>` +
@@ -411,10 +412,10 @@
   }
 
   function timingsHtml(record) {
-    const t = Object.assign({}, record.timings || {});
+    const t = Object.assign({}, record.generation_timings || {}, record.timings || {});
     const items = Object.entries(t).filter(([, v]) => v != null);
     if (!items.length) return "";
-    return `<dl class="kv">${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(typeof v === "number" && !Number.isInteger(v) ? v.toFixed(3) : v)}</dd>`).join("")}</dl>`;
+    return `<dl class="kv" id="timings">${items.map(([k, v]) => `<dt>${esc(k)}</dt><dd>${esc(typeof v === "number" && !Number.isInteger(v) ? v.toFixed(3) : v)}</dd>`).join("")}</dl>`;
   }
 
   function neighbours(r, row, query) {
