@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import fnmatch
 import re
-import tomllib
+
+import pytest
 
 from support import REPO
 
@@ -14,6 +15,7 @@ ASSETS = REPO / "wapii_core" / "view" / "assets"
 
 
 def test_every_asset_is_package_data() -> None:
+    tomllib = pytest.importorskip("tomllib", reason="Python 3.11's tomllib reads pyproject.toml")
     patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["wapii_core"]
     files = [p.relative_to(REPO / "wapii_core").as_posix() for p in ASSETS.rglob("*") if p.is_file()]
     assert files
