@@ -481,7 +481,8 @@
       const ix = index[k];
       while (other + 1 < ix.t.length && ix.t[other + 1] === task && ix.d[other] < record.draw) other++;
       const rec = k === r ? record : await loadRecord(k, other);
-      const reasons = Object.entries(rec.reasons || {}).map(([f, why]) => `<li><b>${esc(f)}</b>: ${esc(why)}</li>`).join("");
+      const reasons = Object.entries(rec.reasons || {}).map(([f, why]) =>
+        `<li>${String(why).startsWith(f) ? esc(why) : `<b>${esc(f)}</b>: ${esc(why)}`}</li>`).join("");
       return `<div class="card${k === r ? " here" : ""}"><div><a href="#s/${k}/${other}?${esc(queryOf(query))}"><b>${esc(run.name)}</b></a> ` +
         `${badge(rec.verdict)} ${rec.error ? esc(rec.error) : ""} <span class="muted">draw ${rec.draw}</span></div>` +
         `<div class="muted">${esc(run.label)}</div>` +
