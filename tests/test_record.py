@@ -3,14 +3,18 @@ call span, timings), read back only through the typed models, versioned, and tol
 
 from __future__ import annotations
 
+import io
 import json
+import shutil
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from support import CONFORMANCE, WAPIIBENCH, run_cli
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.model import Setup
+from wapii_core.report.sample_story import SampleStory, print_story
 from wapii_core.run.runner import RunConfig, load_dataset, run
 from wapii_core.store.record import (RECORD_VERSION, load_run, load_summary, read_generations, read_results,
                                      sample_lines)
@@ -31,6 +35,21 @@ def replay(tmp_path: Path, programs: dict[str, str]) -> Path:
     out = tmp_path / "run"
     run(RunConfig(dataset="demo", backend="replay", generations=path, limit=len(programs)), out)
     return out
+
+
+FIRST, SECOND, THIRD, FOURTH = DEMO.samples[:4]
+
+
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One replay of the demo's first four tasks: a wrong and an illegal value, a wrong method, a correct
+    program and one without a call (shared by the tests that only read it)."""
+    return replay(tmp_path_factory.mktemp("replayed"), {
+        FIRST.id: oracle_program(FIRST).replace("limit: 10", "limit: '10', debug: true"),
+        SECOND.id: oracle_program(SECOND).replace("axios.get(", "axios.delete("),
+        THIRD.id: oracle_program(THIRD),
+        FOURTH.id: "// nothing to see\nconst axios = require('axios');\n",
+    })
 
 
 def assert_story_complete(out: Path, samples: dict) -> None:
@@ -59,6 +78,7 @@ def assert_story_complete(out: Path, samples: dict) -> None:
         assert 0 <= start < end <= len(gen.code) and gen.code[start:end].strip() in result.call
 
 
+@pytest.mark.slow
 def test_an_oracle_run_records_the_prompt_and_the_expected_request_of_every_sample(tmp_path: Path) -> None:
     out = tmp_path / "oracle"
     run(RunConfig(dataset="demo", backend="oracle"), out)
@@ -73,61 +93,62 @@ def test_an_oracle_run_records_the_prompt_and_the_expected_request_of_every_samp
     assert load_run(out).record_version == RECORD_VERSION == load_summary(out).record_version
 
 
-def test_each_wrong_verdict_is_explained_in_the_result_line(tmp_path: Path) -> None:
-    first, second, third, fourth = DEMO.samples[:4]
-    programs = {
-        first.id: oracle_program(first).replace("limit: 10", "limit: '10', debug: true"),
-        second.id: oracle_program(second).replace("axios.get(", "axios.delete("),
-        third.id: oracle_program(third),
-        fourth.id: "// nothing to see\nconst axios = require('axios');\n",
-    }
-    out = replay(tmp_path, programs)
-    assert_story_complete(out, {s.id: s for s in DEMO.samples})
-    results = {r.sample: r for r in read_results(out)}
-    assert results[first.id].reasons == {
+def test_each_wrong_verdict_is_explained_in_the_result_line(replayed: Path) -> None:
+    assert_story_complete(replayed, {s.id: s for s in DEMO.samples})
+    results = {r.sample: r for r in read_results(replayed)}
+    assert results[FIRST.id].reasons == {
         "params.limit": "params.limit: sent '10', expected 10",
         "params.debug": "params.debug illegal: sent true, not an argument of the expected endpoint",
     }
-    assert results[second.id].reasons["method"].startswith("method ") and \
-        "sent 'delete', expected 'get'" in results[second.id].reasons["method"]
-    assert results[third.id].verdict == "correct" and results[third.id].reasons == {}
-    assert results[fourth.id].verdict == "nonexecutable" and results[fourth.id].error == "no_request"
-    assert results[fourth.id].call_span is None and results[fourth.id].expected_request == fourth.config
+    assert results[SECOND.id].reasons["method"].startswith("method ") and \
+        "sent 'delete', expected 'get'" in results[SECOND.id].reasons["method"]
+    assert results[THIRD.id].verdict == "correct" and results[THIRD.id].reasons == {}
+    assert results[FOURTH.id].verdict == "nonexecutable" and results[FOURTH.id].error == "no_request"
+    assert results[FOURTH.id].call_span is None and results[FOURTH.id].expected_request == FOURTH.config
 
 
-def test_show_prints_task_prompt_program_diff_and_reasons(tmp_path: Path) -> None:
-    sample = DEMO.samples[0]
-    out = replay(tmp_path, {sample.id: oracle_program(sample).replace("limit: 10", "limit: '10'")})
-    done = run_cli("show", str(out), sample.id)
+def test_show_prints_task_prompt_program_diff_and_reasons(replayed: Path) -> None:
+    done = run_cli("show", str(replayed), FIRST.id)
     assert done.returncode == 0, done.stderr
     text = done.stdout
-    assert sample.task in text and "verdict: wrong" in text and "resolved to GET /books" in text
+    assert FIRST.task in text and "verdict: illegal" in text and "resolved to GET /books" in text
     assert "lines folded (--prompt shows the whole prompt)" in text
     marked = [line for line in text.splitlines() if line.startswith("> ")]
     assert len(marked) == 1 and "axios.get(" in marked[0]
-    assert '-    "limit": 10' in text and '+    "limit": "10"' in text  # expected vs captured, as a diff
-    assert any(line.split()[:2] == ["params.limit", "incorrect_value"] and line.endswith("sent '10', expected 10")
-               for line in text.splitlines())
-    whole = run_cli("show", str(out), sample.id, "--prompt").stdout
-    prompt = read_generations(out)[0].prompt
-    assert "folded" not in whole and all(line in whole for line in prompt.splitlines())
+    assert '-    "limit": 10' in text and '+    "limit": "10",' in text  # expected vs captured, as a diff
+    assert '+    "debug": true' in text
+    lines = [line.split() for line in text.splitlines()]
+    assert ["params.limit", "incorrect_value", "sent", "'10',", "expected", "10"] in lines
+    assert ["params.debug", "illegal", "sent", "true,", "not", "an", "argument", "of", "the", "expected",
+            "endpoint"] in lines
+    generation, result = sample_lines(replayed, FIRST.id)
+    story = SampleStory(str(replayed), load_run(replayed), FIRST.id, 0, FIRST.task, generation, result)
+    console = Console(file=io.StringIO(), width=200)
+    print_story(story, whole_prompt=True, console=console)  # --prompt
+    whole = console.file.getvalue()
+    assert "folded" not in whole and all(line in whole for line in generation.prompt.splitlines())
 
 
-def test_show_refuses_a_bad_directory_an_unknown_sample_or_draw_in_one_line(tmp_path: Path) -> None:
-    sample = DEMO.samples[0]
-    out = replay(tmp_path, {sample.id: oracle_program(sample)})
-    for args, message in [((str(tmp_path / "nowhere"), sample.id), "no such run directory"),
-                          ((str(tmp_path), sample.id), "not a run directory (no run.json)"),
-                          ((str(out), "larchwod/0"), "no sample 'larchwod/0' (did you mean 'larchwood/0'?)"),
-                          ((str(out), sample.id, "--draw", "3"), "has no draw 3 (its draws: 0)")]:
-        done = run_cli("show", *args)
-        assert done.returncode == 2 and message in done.stderr, done.stderr
-        assert len(done.stderr.strip().splitlines()) == 1 and not done.stdout
+def test_show_refuses_a_bad_directory_an_unknown_sample_or_draw_in_one_line(replayed: Path, tmp_path: Path) -> None:
+    for directory, sample, draw, message in [(tmp_path / "nowhere", FIRST.id, 0, "no such run directory"),
+                                             (tmp_path, FIRST.id, 0, "not a run directory (no run.json)"),
+                                             (replayed, "larchwod/0", 0, "no sample 'larchwod/0' (did you mean "
+                                                                          "'larchwood/0'?)"),
+                                             (replayed, FIRST.id, 3, "has no draw 3 (its draws: 0)")]:
+        with pytest.raises(WapiiError) as refused:
+            sample_lines(directory, sample, draw)
+        assert message in str(refused.value) and "\n" not in str(refused.value)
+    done = run_cli("show", str(replayed), "larchwod/0")
+    assert done.returncode == 2 and not done.stdout
+    assert done.stderr.strip().splitlines() == [f"error: {replayed}: no sample 'larchwod/0' (did you mean "
+                                                "'larchwood/0'?) (samples are named <api>/<index>, e.g. "
+                                                "'larchwood/0')"]
 
 
-def test_a_record_written_before_versioning_is_read_and_a_newer_one_refused(tmp_path: Path) -> None:
-    sample = DEMO.samples[0]
-    out = replay(tmp_path, {sample.id: oracle_program(sample)})
+def test_a_record_written_before_versioning_is_read_and_a_newer_one_refused(replayed: Path, tmp_path: Path) -> None:
+    sample = THIRD
+    out = tmp_path / "old"
+    shutil.copytree(replayed, out)
     old = {k: v for k, v in json.loads((out / "run.json").read_text()).items() if k != "record_version"}
     (out / "run.json").write_text(json.dumps(old))
     lines = [json.loads(line) for line in (out / "generations.jsonl").read_text().splitlines()]
@@ -136,8 +157,9 @@ def test_a_record_written_before_versioning_is_read_and_a_newer_one_refused(tmp_
     assert load_run(out).record_version == 1
     generation, result = sample_lines(out, sample.id)
     assert generation.prompt is None and result.verdict == "correct"
-    done = run_cli("show", str(out), sample.id)
-    assert done.returncode == 0 and "not recorded: the run was made before prompts were stored" in done.stdout
+    console = Console(file=io.StringIO(), width=200)
+    print_story(SampleStory(str(out), load_run(out), sample.id, 0, None, generation, result), console=console)
+    assert "not recorded: the run was made before prompts were stored" in console.file.getvalue()
     (out / "summary.json").write_text(json.dumps({**json.loads((out / "summary.json").read_text()),
                                                   "record_version": RECORD_VERSION + 1}))
     with pytest.raises(WapiiError, match=r"summary\.json: record_version \d+ is newer than this wapii reads"):
@@ -147,6 +169,7 @@ def test_a_record_written_before_versioning_is_read_and_a_newer_one_refused(tmp_
     assert len(done.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_evaluate_rejudges_with_the_same_story(tmp_path: Path) -> None:
     sample = DEMO.samples[0]
     out = replay(tmp_path, {sample.id: oracle_program(sample).replace("limit: 10", "limit: 11")})

@@ -129,6 +129,15 @@ def verdict_lines(result: ResultLine) -> list[tuple[str, str, str]]:
     return rows
 
 
+def _without_subject(reason: str, path: str, verdict: str) -> str:
+    """``reason`` without what the verdict table's first columns already say (the path, the verdict)."""
+    for prefix in (f"{path} {verdict}: ", f"{path} {verdict} ", f"{path} {verdict.replace('_', ' ')}: ", f"{path}: ",
+                   f"{path} "):
+        if reason.startswith(prefix):
+            return reason[len(prefix):]
+    return reason
+
+
 def render(story: SampleStory, whole_prompt: bool = False) -> Group:
     """The story as rich renderables, in the order ``wapii show`` prints them."""
     parts: list[Any] = []
@@ -186,7 +195,7 @@ def render(story: SampleStory, whole_prompt: bool = False) -> Group:
             text = Text()
             for path, verdict, reason in rows:
                 text.append(f"  {path:<{width}}  ")
-                told = reason[len(path):].lstrip(": ") if reason.startswith(path) else reason
+                told = _without_subject(reason, path, verdict)
                 text.append(f"{verdict:<15}" if told else verdict, style="green" if verdict == "correct" else "red")
                 text.append(f"  {told}\n" if told else "\n")
             parts.append(text)
