@@ -257,7 +257,7 @@ def help_of(*command: str) -> str:
 
 COMMANDS = [("run",), ("evaluate",), ("report",), ("compare",), ("plugins",), ("setup",), ("doctor",),
             ("datasets",), ("datasets", "list"), ("datasets", "show"), ("datasets", "fetch"), ("datasets", "check"),
-            ("datasets", "generate")]
+            ("datasets", "generate"), ("view",)]
 
 
 def test_help_texts_are_plain_and_every_option_is_explained():

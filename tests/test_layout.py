@@ -18,11 +18,11 @@ import pytest
 CORE = Path(__file__).resolve().parent.parent / "wapii_core"
 
 STAGES = ("base", "spec", "datasets", "grammar", "generation", "sandbox", "judge", "pyhttp", "store", "report", "run",
-          "cli")
+          "view", "cli")
 """The pipeline, earliest first: records and plugin machinery, reading specs, datasets, grammars for
 constrained decoding, generation (prompts, the core's backends), execution in the sandbox, judging
 and scoring, the Python HTTP adapters' machinery, the run directory, reports, the run itself (which
-drives every stage), the command line."""
+drives every stage), the viewer (which reads runs and reopens their datasets), the command line."""
 
 ENTRY = ("api", "builtin", "__main__")
 """Top-level modules after the last stage: the plugin API, the core's built-in plugin and ``python -m``.

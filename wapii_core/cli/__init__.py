@@ -50,7 +50,7 @@ def _options(version: Optional[bool] = typer.Option(None, "--version", callback=
 
 
 def _add_builtin_commands() -> None:
-    from wapii_core.cli import cluster, compare, datasets, doctor, merge, plugins_cmd, report, run, show
+    from wapii_core.cli import cluster, compare, datasets, doctor, merge, plugins_cmd, report, run, show, view
 
     run.add_to(app)
     report.add_to(app)
@@ -61,6 +61,7 @@ def _add_builtin_commands() -> None:
     doctor.add_to(app)
     merge.add_to(app)
     cluster.add_to(app)
+    view.add_to(app)
 
 
 def main() -> None:
