@@ -76,6 +76,9 @@ def add_to(app: typer.Typer) -> None:
         adapters = list(dict.fromkeys(adapter))
         replay = parse_generations(generations, adapters)
         target = out or default_out(dataset, backend, model)
+        from wapii_core.store.out_guard import COMPARE_FILES, check_parent_out
+
+        check_parent_out(target, [f"{name}-{s.value}" for name in adapters for s in setup], COMPARE_FILES)
         run_dirs = []
         summaries = []
         for name in adapters:

@@ -73,6 +73,10 @@ def add_to(app: typer.Typer) -> None:
         if by_api and leaderboard:
             raise WapiiError("give --by-api or --leaderboard, not both")
         fmt, out = output_target(fmt, out)
+        if out is not None:
+            from wapii_core.store.out_guard import check_report_out
+
+            check_report_out(out)
         if fmt == "html" and out is None and sys.stdout.isatty():
             raise WapiiError("--format html writes a whole page: give --out report.html (or redirect the output "
                              "to a file)")

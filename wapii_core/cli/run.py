@@ -90,8 +90,16 @@ def add_to(app: typer.Typer) -> None:
 
         if dataset_dir is not None:
             dataset = dataset_dir.resolve().name
+        setups = list(dict.fromkeys(setup))
+        if out is not None:
+            from wapii_core.store.out_guard import check_parent_out, check_run_out
+
+            if len(setups) > 1:
+                check_parent_out(out, [s.value for s in setups])
+            for one_setup in setups:
+                check_run_out(out / one_setup.value if len(setups) > 1 else out)
         columns = []
-        for one_setup in dict.fromkeys(setup):
+        for one_setup in setups:
             config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=adapter,
                                backend=backend, model=model,
                                setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
@@ -101,7 +109,7 @@ def add_to(app: typer.Typer) -> None:
             if out is None:
                 target = default_out(dataset, adapter, backend, model, one_setup, setting, mode, draws, limit, api)
             else:
-                target = out / one_setup.value if len(set(setup)) > 1 else out
+                target = out / one_setup.value if len(setups) > 1 else out
             try:
                 with progress_bars(not quiet) as progress:
                     summary = run(config, target, progress, force=force,

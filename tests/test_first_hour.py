@@ -1,0 +1,102 @@
+"""What a new user meets in the first hour: no lost files, honest options, tables that fit, settings
+that survive. The commands run in-process (the CLI's own error handling included)."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from wapii_core.base.errors import WapiiError
+
+
+@dataclass
+class Done:
+    code: int
+    stdout: str
+    stderr: str
+
+
+def _app() -> typer.Typer:
+    from wapii_core.cli import compare, datasets, plugins_cmd, report, run
+
+    app = typer.Typer(pretty_exceptions_enable=False)
+    for module in (run, report, compare, datasets, plugins_cmd):
+        module.add_to(app)
+    return app
+
+
+def wapii(*args, cwd: Path | None = None, width: int = 80) -> Done:
+    """``wapii ARGS`` in this process, as ``main`` ends it: a WapiiError is one line and its exit code."""
+    old = os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        result = CliRunner().invoke(_app(), [str(a) for a in args], env={"COLUMNS": str(width), "LINES": "24"})
+    finally:
+        os.chdir(old)
+    if isinstance(result.exception, WapiiError):
+        return Done(result.exception.exit_code, result.stdout, result.stderr + f"error: {result.exception}\n")
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return Done(result.exit_code, result.stdout, result.stderr)
+
+
+def refused(done: Done, *needles: str) -> None:
+    assert done.code == 2, (done.code, done.stdout, done.stderr)
+    err = done.stderr.strip()
+    assert err.startswith("error: ") and "\n" not in err, err
+    for needle in needles:
+        assert needle in err, err
+
+
+# 1. --out never replaces a file wapii did not write
+
+def test_run_refuses_a_directory_that_holds_the_users_files(tmp_path):
+    mine = tmp_path / "mydir"
+    mine.mkdir()
+    (mine / "report.md").write_text("NOTES\n")
+    refused(wapii("run", "--limit", "2", "--out", mine, "--quiet"), str(mine), "report.md", "new or empty directory")
+    assert (mine / "report.md").read_text() == "NOTES\n"
+    assert sorted(p.name for p in mine.iterdir()) == ["report.md"]
+    refused(wapii("run", "--limit", "2", "--out", mine, "--quiet", "--force"), "not a run directory")
+    assert (mine / "report.md").read_text() == "NOTES\n"
+
+
+def test_run_into_a_new_or_its_own_directory_still_works(tmp_path):
+    out = tmp_path / "run"
+    assert wapii("run", "--limit", "2", "--out", out, "--quiet").code == 0
+    (out / "my-notes.txt").write_text("kept")
+    assert wapii("run", "--limit", "2", "--out", out, "--quiet").code == 0  # a run directory resumes
+    assert (out / "my-notes.txt").read_text() == "kept"
+    several = tmp_path / "several"
+    assert wapii("run", "--limit", "1", "-s", "full", "-s", "argument", "--out", several, "--quiet").code == 0
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "data.csv").write_text("1,2\n")
+    refused(wapii("run", "--limit", "1", "-s", "full", "-s", "argument", "--out", tmp_path / "busy", "--quiet"),
+            "data.csv")
+
+
+def test_report_is_never_written_over_a_runs_own_files(tmp_path):
+    out = tmp_path / "run"
+    assert wapii("run", "--limit", "2", "--out", out, "--quiet").code == 0
+    before = (out / "report.md").read_text()
+    refused(wapii("report", out, "--out", out, "--format", "md", "--resamples", "0"), "report.md", "run's own")
+    refused(wapii("report", out, "--out", out / "summary.json", "--resamples", "0"), "summary.json")
+    assert (out / "report.md").read_text() == before
+    done = wapii("report", out, "--out", out / "combined.md", "--resamples", "0")
+    assert done.code == 0 and (out / "combined.md").exists()
+
+
+def test_compare_refuses_a_directory_that_holds_the_users_files(tmp_path):
+    mine = tmp_path / "cmp"
+    mine.mkdir()
+    (mine / "compare.md").write_text("NOTES\n")
+    refused(wapii("compare", "-a", "axios_js", "--limit", "1", "--out", mine, "--quiet", "--resamples", "0"),
+            "compare.md")
+    assert (mine / "compare.md").read_text() == "NOTES\n"
