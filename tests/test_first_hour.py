@@ -100,3 +100,35 @@ def test_compare_refuses_a_directory_that_holds_the_users_files(tmp_path):
     refused(wapii("compare", "-a", "axios_js", "--limit", "1", "--out", mine, "--quiet", "--resamples", "0"),
             "compare.md")
     assert (mine / "compare.md").read_text() == "NOTES\n"
+
+
+# 5. Settings that survive: run.json records absolute paths and the metric providers; evaluate honours them
+
+def test_evaluate_from_elsewhere_honours_the_recorded_paths_and_metrics(tmp_path):
+    from support import SHARED
+
+    out = tmp_path / "run"
+    done = wapii("run", "--dataset", "wapiibench", "--data-dir", "wapiibench", "--api", "slack", "--limit", "2",
+                 "--metric", "pass_at_k", "--out", out, "--quiet", cwd=SHARED)
+    assert done.code == 0, done.stderr
+    run = json.loads((out / "run.json").read_text())
+    assert run["data_dir"] == str(SHARED / "wapiibench") and Path(run["dataset_source"]).is_absolute()
+    assert run["metrics"] == ["pass_at_k"] and run["default_metrics"] is True
+    before = json.loads((out / "summary.json").read_text())
+    assert "pass_at_k" in before["metrics"]
+    (out / "summary.json").unlink()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    done = wapii("evaluate", out.resolve(), "--quiet", cwd=elsewhere)
+    assert done.code == 0, done.stderr
+    assert json.loads((out / "summary.json").read_text()) == before
+
+
+def test_evaluate_keeps_a_run_made_without_the_default_metrics_so(tmp_path):
+    out = tmp_path / "run"
+    assert wapii("run", "--limit", "2", "--no-default-metrics", "--metric", "pass_at_k", "--out", out,
+                 "--quiet").code == 0
+    before = json.loads((out / "summary.json").read_text())
+    assert "overall" not in before and set(before["metric_kinds"]) == {"pass_at_k"}
+    assert wapii("evaluate", out, "--quiet").code == 0
+    assert json.loads((out / "summary.json").read_text()) == before

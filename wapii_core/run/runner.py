@@ -134,6 +134,7 @@ def describe_run(config: RunConfig, dataset: Dataset, backend: Any) -> dict[str,
         "dataset": dataset.name,
         "dataset_sha256": dataset.sha256,
         "dataset_source": str(dataset.source),
+        "data_dir": str(config.data_dir.resolve()) if config.data_dir else None,
         "dataset_dir": str(config.dataset_dir.resolve()) if config.dataset_dir else None,
         "adapter": config.adapter,
         "backend": config.backend,
@@ -145,6 +146,8 @@ def describe_run(config: RunConfig, dataset: Dataset, backend: Any) -> dict[str,
         "draws": config.draws,
         "limit": config.limit,
         "apis": config.apis,
+        "metrics": config.metrics,
+        "default_metrics": config.default_metrics,
         "versions": versions(),
         "git_commit": git_commit(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -277,6 +280,8 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
     if config.setting not in SETTINGS:
         raise WapiiError(f"unknown setting {config.setting!r} (known: {', '.join(SETTINGS)})")
     metrics = metric_names(config.metrics, config.default_metrics)
+    config = config.model_copy(update={key: getattr(config, key).resolve() for key in ("data_dir", "dataset_dir")
+                                       if getattr(config, key) is not None})  # run.json is read from any cwd
     dataset = load_dataset(config.dataset, config.data_dir, config.dataset_dir)
     samples = select_samples(dataset, config)
     with ExitStack() as stack:
@@ -407,10 +412,10 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
     metric providers (unless ``default_metrics`` is false) and ``metrics``."""
     from wapii_core.store.rundir import load_run
 
-    names = metric_names(metrics, default_metrics)
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir, create=False))
         run_info = load_run(out_dir)
+        run_info, names = _recorded_metrics(run_info, metrics, default_metrics)
         stored_dir = run_info.get("dataset_dir")
         dataset = load_dataset(run_info["dataset"], data_dir or _stored_data_dir(run_info),
                                Path(stored_dir) if stored_dir and data_dir is None else None)
@@ -435,8 +440,21 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
 
 
 def _stored_data_dir(run_info: dict[str, Any]) -> Path | None:
+    if run_info.get("data_dir"):
+        return Path(run_info["data_dir"])
     source = run_info.get("dataset_source")
     return Path(source).parent if source else None
+
+
+def _recorded_metrics(run_info: dict[str, Any], added: list[str] | None,
+                      defaults: bool) -> tuple[dict[str, Any], list[str]]:
+    """The metric providers ``evaluate`` applies: those the run recorded (its ``--metric`` providers,
+    without the default ones if it was made with ``--no-default-metrics``) and ``added``; the run
+    description updated to name them all."""
+    recorded = list(run_info.get("metrics") or [])
+    defaults = defaults and run_info.get("default_metrics", True)
+    wanted = recorded + [name for name in added or () if name not in recorded]
+    return {**run_info, "metrics": wanted, "default_metrics": defaults}, metric_names(wanted, defaults)
 
 
 def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[str],
