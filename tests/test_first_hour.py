@@ -132,3 +132,37 @@ def test_evaluate_keeps_a_run_made_without_the_default_metrics_so(tmp_path):
     assert "overall" not in before and set(before["metric_kinds"]) == {"pass_at_k"}
     assert wapii("evaluate", out, "--quiet").code == 0
     assert json.loads((out / "summary.json").read_text()) == before
+
+
+# 8. Options a backend does not use are refused, naming who ignores them
+
+def test_the_oracle_refuses_a_model_and_backend_options(tmp_path):
+    out = tmp_path / "run"
+    refused(wapii("run", "--backend", "oracle", "--model", "gpt-4", "--limit", "1", "--out", out, "--quiet"),
+            "backend 'oracle' ignores --model gpt-4")
+    refused(wapii("run", "-O", "temperature=0.5", "--limit", "1", "--out", out, "--quiet"),
+            "backend 'oracle' ignores -O temperature=0.5")
+    refused(wapii("run", "--backend", "oracle", "--model", "gpt-4", "--limit", "1", "--quiet", cwd=tmp_path),
+            "ignores --model")
+    assert not out.exists() and not (tmp_path / "runs").exists()
+
+
+def test_generations_without_replay_are_refused(tmp_path):
+    stored = tmp_path / "gens.jsonl"
+    stored.write_text(json.dumps({"sample": "larchwood/0", "code": "x"}) + "\n")
+    refused(wapii("run", "-g", stored, "--limit", "1", "--out", tmp_path / "run", "--quiet"),
+            "--generations is read by the replay backend only", "backend 'oracle' ignores it")
+    refused(wapii("compare", "-a", "axios_js", "-g", stored, "--limit", "1", "--out", tmp_path / "cmp", "--quiet"),
+            "backend 'oracle' ignores it")
+
+
+def test_a_replay_of_bare_completions_gets_a_hint(tmp_path):
+    from wapii_core.run.runner import load_dataset
+
+    samples = load_dataset("demo", None).samples[:3]
+    stored = tmp_path / "gens.jsonl"
+    # What a model completes after the starter code, without the starter itself.
+    stored.write_text("".join(json.dumps({"sample": s.id, "code": "get('/x');\n"}) + "\n" for s in samples))
+    done = wapii("run", "--backend", "replay", "-g", stored, "--limit", "3", "--out", tmp_path / "run")
+    assert done.code == 0, done.stderr
+    assert "'code' must be the whole program" in done.stderr

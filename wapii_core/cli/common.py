@@ -76,3 +76,10 @@ def require_isolation(required: bool) -> None:
         from wapii_core.sandbox import set_require_isolation
 
         set_require_isolation(True)
+
+
+def refuse_generations_without_replay(backend: str, generations: object) -> None:
+    """``--generations`` is read by the replay backend only: any other backend would ignore it."""
+    if generations and backend != "replay":
+        raise WapiiError(f"--generations is read by the replay backend only; backend {backend!r} ignores it "
+                         "(add --backend replay to re-score the stored programs)")

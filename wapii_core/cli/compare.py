@@ -21,7 +21,7 @@ from wapii_core.base.errors import WapiiError
 from wapii_core.base.model import Setup
 from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
                                    DrawsOption, LimitOption, ModelOption, QuietOption, generation_failures,
-                                   parse_options)
+                                   parse_options, refuse_generations_without_replay)
 
 DEFAULT_MODE = "wire"
 
@@ -74,6 +74,7 @@ def add_to(app: typer.Typer) -> None:
         from wapii_core.cli.progress import progress_bars
 
         adapters = list(dict.fromkeys(adapter))
+        refuse_generations_without_replay(backend, generations)
         replay = parse_generations(generations, adapters)
         target = out or default_out(dataset, backend, model)
         from wapii_core.store.out_guard import COMPARE_FILES, check_parent_out

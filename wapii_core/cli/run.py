@@ -12,7 +12,7 @@ from wapii_core.base.model import Setup
 from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
                                    DrawsOption, LimitOption, MetricsOption, ModelOption, NoDefaultMetricsOption,
                                    QuietOption, RequireIsolationOption, generation_failures, parse_options,
-                                   require_isolation)
+                                   refuse_generations_without_replay, require_isolation)
 
 
 
@@ -82,6 +82,7 @@ def add_to(app: typer.Typer) -> None:
         Exit codes: 0 done (or a provider-side batch still running: its status is printed), 2 bad
         input or a failed preflight check, 3 generations failed (cause and count printed)."""
         require_isolation(isolated)
+        refuse_generations_without_replay(backend, generations)
         from wapii_core.base.errors import GenerationPending
         from wapii_core.report.tables import print_table
         from wapii_core.run.runner import RunConfig, run
@@ -118,6 +119,11 @@ def add_to(app: typer.Typer) -> None:
                 typer.echo(f"{target}: {pending}")
                 continue
             columns.append((str(target), load_run(target), summary))
+            from wapii_core.generation.backends import replay_hint
+
+            hint = replay_hint(backend, summary.get("overall", {}).get("counts", {}))
+            if hint:
+                typer.echo(hint, err=True)
             if not quiet:
                 typer.echo(f"run directory: {target}")
         if not quiet and columns:

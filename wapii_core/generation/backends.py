@@ -22,6 +22,7 @@ class OracleBackend:
     supports_constraints = False
 
     def __init__(self, options: BackendOptions, context: RunContext) -> None:
+        refuse_unused("oracle", options, "it renders each task's expected request", model=True)
         self.context = context
 
     def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
@@ -31,6 +32,26 @@ class OracleBackend:
 
     def describe(self) -> dict[str, Any]:
         return {"rendered_for": self.context.mode}
+
+
+def refuse_unused(backend: str, options: BackendOptions, why: str, model: bool = False) -> None:
+    """Refuse options a core backend would silently ignore: ``-O`` options (and ``--model`` when
+    ``model``), in one line naming the backend and why it has no use for them."""
+    unused = [f"--model {options.model}"] if model and options.model else []
+    unused += [f"-O {key}={value}" for key, value in options.extra.items()]
+    if unused:
+        raise WapiiError(f"backend {backend!r} ignores {', '.join(unused)}: {why} (those options are for "
+                         "the model backends, e.g. --backend hf)")
+
+
+def replay_hint(backend: str, counts: dict[str, int]) -> str | None:
+    """A hint for a replay whose every program sent no request: the stored ``code`` is the whole
+    program (the starter code included), not only the completion."""
+    if backend == "replay" and counts.get("total") and counts.get("no_request") == counts.get("total"):
+        return ("hint: every replayed program ran without sending a request; each 'code' must be the whole "
+                "program, the prompt's starter code (imports, the call's beginning) included, not only the "
+                "model's completion")
+    return None
 
 
 def read_generations(path: Path, draws: int = 1) -> dict[tuple[str, int], str]:
@@ -102,6 +123,7 @@ class ReplayBackend:
     supports_constraints = False
 
     def __init__(self, options: BackendOptions, context: RunContext) -> None:
+        refuse_unused("replay", options, "it re-scores the stored programs")
         if options.generations is None:
             raise WapiiError("the replay backend needs --generations FILE.jsonl or DIR")
         self.source = Path(options.generations)
