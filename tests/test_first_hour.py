@@ -166,3 +166,41 @@ def test_a_replay_of_bare_completions_gets_a_hint(tmp_path):
     done = wapii("run", "--backend", "replay", "-g", stored, "--limit", "3", "--out", tmp_path / "run")
     assert done.code == 0, done.stderr
     assert "'code' must be the whole program" in done.stderr
+
+
+# 2. report compares libraries only when asked, only runs that differ in the adapter alone
+
+@pytest.fixture(scope="module")
+def library_runs(tmp_path_factory):
+    """The oracle over the demo: axios_js and fetch_js (wire mode), and one more axios_js run on fewer tasks."""
+    root = tmp_path_factory.mktemp("libraries")
+    for name, extra in (("axios", ["-a", "axios_js"]), ("fetch", ["-a", "fetch_js"]),
+                        ("axios_again", ["-a", "axios_js", "--limit", "3"])):
+        done = wapii("run", *extra, "--mode", "wire", "--out", root / name, "--quiet")
+        assert done.code == 0, done.stderr
+    return root
+
+
+def test_report_compares_libraries_only_when_asked(library_runs):
+    axios, fetch = library_runs / "axios", library_runs / "fetch"
+    plain = wapii("report", axios, fetch, "--format", "md", "--resamples", "0")
+    assert plain.code == 0 and "one library solved" not in plain.stdout
+    terminal = wapii("report", axios, fetch, "--resamples", "0")
+    assert "solved by" not in terminal.stdout and "compare.md" not in terminal.stdout
+    asked = wapii("report", axios, fetch, "--format", "md", "--resamples", "0", "--libraries")
+    assert asked.code == 0 and "## Tasks one library solved and another did not" in asked.stdout
+    on_terminal = wapii("report", axios, fetch, "--resamples", "0", "--libraries")
+    assert "full: every library solved the same tasks" in on_terminal.stdout
+    assert "(0): none" not in on_terminal.stdout and "compare.md" not in on_terminal.stdout
+    as_json = json.loads(wapii("report", axios, fetch, "-f", "json", "--resamples", "0", "--libraries").stdout)
+    assert {(d["solved_by"], d["not_by"]) for d in as_json["differences"]} == {("axios_js", "fetch_js"),
+                                                                               ("fetch_js", "axios_js")}
+
+
+def test_report_says_why_runs_cannot_be_compared_library_by_library(library_runs, tmp_path):
+    axios, fetch, again = library_runs / "axios", library_runs / "fetch", library_runs / "axios_again"
+    refused(wapii("report", axios, again, "--libraries", "--resamples", "0"), "--libraries:", "one adapter")
+    refused(wapii("report", axios, fetch, again, "--libraries", "--resamples", "0"), "differ in --limit")
+    other = tmp_path / "argument"
+    assert wapii("run", "-a", "fetch_js", "--mode", "reference", "--out", other, "--quiet").code == 0
+    refused(wapii("report", axios, other, "--libraries", "--resamples", "0"), "differ in comparison mode")

@@ -97,7 +97,7 @@ def add_to(app: typer.Typer) -> None:
         write_outputs(target, report, differences)
         if not quiet:
             print_report(replace(report, tables=[t for t in report.tables if not any(t.scopes)]))
-            print_differences(differences)
+            print_differences(differences, more=f"{target / 'compare.md'} lists them all")
             typer.echo(f"wrote {target / 'compare.md'} and {target / 'compare.json'}")
         failure = generation_failures(summaries)
         if failure is not None:
