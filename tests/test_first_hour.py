@@ -204,3 +204,39 @@ def test_report_says_why_runs_cannot_be_compared_library_by_library(library_runs
     other = tmp_path / "argument"
     assert wapii("run", "-a", "fetch_js", "--mode", "reference", "--out", other, "--quiet").code == 0
     refused(wapii("report", axios, other, "--libraries", "--resamples", "0"), "differ in comparison mode")
+
+
+# 3. The terminal ends every run and report with a headline that fits 80x24
+
+def fits_80_by_24(text: str) -> None:
+    lines = text.rstrip("\n").splitlines()
+    assert len(lines) <= 24 and max(len(line) for line in lines) <= 80, text
+
+
+def test_a_run_and_its_report_end_with_a_headline_that_fits_80_by_24(tmp_path):
+    out, other = tmp_path / "run", tmp_path / "other"
+    done = wapii("run", "--limit", "10", "--out", out)
+    assert done.code == 0, done.stderr
+    fits_80_by_24(done.stdout)
+    assert "Correct implementations (t)" in done.stdout and "Mean argument recall" not in done.stdout
+    assert "WAPIIBench" not in done.stdout and "--full, or report.md in the run directory" in done.stdout
+    assert wapii("run", "--limit", "10", "--setting", "rag", "--out", other, "--quiet").code == 0
+    report = wapii("report", out, other, "--resamples", "0")
+    fits_80_by_24(report.stdout)
+    assert "unconstrained" in report.stdout and "rag" in report.stdout and "--full" in report.stdout
+    full = wapii("report", out, other, "--resamples", "0", "--full")
+    assert "Mean argument recall (t)" in full.stdout and "(e): share of the executable samples" in full.stdout
+    assert "WAPIIBench" not in full.stdout  # the spec-validation note names WAPIIBench's baseline for its runs only
+    assert "an oracle run shows the dataset's own baseline" in " ".join(full.stdout.split())
+
+
+def test_column_headers_keep_their_words_whole_when_there_is_room(library_runs, tmp_path):
+    """9: ``unconstrained`` and ``requests_py`` are not broken into ``unconstraine``/``d``, ``requests_``/``py``."""
+    other = tmp_path / "rag"
+    assert wapii("run", "-a", "axios_js", "--mode", "wire", "--setting", "rag", "--out", other, "--quiet").code == 0
+    shown = wapii("report", library_runs / "axios", other, "--resamples", "0").stdout
+    assert "unconstrained" in shown and "unconstraine " not in shown
+    python = tmp_path / "requests"
+    assert wapii("run", "-a", "requests_py", "--mode", "wire", "--out", python, "--quiet").code == 0
+    shown = wapii("report", library_runs / "axios", python, "--resamples", "0", "--full").stdout
+    assert "requests_py" in shown

@@ -29,6 +29,8 @@ MetricsOption = Annotated[list[str], typer.Option("--metric", help=(
     "A metric provider to apply besides the default ones (repeat for several; `wapii plugins` lists them)."))]
 NoDefaultMetricsOption = Annotated[bool, typer.Option("--no-default-metrics", help=(
     "Apply only the --metric providers, not the default ones (the paper's table among them)."))]
+FullOption = Annotated[bool, typer.Option("--full", help=(
+    "Print every row, the providers' tables and the legends (default: the headline rows only)."))]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or tables.")]
 RequireIsolationOption = Annotated[bool, typer.Option(
     "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",

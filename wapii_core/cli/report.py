@@ -63,6 +63,9 @@ def add_to(app: typer.Typer) -> None:
         resamples: int = typer.Option(2000, "--resamples", min=0,
                                       help="Bootstrap resamples of tasks for the 95 % intervals (0: none)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+        full: bool = typer.Option(False, "--full", help="On the terminal, every row, table and legend (default: "
+                                                         "the headline rows; --by-api, --leaderboard and "
+                                                         "--intervals are always full)."),
         libraries: bool = typer.Option(False, "--libraries",
                                        help="Also list the tasks one library solved and another did not (runs "
                                             "that differ in the adapter alone, on the same tasks)."),
@@ -99,11 +102,16 @@ def add_to(app: typer.Typer) -> None:
             from wapii_core.report.terminal import print_report, render_terminal
 
             if out is None:
-                print_report(report, intervals=intervals)
-                if libraries:
+                if libraries:  # before the tables: the headline ends the output
                     from wapii_core.report.libraries import print_differences
 
                     print_differences(differences, more="--format md lists them all")
+                if full or by_api or leaderboard or intervals:
+                    print_report(report, intervals=intervals)
+                else:
+                    from wapii_core.report.headline import print_headline
+
+                    print_headline(report, "--full, or --format md / html")
                 return
             write_atomic(out, render_terminal(report, intervals=intervals, width=120))
             return

@@ -10,7 +10,7 @@ import typer
 
 from wapii_core.base.model import Setup
 from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
-                                   DrawsOption, LimitOption, MetricsOption, ModelOption, NoDefaultMetricsOption,
+                                   DrawsOption, FullOption, LimitOption, MetricsOption, ModelOption, NoDefaultMetricsOption,
                                    QuietOption, RequireIsolationOption, generation_failures, parse_options,
                                    refuse_generations_without_replay, require_isolation)
 
@@ -72,6 +72,7 @@ def add_to(app: typer.Typer) -> None:
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<derived name>); "
                                            "with several setups, one sub-directory per setup."),
         by_api: bool = typer.Option(False, "--by-api", help="Also print one table per API."),
+        full: FullOption = False,
         quiet: QuietOption = False,
         isolated: RequireIsolationOption = False,
         force: bool = typer.Option(False, "--force", help="Start over in a run directory that already holds a "
@@ -127,7 +128,12 @@ def add_to(app: typer.Typer) -> None:
             if not quiet:
                 typer.echo(f"run directory: {target}")
         if not quiet and columns:
-            print_table(columns)
+            if full or by_api:
+                print_table(columns)
+            else:
+                from wapii_core.report.headline import print_run_headline
+
+                print_run_headline(columns, "--full, or report.md in the run directory")
             if by_api:
                 for api_name in sorted({a for _, _, s in columns for a in s.get("per_api", {})}):
                     print_table(columns, api_name)
@@ -144,6 +150,7 @@ def add_to(app: typer.Typer) -> None:
         metric: MetricsOption = [],
         no_default_metrics: NoDefaultMetricsOption = False,
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or table."),
+        full: FullOption = False,
         isolated: RequireIsolationOption = False,
     ) -> None:
         """Re-execute and re-score the stored generations of a run directory."""
@@ -157,4 +164,10 @@ def add_to(app: typer.Typer) -> None:
             summary = evaluate(run_dir, progress, data_dir=data_dir, metrics=metric,
                                default_metrics=not no_default_metrics)
         if not quiet:
-            print_table([(str(run_dir), load_run(run_dir), summary)])
+            columns = [(str(run_dir), load_run(run_dir), summary)]
+            if full:
+                print_table(columns)
+            else:
+                from wapii_core.report.headline import print_run_headline
+
+                print_run_headline(columns, "--full, or report.md in the run directory")
