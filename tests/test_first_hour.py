@@ -240,3 +240,21 @@ def test_column_headers_keep_their_words_whole_when_there_is_room(library_runs, 
     assert wapii("run", "-a", "requests_py", "--mode", "wire", "--out", python, "--quiet").code == 0
     shown = wapii("report", library_runs / "axios", python, "--resamples", "0", "--full").stdout
     assert "requests_py" in shown
+
+
+# 4. Quiet set-up: SPDX licence strings (no setuptools deprecation warnings), pip's output kept in a log
+
+def test_every_pyproject_states_its_licence_as_an_spdx_string():
+    import tomllib
+
+    from support import REPO
+
+    files = [REPO / "pyproject.toml", *sorted((REPO / "plugins").glob("*/pyproject.toml"))]
+    assert len(files) >= 7
+    for path in files:
+        data = tomllib.loads(path.read_text())
+        assert data["project"]["license"] == "Apache-2.0", path
+        assert data["build-system"]["requires"] == ["setuptools>=77"], path  # the first to read SPDX strings
+    bootstrap = (REPO / "scripts" / "bootstrap").read_text()
+    assert "--no-build-isolation" in bootstrap and '>>"$LOG" 2>&1' in bootstrap
+    assert "--quiet" not in (REPO / "Makefile").read_text().split("\nrun:")[1].split("\n\n")[0]
