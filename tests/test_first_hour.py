@@ -258,3 +258,29 @@ def test_every_pyproject_states_its_licence_as_an_spdx_string():
     bootstrap = (REPO / "scripts" / "bootstrap").read_text()
     assert "--no-build-isolation" in bootstrap and '>>"$LOG" 2>&1' in bootstrap
     assert "--quiet" not in (REPO / "Makefile").read_text().split("\nrun:")[1].split("\n\n")[0]
+
+
+# 6. compare takes run's options; no differences: one line, not a line per pair
+
+@pytest.mark.slow
+def test_compare_takes_runs_options_and_says_no_differences_in_one_line(tmp_path):
+    import shutil
+
+    from support import REPO
+
+    mine = tmp_path / "mine"
+    shutil.copytree(REPO / "specs" / "demo", mine)
+    out = tmp_path / "cmp"
+    args = ["compare", "-a", "axios_js", "-a", "requests_py", "-a", "httpx_py", "--dataset-dir", mine,
+            "--limit", "3", "--setting", "rag", "--metric", "pass_at_k", "--require-isolation", "--out", out,
+            "--resamples", "0"]
+    done = wapii(*args)
+    if done.code == 2 and "isolation" in done.stderr:
+        pytest.skip("the sandbox's layers are not all active here")
+    assert done.code == 0, done.stderr
+    run = json.loads((out / "axios_js-full" / "run.json").read_text())
+    assert (run["dataset"], run["dataset_dir"], run["setting"], run["metrics"]) == ("mine", str(mine), "rag",
+                                                                                   ["pass_at_k"])
+    assert done.stdout.count("every library solved the same tasks") == 1 and "none" not in done.stdout
+    again = wapii(*args, "--force")
+    assert again.code == 0, again.stderr
