@@ -284,3 +284,29 @@ def test_compare_takes_runs_options_and_says_no_differences_in_one_line(tmp_path
     assert done.stdout.count("every library solved the same tasks") == 1 and "none" not in done.stdout
     again = wapii(*args, "--force")
     assert again.code == 0, again.stderr
+
+
+# 7. The oracle warns loudly (exit 1) below 100 %; 9. `wapii plugins` is a readable table
+
+def test_an_oracle_run_below_100_percent_warns_and_exits_1(tmp_path, monkeypatch):
+    from wapii_core.base.model import Generation
+    from wapii_core.generation.backends import OracleBackend
+
+    rendered = OracleBackend.generate
+
+    def broken(self, requests):  # what a broken adapter's render makes of every other task
+        for n, gen in enumerate(rendered(self, requests)):
+            yield gen if n % 2 else Generation(sample=gen.sample, draw=gen.draw, code="const x = 1;\n")
+    monkeypatch.setattr(OracleBackend, "generate", broken)
+    done = wapii("run", "--limit", "4", "--out", tmp_path / "run")
+    assert done.code == 1
+    assert "WARNING: the oracle scored 50.0 % correct" in done.stderr and "wapii datasets check" in done.stderr
+    assert done.stderr.strip().splitlines()[-1].startswith(f"{tmp_path / 'run'}: WARNING")
+
+
+def test_plugins_prints_a_table_and_json_on_request():
+    shown = wapii("plugins", width=100)
+    assert shown.code == 0 and not shown.stdout.lstrip().startswith("[")
+    assert "│ adapter │ axios_js" in shown.stdout and "wapii-axios-js" in shown.stdout
+    listed = json.loads(wapii("plugins", "--json").stdout)
+    assert {p["name"] for p in listed} >= {"core", "axios_js"}

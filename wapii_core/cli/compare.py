@@ -121,3 +121,10 @@ def add_to(app: typer.Typer) -> None:
         failure = generation_failures(summaries)
         if failure is not None:
             raise failure
+        from wapii_core.generation.backends import oracle_shortfall
+
+        shortfalls = [f"{d}: {line}" for d, s in summaries if (line := oracle_shortfall(backend, s))]
+        for line in shortfalls:
+            typer.secho(line, err=True, fg=typer.colors.RED, bold=True)
+        if shortfalls:
+            raise typer.Exit(1)

@@ -101,6 +101,7 @@ def add_to(app: typer.Typer) -> None:
             for one_setup in setups:
                 check_run_out(out / one_setup.value if len(setups) > 1 else out)
         columns = []
+        shortfalls: list[str] = []
         for one_setup in setups:
             config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=adapter,
                                backend=backend, model=model,
@@ -120,11 +121,14 @@ def add_to(app: typer.Typer) -> None:
                 typer.echo(f"{target}: {pending}")
                 continue
             columns.append((str(target), load_run(target), summary))
-            from wapii_core.generation.backends import replay_hint
+            from wapii_core.generation.backends import oracle_shortfall, replay_hint
 
             hint = replay_hint(backend, summary.get("overall", {}).get("counts", {}))
             if hint:
                 typer.echo(hint, err=True)
+            shortfall = oracle_shortfall(backend, summary)
+            if shortfall:
+                shortfalls.append(f"{target}: {shortfall}")
             if not quiet:
                 typer.echo(f"run directory: {target}")
         if not quiet and columns:
@@ -140,6 +144,10 @@ def add_to(app: typer.Typer) -> None:
         failure = generation_failures([(target, summary) for target, _, summary in columns])
         if failure is not None:
             raise failure
+        for line in shortfalls:  # last, under the tables, where it is seen
+            typer.secho(line, err=True, fg=typer.colors.RED, bold=True)
+        if shortfalls:
+            raise typer.Exit(1)
 
     @app.command("evaluate")
     def evaluate_command(

@@ -54,6 +54,20 @@ def replay_hint(backend: str, counts: dict[str, int]) -> str | None:
     return None
 
 
+def oracle_shortfall(backend: str, summary: dict[str, Any]) -> str | None:
+    """The warning for an oracle run that scored below 100 % correct (a broken adapter or dataset:
+    the oracle sends exactly the expected requests), else None."""
+    correct = (summary.get("overall") or {}).get("Correct implementations (t)")
+    if backend != "oracle" or correct is None or correct >= 1.0:
+        return None
+    counts = (summary.get("overall") or {}).get("counts") or {}
+    wrong = counts.get("total", 0) - counts.get("correct", 0)
+    return (f"WARNING: the oracle scored {100 * correct:.1f} % correct ({wrong} of {counts.get('total', '?')} "
+            "samples not correct), not 100 %: it sends exactly the expected requests, so the adapter's render, "
+            "extract or normalise, or the dataset, is broken. Check the dataset with `wapii datasets check`, "
+            "then the adapter (results.jsonl says what each sample got wrong).")
+
+
 def read_generations(path: Path, draws: int = 1) -> dict[tuple[str, int], str]:
     """Stored programs by sample id (``"<api>/<index>"``) and draw, from a JSONL file or a code directory.
 
