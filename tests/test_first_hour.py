@@ -310,3 +310,22 @@ def test_plugins_prints_a_table_and_json_on_request():
     assert "│ adapter │ axios_js" in shown.stdout and "wapii-axios-js" in shown.stdout
     listed = json.loads(wapii("plugins", "--json").stdout)
     assert {p["name"] for p in listed} >= {"core", "axios_js"}
+
+
+# 9. Did you mean: every enumerated value and every registered name
+
+@pytest.mark.parametrize("args, suggestion", [
+    (["--setting", "constraind"], "unknown setting 'constraind' (did you mean 'constrained'?)"),
+    (["--mode", "wir"], "unknown comparison mode 'wir' (did you mean 'wire'?)"),
+    (["--backend", "oracel"], "(did you mean 'oracle'?)"),
+    (["--setup", "ful"], "unknown setup 'ful' (did you mean 'full'?)"),
+    (["--backend", "hf", "--model", "smollm2-135"], "--model smollm2-135: unknown model (did you mean 'smollm2-135m'?)"),
+])
+def test_mistyped_names_get_a_suggestion(tmp_path, args, suggestion):
+    refused(wapii("run", *args, "--limit", "1", "--out", tmp_path / "run", "--quiet"), suggestion)
+    assert not (tmp_path / "run").exists()
+
+
+def test_compare_suggests_a_setup_too(tmp_path):
+    refused(wapii("compare", "-a", "axios_js", "--setup", "argumnet", "--out", tmp_path / "c"),
+            "(did you mean 'argument'?)")

@@ -85,3 +85,15 @@ def refuse_generations_without_replay(backend: str, generations: object) -> None
     if generations and backend != "replay":
         raise WapiiError(f"--generations is read by the replay backend only; backend {backend!r} ignores it "
                          "(add --backend replay to re-score the stored programs)")
+
+
+def parse_setups(values: list[str]) -> list["Setup"]:
+    """``--setup`` values as setups, each once, in order; an unknown one is refused with "did you mean"."""
+    from wapii_core.base.errors import did_you_mean
+    from wapii_core.base.model import Setup
+
+    known = [s.value for s in Setup]
+    for value in values:
+        if value not in known:
+            raise WapiiError(f"unknown setup {value!r}{did_you_mean(value, known)} (known: {', '.join(known)})")
+    return list(dict.fromkeys(Setup(value) for value in values))

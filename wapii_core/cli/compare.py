@@ -18,11 +18,10 @@ from typing import Optional
 import typer
 
 from wapii_core.base.errors import WapiiError
-from wapii_core.base.model import Setup
 from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
                                    DrawsOption, LimitOption, MetricsOption, ModelOption, NoDefaultMetricsOption,
                                    QuietOption, RequireIsolationOption, generation_failures, parse_options,
-                                   refuse_generations_without_replay, require_isolation)
+                                   parse_setups, refuse_generations_without_replay, require_isolation)
 
 DEFAULT_MODE = "wire"
 
@@ -57,7 +56,8 @@ def add_to(app: typer.Typer) -> None:
         dataset_dir: Optional[Path] = typer.Option(None, "--dataset-dir",
                                                    help="Compare the libraries on any directory in the WAPIIBench "
                                                         "layout (dataset.json, specs/, prompts/): your own API."),
-        setup: list[Setup] = typer.Option([Setup.full], "--setup", "-s", help="Setups to run; repeat for several."),
+        setup: list[str] = typer.Option(["full"], "--setup", "-s", help="Setups to run (full, argument, import); "
+                                        "repeat for several."),
         mode: str = typer.Option(DEFAULT_MODE, "--mode", help="Comparison mode for every library: wire (default), "
                                  "reference or strict."),
         setting: str = typer.Option("unconstrained", "--setting",
@@ -84,6 +84,7 @@ def add_to(app: typer.Typer) -> None:
         from wapii_core.run.runner import RunConfig, run
         from wapii_core.cli.progress import progress_bars
 
+        setups = parse_setups(setup)
         adapters = list(dict.fromkeys(adapter))
         refuse_generations_without_replay(backend, generations)
         replay = parse_generations(generations, adapters)
@@ -92,11 +93,11 @@ def add_to(app: typer.Typer) -> None:
         target = out or default_out(dataset, backend, model, setting)
         from wapii_core.store.out_guard import COMPARE_FILES, check_parent_out
 
-        check_parent_out(target, [f"{name}-{s.value}" for name in adapters for s in setup], COMPARE_FILES)
+        check_parent_out(target, [f"{name}-{s.value}" for name in adapters for s in setups], COMPARE_FILES)
         run_dirs = []
         summaries = []
         for name in adapters:
-            for one_setup in dict.fromkeys(setup):
+            for one_setup in setups:
                 config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=name,
                                    backend=backend, model=model, setup=one_setup, setting=setting, mode=mode,
                                    generations=replay.get(name), draws=draws, backend_options=parse_options(option),

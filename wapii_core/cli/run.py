@@ -12,7 +12,7 @@ from wapii_core.base.model import Setup
 from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
                                    DrawsOption, FullOption, LimitOption, MetricsOption, ModelOption, NoDefaultMetricsOption,
                                    QuietOption, RequireIsolationOption, generation_failures, parse_options,
-                                   refuse_generations_without_replay, require_isolation)
+                                   parse_setups, refuse_generations_without_replay, require_isolation)
 
 
 
@@ -51,7 +51,7 @@ def add_to(app: typer.Typer) -> None:
         adapter: str = typer.Option("axios_js", "--adapter", "-a", help="Target language + HTTP library."),
         backend: BackendOption = "oracle",
         model: ModelOption = None,
-        setup: list[Setup] = typer.Option([Setup.full], "--setup", "-s",
+        setup: list[str] = typer.Option(["full"], "--setup", "-s",
                                           help="full: starter ends with `axios.`; argument: method and URL given; "
                                                "import: only the import. Repeat for several."),
         mode: Optional[str] = typer.Option(None, "--mode", help="Comparison: reference (the paper's; axios_js's "
@@ -92,7 +92,7 @@ def add_to(app: typer.Typer) -> None:
 
         if dataset_dir is not None:
             dataset = dataset_dir.resolve().name
-        setups = list(dict.fromkeys(setup))
+        setups = parse_setups(setup)
         if out is not None:
             from wapii_core.store.out_guard import check_parent_out, check_run_out
 

@@ -179,7 +179,8 @@ class Judge:
 
         mode = mode or default_mode(adapter)
         if mode not in MODES:
-            raise WapiiError(f"unknown comparison mode {mode!r} (known: {', '.join(MODES)})")
+            raise WapiiError(f"unknown comparison mode {mode!r}{_did_you_mean([mode], list(MODES))} "
+                             f"(known: {', '.join(MODES)})")
         self._judge = judge
         self._judge_wire = judge_wire
         self.constrained = constrained  # a constrained generation cut off by the token limit is incomplete
@@ -278,7 +279,8 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
     from wapii_core.generation.rag import setting_prompt
 
     if config.setting not in SETTINGS:
-        raise WapiiError(f"unknown setting {config.setting!r} (known: {', '.join(SETTINGS)})")
+        raise WapiiError(f"unknown setting {config.setting!r}{_did_you_mean([config.setting], list(SETTINGS))} "
+                         f"(known: {', '.join(SETTINGS)})")
     metrics = metric_names(config.metrics, config.default_metrics)
     config = config.model_copy(update={key: getattr(config, key).resolve() for key in ("data_dir", "dataset_dir")
                                        if getattr(config, key) is not None})  # run.json is read from any cwd

@@ -5,6 +5,7 @@ torch and transformers are imported inside the functions that need them.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +44,11 @@ def resolve_source(name: str) -> ModelSource:
         return ModelSource(name, str(path.resolve()), True)
     if path.exists() or name.startswith((".", "/", "~")) or name.count("/") > 1:
         raise WapiiError(f"--model {name}: not a model directory (nor the hub id of one: 'org/name')")
+    aliases = [tiny.NAME, *gguf.SHIPPED]
+    close = difflib.get_close_matches(name, aliases, n=1, cutoff=0.75) if "/" not in name else []
+    if close:  # a mistyped alias, not a hub id: the hub would only say it cannot find it
+        raise WapiiError(f"--model {name}: unknown model (did you mean {close[0]!r}?) (the names wapii knows: "
+                         f"{', '.join(aliases)}; else a hub id 'org/name', a model directory or a GGUF file)")
     return ModelSource(name, name, False)
 
 
