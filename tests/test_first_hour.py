@@ -329,3 +329,37 @@ def test_mistyped_names_get_a_suggestion(tmp_path, args, suggestion):
 def test_compare_suggests_a_setup_too(tmp_path):
     refused(wapii("compare", "-a", "axios_js", "--setup", "argumnet", "--out", tmp_path / "c"),
             "(did you mean 'argument'?)")
+
+
+# 9. Smaller: a finished run says it is complete; malformed JSON lines read well; a spec without servers
+
+def test_rerunning_a_finished_run_says_it_is_complete(tmp_path):
+    out = tmp_path / "run"
+    assert wapii("run", "--limit", "3", "--out", out, "--quiet").code == 0
+    again = wapii("run", "--limit", "3", "--out", out, "--quiet")
+    assert again.code == 0 and again.stderr.strip() == f"{out}: already complete (3 samples generated and judged; " \
+                                                       "--force starts over)"
+    (out / "results.jsonl").write_text("".join((out / "results.jsonl").read_text().splitlines(True)[:1]))
+    resumed = wapii("run", "--limit", "3", "--out", out, "--quiet")
+    assert resumed.stderr.startswith(f"resuming {out}: kept 3 of 3 generations and 1 results")
+
+
+def test_a_malformed_replay_line_is_told_without_stutter(tmp_path):
+    stored = tmp_path / "gens.jsonl"
+    stored.write_text('{"sample": "larchwood/0", "code": "abc\n')
+    done = wapii("run", "--backend", "replay", "-g", stored, "--limit", "1", "--out", tmp_path / "run", "--quiet")
+    refused(done, "gens.jsonl: line 1, column 39: malformed JSON: Invalid control character at")
+    assert "at at" not in done.stderr
+
+
+def test_a_spec_without_servers_is_told_what_is_missing(tmp_path):
+    from wapii_core.base.errors import InputError
+    from wapii_core.spec.file import read_spec
+
+    spec = tmp_path / "api.yaml"
+    spec.write_text("openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths: {/x: {get: {responses: {'200': "
+                    "{description: ok}}}}}\n")
+    with pytest.raises(InputError) as error:
+        read_spec(spec)
+    assert "not an OpenAPI 3 document" not in str(error.value)
+    assert "no 'servers' entry with a 'url': wapii needs the API's base URL" in str(error.value)

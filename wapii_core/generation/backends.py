@@ -98,7 +98,7 @@ def read_generations(path: Path, draws: int = 1) -> dict[tuple[str, int], str]:
         try:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise InputError(path, f"line {number}: malformed JSON ({exc.msg} at column {exc.colno})") from None
+            raise InputError(path, f"line {number}, column {exc.colno}: malformed JSON: {exc.msg}") from None
         if not isinstance(item, dict) or not isinstance(item.get("sample"), str) or not isinstance(item.get("code"), str):
             raise InputError(path, f"line {number}: expected an object with string fields 'sample' and 'code'")
         draw = item.get("draw", 0)

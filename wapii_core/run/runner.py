@@ -333,6 +333,8 @@ def resume_note(out_dir: Path, store: RunStore, keys: list[str]) -> str:
     judged = sum(key in store.results for key in keys)
     failed = sum(g.key in set(keys) for g in store.failed_generations())
     retry = f"; retrying {failed} failed generation(s)" if failed else ""
+    if kept == judged == len(keys):
+        return f"{out_dir}: already complete ({len(keys)} samples generated and judged; --force starts over)"
     return (f"resuming {out_dir}: kept {kept} of {len(keys)} generations and {judged} results{retry} "
             "(--force starts over)")
 
