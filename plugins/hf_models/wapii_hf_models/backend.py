@@ -56,7 +56,7 @@ class HFBackend:
             raise WapiiError("the hf backend needs --model (smollm2-135m, wapii-tiny, a hub id such as "
                              "Qwen/Qwen2.5-Coder-1.5B, a local model directory or a GGUF file)")
         self.options = parse_options(HFOptions, options, self.name)
-        self.source = resolve_source(options.model)
+        self.source = resolve_source(options.model, getattr(context, "progress", None))
         self.device = resolve_device(self.options.device)
         self.dtype = resolve_dtype(self.options.dtype, self.device)
         self.chat = self._is_chat(options.model)

@@ -31,14 +31,14 @@ class ModelSource:
     local: bool
 
 
-def resolve_source(name: str) -> ModelSource:
+def resolve_source(name: str, progress: Any = None) -> ModelSource:
     """``wapii-tiny`` (built on first use), a GGUF file or a shipped GGUF model such as ``smollm2-135m``
     (converted once, :mod:`.gguf`), an existing directory, or else a hub id."""
     if name == tiny.NAME:
         return ModelSource(name, str(tiny.ensure_built()), True)
     if gguf.is_gguf_name(name):
         file = gguf.shipped_file(name) if name in gguf.SHIPPED else Path(name)
-        return ModelSource(name, str(gguf.converted_dir(file)), True)
+        return ModelSource(name, str(gguf.converted_dir(file, progress)), True)
     path = Path(name).expanduser()
     if path.is_dir():
         return ModelSource(name, str(path.resolve()), True)
