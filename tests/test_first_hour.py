@@ -363,3 +363,34 @@ def test_a_spec_without_servers_is_told_what_is_missing(tmp_path):
         read_spec(spec)
     assert "not an OpenAPI 3 document" not in str(error.value)
     assert "no 'servers' entry with a 'url': wapii needs the API's base URL" in str(error.value)
+
+
+# 9. --sample N --seed S: N tasks stratified by API, kept in run.json
+
+def test_sample_draws_tasks_across_the_apis_reproducibly(tmp_path):
+    from support import WAPIIBENCH
+
+    def drawn(out, *extra):
+        done = wapii("run", "--dataset", "wapiibench", "--data-dir", WAPIIBENCH, "--sample", "8", *extra,
+                     "--out", out, "--quiet")
+        assert done.code == 0, done.stderr
+        return [json.loads(line)["sample"] for line in (out / "results.jsonl").read_text().splitlines()]
+
+    first = drawn(tmp_path / "a", "--seed", "1")
+    assert len(first) == 8
+    assert sorted({s.rpartition("/")[0] for s in first}) == ["asana", "google_calendar_v3", "google_sheet_v4",
+                                                             "slack"]
+    from collections import Counter  # in proportion to the APIs' 167, 37, 17 and 174 tasks
+
+    assert Counter(s.rpartition("/")[0] for s in first) == {"asana": 3, "google_calendar_v3": 1,
+                                                            "google_sheet_v4": 1, "slack": 3}
+    assert drawn(tmp_path / "b", "--seed", "1") == first
+    assert drawn(tmp_path / "c", "--seed", "2") != first
+    run = json.loads((tmp_path / "a" / "run.json").read_text())
+    assert (run["sample"], run["sample_seed"]) == (8, 1)
+    (tmp_path / "a" / "summary.json").unlink()
+    assert wapii("evaluate", tmp_path / "a", "--quiet").code == 0
+    assert json.loads((tmp_path / "a" / "summary.json").read_text())["samples"] == 8
+    refused(wapii("run", "--sample", "3", "--limit", "3", "--out", tmp_path / "d", "--quiet"), "not both")
+    refused(wapii("run", "--dataset", "wapiibench", "--data-dir", WAPIIBENCH, "--sample", "8", "--seed", "5",
+                  "--out", tmp_path / "a", "--quiet"), "--seed 1, not 5")

@@ -68,6 +68,9 @@ def add_to(app: typer.Typer) -> None:
         metric: MetricsOption = [],
         no_default_metrics: NoDefaultMetricsOption = False,
         limit: LimitOption = None,
+        sample: Optional[int] = typer.Option(None, "--sample", min=1, help="N tasks drawn at random, stratified by "
+                                             "API (each API's share in proportion to its tasks); see --seed."),
+        seed: int = typer.Option(0, "--seed", help="Seed of --sample's draw (kept in run.json)."),
         api: ApisOption = [],
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<derived name>); "
                                            "with several setups, one sub-directory per setup."),
@@ -84,7 +87,10 @@ def add_to(app: typer.Typer) -> None:
         input or a failed preflight check, 3 generations failed (cause and count printed)."""
         require_isolation(isolated)
         refuse_generations_without_replay(backend, generations)
-        from wapii_core.base.errors import GenerationPending
+        from wapii_core.base.errors import GenerationPending, WapiiError
+
+        if sample is not None and limit is not None:
+            raise WapiiError("give --sample N (tasks drawn across the APIs) or --limit N (the first N), not both")
         from wapii_core.report.tables import print_table
         from wapii_core.run.runner import RunConfig, run
         from wapii_core.store.rundir import load_run
@@ -108,9 +114,11 @@ def add_to(app: typer.Typer) -> None:
                                setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
                                backend_options=parse_options(option), metrics=metric,
                                default_metrics=not no_default_metrics, limit=limit,
-                               apis=api or None)
+                               apis=api or None, sample=sample, sample_seed=seed)
             if out is None:
                 target = default_out(dataset, adapter, backend, model, one_setup, setting, mode, draws, limit, api)
+                if sample is not None:
+                    target = target.with_name(f"{target.name}-sample{sample}s{seed}")
             else:
                 target = out / one_setup.value if len(setups) > 1 else out
             try:

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 SHARED_KEYS = ("dataset", "dataset_sha256", "backend", "model", "setting", "mode", "draws", "limit", "apis",
-               "sample_seed")
+               "sample", "sample_seed")
 """What runs compared library by library must share (the setup only within a table)."""
 
 _NAMES = {"dataset_sha256": "dataset version", "mode": "comparison mode", "draws": "draws (-n)",
-          "limit": "--limit", "apis": "--api", "sample_seed": "--sample/--seed"}
+          "limit": "--limit", "apis": "--api", "sample": "--sample", "sample_seed": "--seed"}
 
 
 def why_not_comparable(runs: list[Any]) -> str | None:

@@ -60,6 +60,8 @@ class RunConfig(BaseModel):
     default_metrics: bool = True  # False: only ``metrics`` (--no-default-metrics)
     limit: int | None = None  # only the first N samples (quick checks)
     apis: list[str] | None = None  # only these APIs
+    sample: int | None = Field(default=None, ge=1)  # N tasks drawn stratified by API (--sample)
+    sample_seed: int = 0  # the draw's seed (--seed)
 
 
 Progress = Callable[[str, int], Any]
@@ -90,6 +92,10 @@ def select_samples(dataset: Dataset, config: RunConfig) -> list[Sample]:
             raise WapiiError(f"dataset {dataset.name!r} has no API {', '.join(unknown)}{_did_you_mean(unknown, known)} "
                              f"(its APIs: {', '.join(known)})")
         samples = [s for s in samples if s.api in config.apis]
+    if config.sample is not None:
+        from wapii_core.datasets.sampling import stratified_sample
+
+        samples = stratified_sample(samples, lambda s: s.api, config.sample, config.sample_seed)
     if config.limit is not None:
         samples = samples[: config.limit]
     return samples
@@ -146,6 +152,8 @@ def describe_run(config: RunConfig, dataset: Dataset, backend: Any) -> dict[str,
         "draws": config.draws,
         "limit": config.limit,
         "apis": config.apis,
+        "sample": config.sample,
+        "sample_seed": config.sample_seed if config.sample is not None else None,
         "metrics": config.metrics,
         "default_metrics": config.default_metrics,
         "versions": versions(),
@@ -429,7 +437,8 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
         config = RunConfig(dataset=run_info["dataset"], adapter=run_info["adapter"], backend=run_info["backend"],
                            setup=Setup(run_info["setup"]), mode=run_info.get("mode", "reference"),
                            setting=run_info.get("setting", "unconstrained"),
-                           draws=run_info.get("draws", 1), limit=run_info.get("limit"), apis=run_info.get("apis"))
+                           draws=run_info.get("draws", 1), limit=run_info.get("limit"), apis=run_info.get("apis"),
+                           sample=run_info.get("sample"), sample_seed=run_info.get("sample_seed") or 0)
         samples = select_samples(dataset, config)
         keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
         adapter = plugins.adapters.get(config.adapter)()

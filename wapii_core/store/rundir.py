@@ -35,12 +35,13 @@ SUMMARY_FILE = "summary.json"
 REPORT_FILE = "report.md"
 
 IDENTITY_KEYS = ("dataset", "dataset_sha256", "adapter", "backend", "model", "setup", "setting", "mode", "draws",
-                 "limit", "apis", "backend_params")
+                 "limit", "apis", "sample", "sample_seed", "backend_params")
 """What must match for a directory to be resumed rather than refused (in the order a refusal names
 the first that differs: the user's own options before the backend's derived parameters)."""
 
 _IDENTITY_NAMES = {"dataset_sha256": "dataset sha256", "backend_params": "backend parameter", "mode": "comparison mode",
-                   "draws": "draws (-n)", "limit": "--limit", "apis": "--api"}
+                   "draws": "draws (-n)", "limit": "--limit", "apis": "--api", "sample": "--sample",
+                   "sample_seed": "--seed"}
 
 RUN_FILES = (RUN_FILE, GENERATIONS_FILE, RESULTS_FILE, SUMMARY_FILE, REPORT_FILE, "batches.json")
 """The files a run directory holds (``--force`` removes them, and a backend's ``batch/`` folder, to
