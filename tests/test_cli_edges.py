@@ -253,7 +253,7 @@ def help_of(*command: str) -> str:
     return done.stdout
 
 
-COMMANDS = [("run",), ("evaluate",), ("report",), ("compare",), ("plugins",), ("setup",), ("doctor",),
+COMMANDS = [("run",), ("evaluate",), ("report",), ("compare",), ("plugins",), ("backends",), ("setup",), ("doctor",),
             ("datasets",), ("datasets", "list"), ("datasets", "show"), ("datasets", "fetch"), ("datasets", "check"),
             ("datasets", "generate")]
 

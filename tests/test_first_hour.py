@@ -23,10 +23,10 @@ class Done:
 
 
 def _app() -> typer.Typer:
-    from wapii_core.cli import compare, datasets, plugins_cmd, report, run
+    from wapii_core.cli import backends_cmd, compare, datasets, plugins_cmd, report, run
 
     app = typer.Typer(pretty_exceptions_enable=False)
-    for module in (run, report, compare, datasets, plugins_cmd):
+    for module in (run, report, compare, datasets, plugins_cmd, backends_cmd):
         module.add_to(app)
     return app
 
@@ -394,3 +394,17 @@ def test_sample_draws_tasks_across_the_apis_reproducibly(tmp_path):
     refused(wapii("run", "--sample", "3", "--limit", "3", "--out", tmp_path / "d", "--quiet"), "not both")
     refused(wapii("run", "--dataset", "wapiibench", "--data-dir", WAPIIBENCH, "--sample", "8", "--seed", "5",
                   "--out", tmp_path / "a", "--quiet"), "--seed 1, not 5")
+
+
+def test_backends_lists_a_backends_options_with_their_meaning():
+    shown = wapii("backends", "hf", "--options", width=120)
+    assert shown.code == 0, shown.stderr
+    rows = {line.split("│")[1].strip(): line for line in shown.stdout.splitlines() if line.startswith("│ ")
+            and line.split("│")[1].strip()}
+    assert {"max_new_tokens", "batch_size", "threads", "temperature", "device"} <= set(rows)
+    assert "tokens a completion may have at most" in rows["max_new_tokens"] and "250" in rows["max_new_tokens"]
+    assert "CPU threads for torch" in rows["threads"]
+    assert "takes no -O options" in wapii("backends", "oracle", "--options").stdout
+    refused(wapii("backends", "orcle", "--options"), "(did you mean 'oracle'?)")
+    listed = wapii("backends", width=120).stdout
+    assert all(name in listed for name in ("hf", "openai", "oracle", "replay"))

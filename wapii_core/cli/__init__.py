@@ -50,13 +50,14 @@ def _options(version: Optional[bool] = typer.Option(None, "--version", callback=
 
 
 def _add_builtin_commands() -> None:
-    from wapii_core.cli import compare, datasets, doctor, plugins_cmd, report, run
+    from wapii_core.cli import backends_cmd, compare, datasets, doctor, plugins_cmd, report, run
 
     run.add_to(app)
     report.add_to(app)
     compare.add_to(app)
     datasets.add_to(app)
     plugins_cmd.add_to(app)
+    backends_cmd.add_to(app)
     doctor.add_to(app)
 
 
