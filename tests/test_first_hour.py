@@ -319,7 +319,8 @@ def test_plugins_prints_a_table_and_json_on_request():
     (["--mode", "wir"], "unknown comparison mode 'wir' (did you mean 'wire'?)"),
     (["--backend", "oracel"], "(did you mean 'oracle'?)"),
     (["--setup", "ful"], "unknown setup 'ful' (did you mean 'full'?)"),
-    (["--backend", "hf", "--model", "smollm2-135"], "--model smollm2-135: unknown model (did you mean 'smollm2-135m'?)"),
+    (["--backend", "hf", "--model", "smollm2-135"],
+     "--model smollm2-135: unknown model (did you mean 'smollm2-135m'?)"),
 ])
 def test_mistyped_names_get_a_suggestion(tmp_path, args, suggestion):
     refused(wapii("run", *args, "--limit", "1", "--out", tmp_path / "run", "--quiet"), suggestion)

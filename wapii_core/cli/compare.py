@@ -41,7 +41,8 @@ def parse_generations(values: list[str], adapters: list[str]) -> dict[str, Path]
 
 
 def default_out(dataset: str, backend: str, model: Optional[str], setting: str = "unconstrained") -> Path:
-    parts = ["compare", dataset, backend] + ([model] if model else []) + ([setting] if setting != "unconstrained" else [])
+    parts = ["compare", dataset, backend] + ([model] if model else [])
+    parts += [setting] if setting != "unconstrained" else []
     return Path("runs") / "-".join(re.sub(r"[^A-Za-z0-9_.]+", "_", p).strip("_") for p in parts)
 
 

@@ -10,7 +10,8 @@ import typer
 
 from wapii_core.base.model import Setup
 from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
-                                   DrawsOption, FullOption, LimitOption, MetricsOption, ModelOption, NoDefaultMetricsOption,
+                                   DrawsOption, FullOption, LimitOption, MetricsOption, ModelOption,
+                                   NoDefaultMetricsOption,
                                    QuietOption, RequireIsolationOption, generation_failures, parse_options,
                                    parse_setups, refuse_generations_without_replay, require_isolation)
 

@@ -157,7 +157,8 @@ def render_html(report: Report, plots: list | None = None, differences: list | N
     if differences:
         parts.append("<h2>Tasks one library solved and another did not</h2><ul>")
         for diff in differences:
-            tasks = "".join(f"<li><code>{escape(t)}</code>: {escape(diff['why'].get(t, ''))}</li>" for t in diff["tasks"])
+            tasks = "".join(f"<li><code>{escape(t)}</code>: {escape(diff['why'].get(t, ''))}</li>"
+                            for t in diff["tasks"])
             parts.append(f"<li>{escape(str(diff['setup']))}: solved by <strong>{escape(str(diff['solved_by']))}"
                          f"</strong>, not by <strong>{escape(str(diff['not_by']))}</strong> ({len(diff['tasks'])})"
                          + (f"<ul>{tasks}</ul>" if tasks else "") + "</li>")
