@@ -409,3 +409,20 @@ def test_backends_lists_a_backends_options_with_their_meaning():
     refused(wapii("backends", "orcle", "--options"), "(did you mean 'oracle'?)")
     listed = wapii("backends", width=120).stdout
     assert all(name in listed for name in ("hf", "openai", "oracle", "replay"))
+
+
+def test_fetch_keeps_a_complete_verified_copy_without_the_network(tmp_path, capsys):
+    import shutil
+
+    from support import WAPIIBENCH
+    from wapii_core.datasets.fetch import fetch_wapiibench
+
+    copy = tmp_path / "wapiibench"
+    shutil.copytree(WAPIIBENCH, copy)
+    before = {p: p.stat().st_mtime_ns for p in copy.rglob("*")}
+    assert fetch_wapiibench(copy, "http://127.0.0.1:9", progress=False, timeout=2) == copy  # nothing listens there
+    assert {p: p.stat().st_mtime_ns for p in copy.rglob("*")} == before
+    assert "already complete" in capsys.readouterr().err
+    (copy / "specs" / "slack.yaml").write_text("openapi: 3.0.0\n")  # no longer the pinned file: fetched again
+    with pytest.raises(WapiiError, match="127.0.0.1:9"):
+        fetch_wapiibench(copy, "http://127.0.0.1:9", progress=False, timeout=2)
