@@ -26,7 +26,9 @@ td { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap;
 td:first-child { white-space: normal; }
 td.best { font-weight: 700; background: #e3f2fd; }
 td.best::after { content: " \\2605"; font-size: 0.7em; }
-table.leaderboard th { cursor: pointer; }
+table.leaderboard th { cursor: pointer; min-width: 4em; }
+table.leaderboard th, table.leaderboard td { padding: 0.2rem 0.4rem; }
+table.leaderboard .ci { display: block; margin-left: 0; }
 table.leaderboard th[aria-sort]::after { content: " \\2195"; color: #9e9e9e; }
 .run { color: #757575; font-weight: 400; font-size: 0.85em; }
 .ci { color: #757575; font-size: 0.85em; margin-left: 0.3em; }
