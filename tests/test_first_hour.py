@@ -426,3 +426,19 @@ def test_fetch_keeps_a_complete_verified_copy_without_the_network(tmp_path, caps
     (copy / "specs" / "slack.yaml").write_text("openapi: 3.0.0\n")  # no longer the pinned file: fetched again
     with pytest.raises(WapiiError, match="127.0.0.1:9"):
         fetch_wapiibench(copy, "http://127.0.0.1:9", progress=False, timeout=2)
+
+
+def test_the_privilege_drop_warning_gives_the_fix(monkeypatch):
+    import sys
+
+    from wapii_core.sandbox import Limits, Program, plan, users
+
+    if not users.running_as_root():
+        pytest.skip("the privilege drop only applies to root")
+    monkeypatch.setenv(users.USER_ENV, "no-such-user-here")
+    roots = sorted({Path(sys.executable).resolve(), Path(sys.prefix), Path(sys.base_prefix)}, key=str)
+    planned = plan(Program(argv=[sys.executable, "-I", "-S", "-c", ""], read_paths=roots, limits=Limits()))
+    drop = next(layer for layer in planned.layers if layer.name == "privilege drop")
+    assert not drop.active
+    assert "fix: create one (`useradd --system --no-create-home wapii-sbx`)" in drop.detail
+    assert "WAPII_SANDBOX_USER" in drop.detail
