@@ -215,7 +215,7 @@ def fits_80_by_24(text: str) -> None:
 
 def test_a_run_and_its_report_end_with_a_headline_that_fits_80_by_24(tmp_path):
     out, other = tmp_path / "run", tmp_path / "other"
-    done = wapii("run", "--limit", "10", "--out", out)
+    done = wapii("run", "--limit", "10", "--out", "run", cwd=tmp_path)  # a short path: the output names it
     assert done.code == 0, done.stderr
     fits_80_by_24(done.stdout)
     assert "Correct implementations (t)" in done.stdout and "Mean argument recall" not in done.stdout
