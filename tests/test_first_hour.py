@@ -3,6 +3,7 @@ that survive. The commands run in-process (the CLI's own error handling included
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from dataclasses import dataclass
@@ -22,12 +23,12 @@ class Done:
     stderr: str
 
 
+@functools.cache
 def _app() -> typer.Typer:
-    from wapii_core.cli import backends_cmd, compare, datasets, plugins_cmd, report, run
+    """The ``wapii`` app with every built-in command, as ``main`` builds it."""
+    from wapii_core.cli import _add_builtin_commands, app
 
-    app = typer.Typer(pretty_exceptions_enable=False)
-    for module in (run, report, compare, datasets, plugins_cmd, backends_cmd):
-        module.add_to(app)
+    _add_builtin_commands()
     return app
 
 
