@@ -443,3 +443,11 @@ def test_the_privilege_drop_warning_gives_the_fix(monkeypatch):
     assert not drop.active
     assert "fix: create one (`useradd --system --no-create-home wapii-sbx`)" in drop.detail
     assert "WAPII_SANDBOX_USER" in drop.detail
+
+
+def test_html_pages_are_titled_after_their_runs(library_runs):
+    page = wapii("report", library_runs / "axios", library_runs / "fetch", "--format", "html", "--resamples", "0")
+    assert page.code == 0, page.stderr
+    assert "<title>wapii report: demo · oracle · full · unconstrained · 2 runs</title>" in page.stdout
+    board = wapii("report", library_runs / "axios", "--leaderboard", "--format", "html", "--resamples", "0")
+    assert "<title>wapii leaderboard: demo · oracle · axios_js · full · unconstrained</title>" in board.stdout
