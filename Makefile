@@ -16,11 +16,16 @@ MODEL ?= smollm2-135m
 RUN_OPTIONS ?= -O threads=1 -O batch_size=32 -O max_new_tokens=96
 RUNS := runs/make-run
 
+# Each stage shows its progress (model load, tokens per second, judging); the report ends with the
+# headline rows of both runs (every row and the intervals: report.md in each run directory, or
+# `wapii report --full --intervals`).
 run: install
-	$(WAPII) run --backend hf --model $(MODEL) $(RUN_OPTIONS) --quiet --out $(RUNS)/unconstrained
-	$(WAPII) run --backend hf --model $(MODEL) $(RUN_OPTIONS) -O constraint_references=false --setting constrained \
-		--quiet --out $(RUNS)/constrained
-	$(WAPII) report --intervals $(RUNS)/unconstrained $(RUNS)/constrained
+	@echo "wapii: run 1 of 2: $(MODEL) on the demo dataset, unconstrained"
+	@$(WAPII) run --backend hf --model $(MODEL) $(RUN_OPTIONS) --out $(RUNS)/unconstrained > /dev/null
+	@echo "wapii: run 2 of 2: $(MODEL) on the demo dataset, constrained by the spec's grammar"
+	@$(WAPII) run --backend hf --model $(MODEL) $(RUN_OPTIONS) -O constraint_references=false --setting constrained \
+		--out $(RUNS)/constrained > /dev/null
+	$(WAPII) report $(RUNS)/unconstrained $(RUNS)/constrained
 
 # The whole test suite (reads the reference data from $(SHARED)).
 test: install

@@ -84,7 +84,7 @@ def test_a_resumed_run_says_what_it_kept(tmp_path):
     assert run_demo(out, "--limit", "4").returncode == 0
     again = run_demo(out, "--limit", "4")
     assert again.returncode == 0
-    assert again.stderr.strip() == f"resuming {out}: kept 4 of 4 generations and 4 results (--force starts over)"
+    assert again.stderr.strip() == f"{out}: already complete (4 samples generated and judged; --force starts over)"
 
 
 def test_run_files_and_reports_are_readable_by_others(tmp_path):
@@ -255,7 +255,7 @@ def help_of(*command: str) -> str:
     return done.stdout
 
 
-COMMANDS = [("run",), ("evaluate",), ("report",), ("compare",), ("plugins",), ("setup",), ("doctor",),
+COMMANDS = [("run",), ("evaluate",), ("report",), ("compare",), ("plugins",), ("backends",), ("setup",), ("doctor",),
             ("datasets",), ("datasets", "list"), ("datasets", "show"), ("datasets", "fetch"), ("datasets", "check"),
             ("datasets", "generate"), ("view",)]
 

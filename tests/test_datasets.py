@@ -177,12 +177,12 @@ BAD_SPECS = [
      "a Swagger description (read as OpenAPI 3 by converting it with swagger2openapi 7.0.8 on Node.js) that the "
      "converter refuses: Unsupported swagger/OpenAPI version: 1.2"),
     ("swagger 2 without a host", "swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {/x: {}}\n",
-     "(no 'servers' with a 'url')"),
+     "no 'servers' entry with a 'url': wapii needs the API's base URL"),
     ("no version", "paths: {/x: {}}\nservers: [{url: 'https://a.example'}]\n", "no 'openapi: 3.x' field"),
     ("wrong version", "openapi: 4.0.0\npaths: {/x: {}}\nservers: [{url: 'https://a.example'}]\n",
      "'openapi' is '4.0.0', expected 3.x"),
     ("no paths", "openapi: 3.0.0\nservers: [{url: 'https://a.example'}]\n", "(no 'paths')"),
-    ("no servers", "openapi: 3.0.0\npaths: {/x: {}}\n", "(no 'servers' with a 'url')"),
+    ("no servers", "openapi: 3.0.0\npaths: {/x: {}}\n", "no 'servers' entry with a 'url': wapii needs the API's base URL"),
     ("a list", "- openapi: 3.0.0\n", "the top level is a list"),
 ]
 

@@ -38,7 +38,7 @@ def example_env(example_plugin_path) -> dict[str, str]:
 
 
 def test_a_run_uses_the_example_adapter_backend_and_metric_together(example_env, tmp_path):
-    listed = {p["name"]: p for p in json.loads(run_cli("plugins", env=example_env).stdout)}
+    listed = {p["name"]: p for p in json.loads(run_cli("plugins", "--json", env=example_env).stdout)}
     assert listed["example"]["distribution"] == "wapii-example-plugin"
     assert (listed["example"]["adapters"], listed["example"]["backends"], listed["example"]["metrics"]) == (
         ["urllib_py"], ["fixed"], ["verdict_histogram"])

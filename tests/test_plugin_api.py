@@ -257,7 +257,7 @@ def test_a_name_two_plugins_register_is_an_error_naming_both(plugin_env):
     done = run_cli("run", "--backend", "twin", "--quiet", env=plugin_env)
     one_line_error(done, "backend 'twin' is registered by both plugin wapii-checked (checked) and plugin "
                          "wapii-clash (clash); uninstall one of them")
-    listed = {p["name"]: p for p in json.loads(run_cli("plugins", env=plugin_env).stdout)}
+    listed = {p["name"]: p for p in json.loads(run_cli("plugins", "--json", env=plugin_env).stdout)}
     problems = {**listed["clash"].get("problems", {}), **listed["checked"].get("problems", {})}
     assert "registered by both" in problems["backend twin"]
 

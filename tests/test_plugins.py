@@ -24,7 +24,7 @@ def test_every_hookspec_is_documented_and_tested():
 
 
 def test_builtin_plugins_are_discovered_like_third_party_ones():
-    listed = {p["name"]: p for p in json.loads(run_cli("plugins").stdout)}
+    listed = {p["name"]: p for p in json.loads(run_cli("plugins", "--json").stdout)}
     assert listed["core"]["distribution"] == "wapii"
     assert set(listed["core"]["backends"]) >= {"oracle", "replay"}
     assert set(listed["core"]["datasets"]) == {"demo", "wapiibench"}
@@ -53,7 +53,7 @@ def test_a_plugin_that_fails_to_import_is_reported_not_fatal(tmp_path):
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-plugin\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text("[wapii]\nbroken = wapii_broken_module_that_does_not_exist\n")
-    done = run_cli("plugins", env={"PYTHONPATH": str(tmp_path)})
+    done = run_cli("plugins", "--json", env={"PYTHONPATH": str(tmp_path)})
     assert done.returncode == 0
     listed = {p["name"]: p for p in json.loads(done.stdout)}
     assert "ModuleNotFoundError" in listed["broken"]["error"]

@@ -33,7 +33,8 @@ def expected_numbers(report: dict, intervals: bool) -> Counter:
 
 
 def terminal(args: list[str], columns: int) -> str:
-    done = run_cli("report", *args, cwd=REPO, env={"COLUMNS": str(columns), "TERM": "dumb"})
+    full = [] if "--format" in args else ["--full"]  # every table: the default is the headline only
+    done = run_cli("report", *args, *full, cwd=REPO, env={"COLUMNS": str(columns), "TERM": "dumb"})
     assert done.returncode == 0, done.stderr
     return done.stdout
 

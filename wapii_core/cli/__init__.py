@@ -50,7 +50,8 @@ def _options(version: Optional[bool] = typer.Option(None, "--version", callback=
 
 
 def _add_builtin_commands() -> None:
-    from wapii_core.cli import cluster, compare, datasets, doctor, merge, plugins_cmd, report, run, show, view
+    from wapii_core.cli import (backends_cmd, cluster, compare, datasets, doctor, merge, plugins_cmd, report, run,
+                                show, view)
 
     run.add_to(app)
     report.add_to(app)
@@ -58,6 +59,7 @@ def _add_builtin_commands() -> None:
     compare.add_to(app)
     datasets.add_to(app)
     plugins_cmd.add_to(app)
+    backends_cmd.add_to(app)
     doctor.add_to(app)
     merge.add_to(app)
     cluster.add_to(app)

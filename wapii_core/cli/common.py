@@ -32,6 +32,8 @@ MetricsOption = Annotated[list[str], typer.Option("--metric", help=(
     "A metric provider to apply besides the default ones (repeat for several; `wapii plugins` lists them)."))]
 NoDefaultMetricsOption = Annotated[bool, typer.Option("--no-default-metrics", help=(
     "Apply only the --metric providers, not the default ones (the paper's table among them)."))]
+FullOption = Annotated[bool, typer.Option("--full", help=(
+    "Print every row, the providers' tables and the legends (default: the headline rows only)."))]
 QuietOption = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or tables.")]
 RequireIsolationOption = Annotated[bool, typer.Option(
     "--require-isolation", envvar="WAPII_REQUIRE_ISOLATION",
@@ -79,3 +81,22 @@ def require_isolation(required: bool) -> None:
         from wapii_core.sandbox import set_require_isolation
 
         set_require_isolation(True)
+
+
+def refuse_generations_without_replay(backend: str, generations: object) -> None:
+    """``--generations`` is read by the replay backend only: any other backend would ignore it."""
+    if generations and backend != "replay":
+        raise WapiiError(f"--generations is read by the replay backend only; backend {backend!r} ignores it "
+                         "(add --backend replay to re-score the stored programs)")
+
+
+def parse_setups(values: list[str]) -> list["Setup"]:
+    """``--setup`` values as setups, each once, in order; an unknown one is refused with "did you mean"."""
+    from wapii_core.base.errors import did_you_mean
+    from wapii_core.base.model import Setup
+
+    known = [s.value for s in Setup]
+    for value in values:
+        if value not in known:
+            raise WapiiError(f"unknown setup {value!r}{did_you_mean(value, known)} (known: {', '.join(known)})")
+    return list(dict.fromkeys(Setup(value) for value in values))

@@ -60,7 +60,7 @@ def fetch_command(
     if fetch is None:
         raise WapiiError(f"dataset {name!r} is bundled or local; there is nothing to fetch")
     target = fetch(data_dir or default_data_dir(name), base_url)
-    typer.echo(f"{name}: downloaded and verified in {target}")
+    typer.echo(f"{name}: ready in {target}, verified")
 
 
 def add_to(app: typer.Typer) -> None:

@@ -9,11 +9,20 @@ import typer
 
 def add_to(app: typer.Typer) -> None:
     @app.command("plugins")
-    def plugins_command() -> None:
-        """Print the installed plugins as JSON: name, version, hooks, what they register, load failures."""
+    def plugins_command(
+        as_json: bool = typer.Option(False, "--json", help="Print JSON: name, distribution, version, hooks, what "
+                                                           "each plugin registers, problems, load failures."),
+    ) -> None:
+        """The installed plugins: what each registers (backends, adapters, metric providers, datasets),
+        from which distribution, and any problem."""
         from wapii_core.base.plugins import describe_plugins
 
-        typer.echo(json.dumps(describe_plugins(), indent=2))
+        if as_json:
+            typer.echo(json.dumps(describe_plugins(), indent=2))
+            return
+        from wapii_core.cli.plugins_table import print_plugins
+
+        print_plugins()
 
     @app.command("setup")
     def setup_command(

@@ -63,54 +63,78 @@ def add_to(app: typer.Typer) -> None:
         resamples: int = typer.Option(2000, "--resamples", min=0,
                                       help="Bootstrap resamples of tasks for the 95 % intervals (0: none)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+        full: bool = typer.Option(False, "--full", help="On the terminal, every row, table and legend (default: "
+                                                         "the headline rows; --by-api, --leaderboard and "
+                                                         "--intervals are always full)."),
+        libraries: bool = typer.Option(False, "--libraries",
+                                       help="Also list the tasks one library solved and another did not (runs "
+                                            "that differ in the adapter alone, on the same tasks)."),
     ) -> None:
         """The paper's rows for each run: full and argument completion in separate tables, best value
         per row highlighted, 95 % bootstrap intervals and paired tests of correct implementations."""
         from wapii_core.base.errors import WapiiError
         from wapii_core.report.tables import build_report, load_runs, render_markdown
-        from wapii_core.store.record import load_run
         from wapii_core.store.rundir import write_atomic
 
         if by_api and leaderboard:
             raise WapiiError("give --by-api or --leaderboard, not both")
         fmt, out = output_target(fmt, out)
+        if out is not None:
+            from wapii_core.store.out_guard import check_report_out
+
+            check_report_out(out)
         if fmt == "html" and out is None and sys.stdout.isatty():
             raise WapiiError("--format html writes a whole page: give --out report.html (or redirect the output "
                              "to a file)")
         from wapii_core.report.libraries import differences_markdown, library_differences
 
-        several_libraries = len({load_run(d).adapter for d in run_dirs}) > 1
-        runs = load_runs(run_dirs, with_results=resamples > 0 or several_libraries)
+        runs = load_runs(run_dirs, with_results=resamples > 0 or libraries)
+        differences = []
+        if libraries:
+            from wapii_core.report.library_check import why_not_comparable
+
+            reason = why_not_comparable(runs)
+            if reason is not None:
+                raise WapiiError(f"--libraries: {reason}")
+            differences = library_differences(runs)
         report = build_report(runs, by_api=by_api, resamples=resamples, seed=seed, leaderboard=leaderboard)
-        differences = library_differences(runs) if several_libraries else []
         if fmt == "table":
             from wapii_core.report.terminal import print_report, render_terminal
 
             if out is None:
-                print_report(report, intervals=intervals)
-                if differences:
+                if libraries:  # before the tables: the headline ends the output
                     from wapii_core.report.libraries import print_differences
 
-                    print_differences(differences)
+                    print_differences(differences, more="--format md lists them all")
+                if full or by_api or leaderboard or intervals:
+                    print_report(report, intervals=intervals)
+                else:
+                    from wapii_core.report.headline import print_headline
+
+                    print_headline(report, "--full, or --format md / html")
                 return
             write_atomic(out, render_terminal(report, intervals=intervals, width=120))
             return
         if fmt == "html" and out is not None:
             from wapii_core.report.html import write_html_report
 
-            written = write_html_report(report, out)
+            written = write_html_report(report, out, differences)
             typer.echo(f"wrote {out} and {len(written) - 1} plot files next to it", err=True)
             return
         if fmt == "html":
             from wapii_core.report.html import html_text
 
-            text = html_text(report)
+            text = html_text(report, differences)
         elif fmt == "md":
             text = render_markdown(report) + ("\n" + differences_markdown(differences) if differences else "")
         else:
             from wapii_core.report.formats import render_csv, render_json
 
             text = render_csv(report) if fmt == "csv" else render_json(report)
+            if fmt == "json" and libraries:
+                import json
+
+                text = json.dumps({**json.loads(text), "differences": differences}, indent=2) + "\n"
         if out is None:
             typer.echo(text, nl=False)
         else:

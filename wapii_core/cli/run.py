@@ -10,9 +10,10 @@ import typer
 
 from wapii_core.base.model import Setup
 from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
-                                   DrawsOption, LimitOption, MetricsOption, ModelOption, NoDefaultMetricsOption,
+                                   DrawsOption, FullOption, LimitOption, MetricsOption, ModelOption,
+                                   NoDefaultMetricsOption,
                                    QuietOption, RequireIsolationOption, generation_failures, parse_options,
-                                   require_isolation)
+                                   parse_setups, refuse_generations_without_replay, require_isolation)
 
 
 
@@ -55,7 +56,7 @@ def add_to(app: typer.Typer) -> None:
         adapter: str = typer.Option("axios_js", "--adapter", "-a", help="Target language + HTTP library."),
         backend: BackendOption = "oracle",
         model: ModelOption = None,
-        setup: list[Setup] = typer.Option([Setup.full], "--setup", "-s",
+        setup: list[str] = typer.Option(["full"], "--setup", "-s",
                                           help="full: starter ends with `axios.`; argument: method and URL given; "
                                                "import: only the import. Repeat for several."),
         mode: Optional[str] = typer.Option(None, "--mode", help="Comparison: reference (the paper's; axios_js's "
@@ -72,10 +73,14 @@ def add_to(app: typer.Typer) -> None:
         metric: MetricsOption = [],
         no_default_metrics: NoDefaultMetricsOption = False,
         limit: LimitOption = None,
+        sample: Optional[int] = typer.Option(None, "--sample", min=1, help="N tasks drawn at random, stratified by "
+                                             "API (each API's share in proportion to its tasks); see --seed."),
+        seed: int = typer.Option(0, "--seed", help="Seed of --sample's draw (kept in run.json)."),
         api: ApisOption = [],
         out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<derived name>); "
                                            "with several setups, one sub-directory per setup."),
         by_api: bool = typer.Option(False, "--by-api", help="Also print one table per API."),
+        full: FullOption = False,
         quiet: QuietOption = False,
         isolated: RequireIsolationOption = False,
         force: bool = typer.Option(False, "--force", help="Start over in a run directory that already holds a "
@@ -89,7 +94,11 @@ def add_to(app: typer.Typer) -> None:
         Exit codes: 0 done (or a provider-side batch still running: its status is printed), 2 bad
         input or a failed preflight check, 3 generations failed (cause and count printed)."""
         require_isolation(isolated)
-        from wapii_core.base.errors import GenerationPending
+        refuse_generations_without_replay(backend, generations)
+        from wapii_core.base.errors import GenerationPending, WapiiError
+
+        if sample is not None and limit is not None:
+            raise WapiiError("give --sample N (tasks drawn across the APIs) or --limit N (the first N), not both")
         from wapii_core.report.tables import print_table
         from wapii_core.run.runner import RunConfig, run
         from wapii_core.store.record import load_run
@@ -99,19 +108,30 @@ def add_to(app: typer.Typer) -> None:
         one_shard = parse_shard(shard) if shard is not None else None
         if dataset_dir is not None:
             dataset = dataset_dir.resolve().name
+        setups = parse_setups(setup)
+        if out is not None:
+            from wapii_core.store.out_guard import check_parent_out, check_run_out
+
+            if len(setups) > 1:
+                check_parent_out(out, [s.value for s in setups])
+            for one_setup in setups:
+                check_run_out(out / one_setup.value if len(setups) > 1 else out)
         columns = []
-        for one_setup in dict.fromkeys(setup):
+        shortfalls: list[str] = []
+        for one_setup in setups:
             config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=adapter,
                                backend=backend, model=model,
                                setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
                                backend_options=parse_options(option), metrics=metric,
                                default_metrics=not no_default_metrics, limit=limit,
-                               apis=api or None, shard=one_shard)
+                               apis=api or None, shard=one_shard, sample=sample, sample_seed=seed)
             if out is None:
                 target = default_out(dataset, adapter, backend, model, one_setup, setting, mode, draws, limit, api,
                                      str(one_shard) if one_shard else None)
+                if sample is not None:
+                    target = target.with_name(f"{target.name}-sample{sample}s{seed}")
             else:
-                target = out / one_setup.value if len(set(setup)) > 1 else out
+                target = out / one_setup.value if len(setups) > 1 else out
             try:
                 with progress_bars(not quiet) as progress:
                     summary = run(config, target, progress, force=force,
@@ -120,16 +140,33 @@ def add_to(app: typer.Typer) -> None:
                 typer.echo(f"{target}: {pending}")
                 continue
             columns.append((str(target), load_run(target), summary))
+            from wapii_core.generation.backends import oracle_shortfall, replay_hint
+
+            hint = replay_hint(backend, summary.get("overall", {}).get("counts", {}))
+            if hint:
+                typer.echo(hint, err=True)
+            shortfall = oracle_shortfall(backend, summary)
+            if shortfall:
+                shortfalls.append(f"{target}: {shortfall}")
             if not quiet:
                 typer.echo(f"run directory: {target}")
         if not quiet and columns:
-            print_table(columns)
+            if full or by_api:
+                print_table(columns)
+            else:
+                from wapii_core.report.headline import print_run_headline
+
+                print_run_headline(columns, "--full, or report.md in the run directory")
             if by_api:
                 for api_name in sorted({a for _, _, s in columns for a in s.per_api}):
                     print_table(columns, api_name)
         failure = generation_failures([(target, summary) for target, _, summary in columns])
         if failure is not None:
             raise failure
+        for line in shortfalls:  # last, under the tables, where it is seen
+            typer.secho(line, err=True, fg=typer.colors.RED, bold=True)
+        if shortfalls:
+            raise typer.Exit(1)
 
     @app.command("evaluate")
     def evaluate_command(
@@ -140,6 +177,7 @@ def add_to(app: typer.Typer) -> None:
         metric: MetricsOption = [],
         no_default_metrics: NoDefaultMetricsOption = False,
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or table."),
+        full: FullOption = False,
         isolated: RequireIsolationOption = False,
     ) -> None:
         """Re-execute and re-score the stored generations of a run directory."""
@@ -153,4 +191,10 @@ def add_to(app: typer.Typer) -> None:
             summary = evaluate(run_dir, progress, data_dir=data_dir, metrics=metric,
                                default_metrics=not no_default_metrics)
         if not quiet:
-            print_table([(str(run_dir), load_run(run_dir), summary)])
+            columns = [(str(run_dir), load_run(run_dir), summary)]
+            if full:
+                print_table(columns)
+            else:
+                from wapii_core.report.headline import print_run_headline
+
+                print_run_headline(columns, "--full, or report.md in the run directory")

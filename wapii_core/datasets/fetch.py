@@ -101,6 +101,7 @@ def fetch_wapiibench(
     progress: bool = True,
     *,
     timeout: float = 60.0,
+    force: bool = False,
 ) -> Path:
     """Download every WAPIIBench file into ``data_dir``, verify the pinned sha256 values, return the directory.
 
@@ -112,6 +113,12 @@ def fetch_wapiibench(
     base = (base_url or WAPIIBENCH_BASE_URL).rstrip("/")
     if target.exists() and not target.is_dir():
         raise WapiiError(f"{target}: exists and is not a directory")
+    if not force and is_complete(target):  # nothing to gain, and it works offline
+        import sys
+
+        print(f"{target}: already complete, every pinned sha256 verified; nothing downloaded (delete the directory "
+              "to download it again)", file=sys.stderr)
+        return target
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.download-", dir=target.parent))
     try:
@@ -125,6 +132,17 @@ def fetch_wapiibench(
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def is_complete(target: Path) -> bool:
+    """Whether ``target`` holds every WAPIIBench file, each with its pinned sha256 where one is pinned."""
+    for remote in WAPIIBENCH_FILES:
+        path = target / remote.local
+        if not path.is_file():
+            return False
+        if remote.sha256 is not None and hashlib.sha256(path.read_bytes()).hexdigest() != remote.sha256:
+            return False
+    return True
 
 
 def _fetch_one(remote: RemoteFile, url: str, staging: Path, bar: _Bar, timeout: float) -> None:

@@ -185,7 +185,7 @@ def parse_answer(text: str) -> list[Any]:
     try:
         data = json.loads(body)
     except json.JSONDecodeError as exc:
-        raise MalformedAnswer(f"not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+        raise MalformedAnswer(f"not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     samples = data.get("samples") if isinstance(data, dict) else data
     if not isinstance(samples, list):
         raise MalformedAnswer("no \"samples\" list")

@@ -22,6 +22,7 @@ class OracleBackend:
     supports_constraints = False
 
     def __init__(self, options: BackendOptions, context: RunContext) -> None:
+        refuse_unused("oracle", options, "it renders each task's expected request", model=True)
         self.context = context
 
     def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
@@ -31,6 +32,40 @@ class OracleBackend:
 
     def describe(self) -> dict[str, Any]:
         return {"rendered_for": self.context.mode}
+
+
+def refuse_unused(backend: str, options: BackendOptions, why: str, model: bool = False) -> None:
+    """Refuse options a core backend would silently ignore: ``-O`` options (and ``--model`` when
+    ``model``), in one line naming the backend and why it has no use for them."""
+    unused = [f"--model {options.model}"] if model and options.model else []
+    unused += [f"-O {key}={value}" for key, value in options.extra.items()]
+    if unused:
+        raise WapiiError(f"backend {backend!r} ignores {', '.join(unused)}: {why} (those options are for "
+                         "the model backends, e.g. --backend hf)")
+
+
+def replay_hint(backend: str, counts: dict[str, int]) -> str | None:
+    """A hint for a replay whose every program sent no request: the stored ``code`` is the whole
+    program (the starter code included), not only the completion."""
+    if backend == "replay" and counts.get("total") and counts.get("no_request") == counts.get("total"):
+        return ("hint: every replayed program ran without sending a request; each 'code' must be the whole "
+                "program, the prompt's starter code (imports, the call's beginning) included, not only the "
+                "model's completion")
+    return None
+
+
+def oracle_shortfall(backend: str, summary: dict[str, Any]) -> str | None:
+    """The warning for an oracle run that scored below 100 % correct (a broken adapter or dataset:
+    the oracle sends exactly the expected requests), else None."""
+    correct = (summary.get("overall") or {}).get("Correct implementations (t)")
+    if backend != "oracle" or correct is None or correct >= 1.0:
+        return None
+    counts = (summary.get("overall") or {}).get("counts") or {}
+    wrong = counts.get("total", 0) - counts.get("correct", 0)
+    return (f"WARNING: the oracle scored {100 * correct:.1f} % correct ({wrong} of {counts.get('total', '?')} "
+            "samples not correct), not 100 %: it sends exactly the expected requests, so the adapter's render, "
+            "extract or normalise, or the dataset, is broken. Check the dataset with `wapii datasets check`, "
+            "then the adapter (results.jsonl says what each sample got wrong).")
 
 
 def read_generations(path: Path, draws: int = 1) -> dict[tuple[str, int], str]:
@@ -63,7 +98,7 @@ def read_generations(path: Path, draws: int = 1) -> dict[tuple[str, int], str]:
         try:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise InputError(path, f"line {number}: malformed JSON ({exc.msg} at column {exc.colno})") from None
+            raise InputError(path, f"line {number}, column {exc.colno}: malformed JSON: {exc.msg}") from None
         if not isinstance(item, dict) or not isinstance(item.get("sample"), str) or not isinstance(item.get("code"), str):
             raise InputError(path, f"line {number}: expected an object with string fields 'sample' and 'code'")
         draw = item.get("draw", 0)
@@ -102,6 +137,7 @@ class ReplayBackend:
     supports_constraints = False
 
     def __init__(self, options: BackendOptions, context: RunContext) -> None:
+        refuse_unused("replay", options, "it re-scores the stored programs")
         if options.generations is None:
             raise WapiiError("the replay backend needs --generations FILE.jsonl or DIR")
         self.source = Path(options.generations)

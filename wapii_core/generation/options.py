@@ -28,15 +28,15 @@ class DecodingOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    max_new_tokens: int = Field(250, ge=1)
+    max_new_tokens: int = Field(250, ge=1)  # tokens a completion may have at most
     temperature: float | None = Field(None, ge=0)  # None: 0 (greedy) for one draw, 0.2 for several
     top_k: int | None = Field(None, ge=0)  # None: the backend's default (hf: 50; openai: not sent)
-    top_p: float = Field(1.0, gt=0, le=1)
+    top_p: float = Field(1.0, gt=0, le=1)  # nucleus sampling: the smallest set of tokens with this probability
     stop: str = STOP  # "" disables the stop string
-    seed: int | None = None
-    chat: Literal["auto", "true", "false"] = "auto"
+    seed: int | None = None  # seed of sampled draws (None: 0)
+    chat: Literal["auto", "true", "false"] = "auto"  # chat template and prompt (auto: from the model's name)
     system: Literal["split", "none"] | None = None  # chat only: None means the backend's default
-    no_cache: bool = False
+    no_cache: bool = False  # generate again rather than answer from the generation cache
     constraint_references: bool = True  # constrained settings: variables allowed as values
     constraint_compact: bool = False  # constrained settings: little whitespace between lexemes
 
@@ -82,4 +82,5 @@ def parse_options(model: type[O], options: BackendOptions, backend: str) -> O:
                 problems.append(f"unknown option {where!r} (known: {', '.join(sorted(model.model_fields))})")
             else:
                 problems.append(f"option {where}: {error.get('msg', 'invalid')}")
-        raise WapiiError(f"backend {backend}: " + "; ".join(problems)) from None
+        raise WapiiError(f"backend {backend}: " + "; ".join(problems)
+                         + f" (`wapii backends {backend} --options` says what each option means)") from None

@@ -69,7 +69,10 @@ class Judge:
 
         mode = mode or default_mode(adapter)
         if mode not in MODES:
-            raise WapiiError(f"unknown comparison mode {mode!r} (known: {', '.join(MODES)})")
+            from wapii_core.base.errors import did_you_mean
+
+            raise WapiiError(f"unknown comparison mode {mode!r}{did_you_mean(mode, list(MODES))} "
+                             f"(known: {', '.join(MODES)})")
         self._judge = judge
         self._judge_wire = judge_wire
         self.constrained = constrained  # a constrained generation cut off by the token limit is incomplete

@@ -26,7 +26,9 @@ td { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap;
 td:first-child { white-space: normal; }
 td.best { font-weight: 700; background: #e3f2fd; }
 td.best::after { content: " \\2605"; font-size: 0.7em; }
-table.leaderboard th { cursor: pointer; }
+table.leaderboard th { cursor: pointer; min-width: 4em; }
+table.leaderboard th, table.leaderboard td { padding: 0.2rem 0.4rem; }
+table.leaderboard .ci { display: block; margin-left: 0; }
 table.leaderboard th[aria-sort]::after { content: " \\2195"; color: #9e9e9e; }
 .run { color: #757575; font-weight: 400; font-size: 0.85em; }
 .ci { color: #757575; font-size: 0.85em; margin-left: 0.3em; }
@@ -116,11 +118,26 @@ def _table_section(table: Table) -> list[str]:
     return parts
 
 
-def render_html(report: Report, plots: list | None = None) -> str:
-    """The report page; ``plots`` are :class:`wapii_core.report.plots.Plot` objects to inline."""
+def page_title(report: Report) -> str:
+    """What the page shows: ``wapii report: demo · axios_js · oracle`` (what every run shares, else
+    the number of runs), ``wapii leaderboard: ...`` for a leaderboard."""
+    kind = "leaderboard" if any(t.kind == "leaderboard" for t in report.tables) else "report"
+    facets = []
+    for key in ("dataset", "model", "adapter", "setup", "setting"):
+        values = {str(r.run.get(key) or (r.run.get("backend") if key == "model" else "")) for r in report.runs}
+        if len(values) == 1 and "" not in values:
+            facets.append(values.pop())
+    runs = f"{len(report.runs)} runs" if len(report.runs) != 1 else report.runs[0].name if report.runs else ""
+    return f"wapii {kind}: " + " · ".join(facets + ([runs] if len(report.runs) != 1 or not facets else []))
+
+
+def render_html(report: Report, plots: list | None = None, differences: list | None = None) -> str:
+    """The report page; ``plots`` are :class:`wapii_core.report.plots.Plot` objects to inline;
+    ``differences`` the tasks one library solved and another did not (``--libraries``)."""
+    title = escape(page_title(report))
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
-             "<title>wapii report</title>", f"<style>{STYLE}</style></head><body>", "<h1>wapii report</h1>", "<ul>"]
+             f"<title>{title}</title>", f"<style>{STYLE}</style></head><body>", f"<h1>{title}</h1>", "<ul>"]
     parts += [f"<li>{_inline_markdown(describe_run(run))}</li>" for run in report.runs]
     parts.append("</ul>")
     from wapii_core.report.legend import METRICS_DOC
@@ -138,6 +155,15 @@ def render_html(report: Report, plots: list | None = None) -> str:
         parts.append("<h2>Paired tests</h2><ul>")
         parts += [f"<li>{escape(describe_paired(t))}</li>" for t in report.paired]
         parts += [f"<li>{escape(note)}</li>" for note in report.paired_notes]
+        parts.append("</ul>")
+    if differences:
+        parts.append("<h2>Tasks one library solved and another did not</h2><ul>")
+        for diff in differences:
+            tasks = "".join(f"<li><code>{escape(t)}</code>: {escape(diff['why'].get(t, ''))}</li>"
+                            for t in diff["tasks"])
+            parts.append(f"<li>{escape(str(diff['setup']))}: solved by <strong>{escape(str(diff['solved_by']))}"
+                         f"</strong>, not by <strong>{escape(str(diff['not_by']))}</strong> ({len(diff['tasks'])})"
+                         + (f"<ul>{tasks}</ul>" if tasks else "") + "</li>")
         parts.append("</ul>")
     for run in report.runs:
         failed = run.summary.failed_generations
@@ -167,22 +193,22 @@ def _inline_markdown(text: str) -> str:
     return re.sub(r"`(.+?)`", r"<code>\1</code>", html)
 
 
-def write_html_report(report: Report, out: Path) -> list[Path]:
+def write_html_report(report: Report, out: Path, differences: list | None = None) -> list[Path]:
     """Write ``out`` (the page) and its plots as PNG and SVG next to it; return every file written."""
     from wapii_core.report.plots import make_plots, save_plots
     from wapii_core.store.rundir import write_atomic
 
     plots = make_plots(report)
-    write_atomic(out, render_html(report, plots))
+    write_atomic(out, render_html(report, plots, differences))
     return [out, *save_plots(plots, out.parent, out.stem)]
 
 
-def html_text(report: Report) -> str:
+def html_text(report: Report, differences: list | None = None) -> str:
     """The page alone (for stdout): plots inlined, no files written."""
     from wapii_core.report.plots import close_plots, make_plots
 
     plots = make_plots(report)
     try:
-        return render_html(report, plots)
+        return render_html(report, plots, differences)
     finally:
         close_plots(plots)

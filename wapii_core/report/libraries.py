@@ -60,17 +60,20 @@ def differences_markdown(differences: list[dict[str, Any]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def print_differences(differences: list[dict[str, Any]], shown: int = 20) -> None:
+def print_differences(differences: list[dict[str, Any]], shown: int = 20, more: str = "") -> None:
     """The differences on the terminal: one rich table per ordered pair that has any, a line per task
-    with what the second library got wrong (at most ``shown`` tasks each)."""
+    with what the second library got wrong (at most ``shown`` tasks each, then ``... and N more``
+    followed by ``more``, where the rest is listed); the pairs without any in one line per setup."""
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
+    for setup in dict.fromkeys(d["setup"] for d in differences):
+        if not any(d["tasks"] for d in differences if d["setup"] == setup):
+            console.print(f"{setup}: every library solved the same tasks", highlight=False, markup=False)
     for diff in differences:
         title = f"{diff['setup']}: solved by {diff['solved_by']}, not by {diff['not_by']} ({len(diff['tasks'])})"
         if not diff["tasks"]:
-            console.print(f"{title}: none", highlight=False, markup=False)
             continue
         table = Table(title=title, title_justify="left")
         table.add_column("Task", no_wrap=True)
@@ -79,7 +82,8 @@ def print_differences(differences: list[dict[str, Any]], shown: int = 20) -> Non
             table.add_row(task, (diff.get("why") or {}).get(task, ""))
         console.print(table)
         if len(diff["tasks"]) > shown:
-            console.print(f"... and {len(diff['tasks']) - shown} more (compare.md lists them all)", highlight=False)
+            console.print(f"... and {len(diff['tasks']) - shown} more" + (f" ({more})" if more else ""),
+                          highlight=False)
 
 
 def side_by_side(run_dirs: list[Path], resamples: int = 2000, seed: int = 0) -> tuple[Any, list[dict[str, Any]]]:

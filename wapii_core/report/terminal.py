@@ -13,7 +13,7 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from wapii_core.report.tables import Report, Table, describe_paired, format_cell, format_interval
-from wapii_core.report.labels import label_pieces, wrap_label
+from wapii_core.report.labels import wrap_label
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -22,6 +22,8 @@ FIRST_MIN, FIRST_MAX = 18, 34
 """Width range of the row-name column (longer names wrap)."""
 LABEL_MIN = 9
 """Value columns are at least this wide, so that labels wrap into words rather than letters."""
+WORD_MAX = 16
+"""A label's word up to this long keeps a column wide enough to show it unbroken."""
 OVERHEAD = 3
 """Characters a column adds besides its content: one space of padding each side and a border."""
 
@@ -34,12 +36,12 @@ def _cell_texts(table: Table, intervals: bool) -> list[list[tuple[str, str]]]:
 
 def _widths(table: Table, texts: list[list[tuple[str, str]]]) -> list[int]:
     """Per column: its widest value (or interval), widened for a label up to :data:`LABEL_MIN`
-    (or its longest piece, at most 12)."""
+    (or its longest word, at most :data:`WORD_MAX`: ``unconstrained`` and ``requests_py`` stay whole)."""
     widths = []
     for j, title in enumerate(table.columns):
-        longest_piece = max((len(p.strip()) for p in label_pieces(title)), default=0)
+        longest_word = max((len(w) for w in title.replace("·", " ").split()), default=0)
         values = max((max(len(v), len(i)) for row in texts for v, i in [row[j]]), default=1)
-        widths.append(max(values, min(len(title), max(LABEL_MIN, min(longest_piece, 12)))))
+        widths.append(max(values, min(len(title), max(LABEL_MIN, min(longest_word, WORD_MAX)))))
     return widths
 
 

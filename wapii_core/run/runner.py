@@ -52,6 +52,8 @@ class RunConfig(BaseModel):
     limit: int | None = None  # only the first N samples (quick checks)
     apis: list[str] | None = None  # only these APIs
     shard: Shard | None = None  # only this shard's (task, draw) pairs (wapii_core.run.shards)
+    sample: int | None = Field(default=None, ge=1)  # N tasks drawn stratified by API (--sample)
+    sample_seed: int = 0  # the draw's seed (--seed)
 
 
 Progress = Callable[[str, int], Any]
@@ -82,6 +84,10 @@ def select_samples(dataset: Dataset, config: RunConfig) -> list[Sample]:
             raise WapiiError(f"dataset {dataset.name!r} has no API {', '.join(unknown)}{_did_you_mean(unknown, known)} "
                              f"(its APIs: {', '.join(known)})")
         samples = [s for s in samples if s.api in config.apis]
+    if config.sample is not None:
+        from wapii_core.datasets.sampling import stratified_sample
+
+        samples = stratified_sample(samples, lambda s: s.api, config.sample, config.sample_seed)
     if config.limit is not None:
         samples = samples[: config.limit]
     return samples
@@ -129,6 +135,7 @@ def describe_run(config: RunConfig, dataset: Dataset, backend: Any,
         dataset=dataset.name,
         dataset_sha256=dataset.sha256,
         dataset_source=str(dataset.source),
+        data_dir=str(config.data_dir.resolve()) if config.data_dir else None,
         dataset_dir=str(config.dataset_dir.resolve()) if config.dataset_dir else None,
         adapter=config.adapter,
         backend=config.backend,
@@ -140,6 +147,10 @@ def describe_run(config: RunConfig, dataset: Dataset, backend: Any,
         draws=config.draws,
         limit=config.limit,
         apis=config.apis,
+        sample=config.sample,
+        sample_seed=config.sample_seed if config.sample is not None else None,
+        metrics=config.metrics,
+        default_metrics=config.default_metrics,
         versions=versions(),
         git_commit=git_commit(),
         created=_dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
@@ -152,11 +163,14 @@ def config_of(record: RunRecord, data_dir: Path | None = None) -> RunConfig:
     """The configuration that made the run ``record`` describes, its dataset read from ``data_dir``
     when given (else from where the run found it)."""
     stored_source = Path(record.dataset_source).parent if record.dataset_source else None
-    return RunConfig(dataset=record.dataset, data_dir=data_dir or stored_source,
+    stored = Path(record.data_dir) if record.data_dir else stored_source
+    return RunConfig(dataset=record.dataset, data_dir=data_dir or stored,
                      dataset_dir=Path(record.dataset_dir) if record.dataset_dir and data_dir is None else None,
                      adapter=record.adapter, backend=record.backend, model=record.model, setup=Setup(record.setup),
                      mode=record.mode, setting=record.setting, draws=record.draws, limit=record.limit,
-                     apis=record.apis, shard=Shard.model_validate(record.shard) if record.shard else None)
+                     apis=record.apis, shard=Shard.model_validate(record.shard) if record.shard else None,
+                     sample=record.sample, sample_seed=record.sample_seed or 0, metrics=list(record.metrics),
+                     default_metrics=record.default_metrics)
 
 
 def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
@@ -187,7 +201,8 @@ def _checked_inputs(config: RunConfig, task_set: dict[str, Any] | None = None) -
     from wapii_core.run.tasks import recorded_tasks
 
     if config.setting not in SETTINGS:
-        raise WapiiError(f"unknown setting {config.setting!r} (known: {', '.join(SETTINGS)})")
+        raise WapiiError(f"unknown setting {config.setting!r}{_did_you_mean([config.setting], list(SETTINGS))} "
+                         f"(known: {', '.join(SETTINGS)})")
     metrics = metric_names(config.metrics, config.default_metrics)
     dataset = load_dataset(config.dataset, config.data_dir, config.dataset_dir)
     samples = recorded_tasks(select_samples(dataset, config), task_set)
@@ -227,6 +242,8 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
     line saying what a resumed run kept."""
     from wapii_core.generation.rag import setting_prompt
 
+    config = config.model_copy(update={key: getattr(config, key).resolve() for key in ("data_dir", "dataset_dir")
+                                       if getattr(config, key) is not None})  # run.json is read from any cwd
     inputs = _checked_inputs(config)
     dataset, samples, keys = inputs.dataset, inputs.samples, inputs.keys
     with ExitStack() as stack:
@@ -291,6 +308,8 @@ def resume_note(out_dir: Path, store: RunStore, keys: list[str]) -> str:
     judged = sum(key in store.results for key in keys)
     failed = sum(g.key in set(keys) for g in store.failed_generations())
     retry = f"; retrying {failed} failed generation(s)" if failed else ""
+    if kept == judged == len(keys):
+        return f"{out_dir}: already complete ({len(keys)} samples generated and judged; --force starts over)"
     return (f"resuming {out_dir}: kept {kept} of {len(keys)} generations and {judged} results{retry} "
             "(--force starts over)")
 
@@ -376,8 +395,11 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir, create=False))
         record = load_run(out_dir)
-        config = config_of(record, data_dir).model_copy(update={"metrics": list(metrics or []),
-                                                               "default_metrics": default_metrics})
+        recorded = config_of(record, data_dir)
+        wanted = recorded.metrics + [name for name in metrics or () if name not in recorded.metrics]
+        config = recorded.model_copy(update={"metrics": wanted,
+                                             "default_metrics": default_metrics and recorded.default_metrics})
+        record = record.model_copy(update={"metrics": config.metrics, "default_metrics": config.default_metrics})
         inputs = _checked_inputs(config, record.task_set)
         if inputs.dataset.sha256 != record.dataset_sha256:
             raise WapiiError(f"{out_dir}: the run was made on another version of dataset {inputs.dataset.name!r} "

@@ -73,9 +73,10 @@ def plan(program: Program) -> Plan:
     user = sandbox_user() if root else None
     drop = drop_prefix(user) if user is not None and setpriv_binary() else None
     if root and user is None:
-        why_not = "no unprivileged sandbox user exists (create wapii-sbx, or set WAPII_SANDBOX_USER)"
+        why_not = ("no unprivileged sandbox user exists; fix: create one (`useradd --system --no-create-home "
+                   "wapii-sbx`) or set WAPII_SANDBOX_USER to an unprivileged account")
     elif root and drop is None:
-        why_not = "setpriv (util-linux) is not installed"
+        why_not = "setpriv is not installed; fix: install util-linux (`apt-get install util-linux`)"
     else:
         why_not = ""
     problem = bwrap.probe(root, tuple(drop) if drop else None)
@@ -90,7 +91,9 @@ def plan(program: Program) -> Plan:
             unreadable = [p for p in [Path(program.argv[0]), *program.read_paths] if not readable_by(p, user)]
             if unreadable:
                 drop = None
-                why_not = f"user {user.name} cannot read {unreadable[0]} (without bubblewrap it must)"
+                why_not = (f"user {user.name} cannot read {unreadable[0]} (without bubblewrap it must); fix: let it "
+                           f"read the checkout (`chmod -R o+rX` on it and o+x on its parent directories), or make "
+                           "bubblewrap work (`wapii doctor` says why it does not)")
         uncapable = root and drop is None and setpriv_binary() is not None
         prefix = drop or (no_capabilities_prefix() if uncapable else [])
         argv = [*prefix, *program.argv]

@@ -47,4 +47,6 @@ def _check_openapi(path: Path, document: Any) -> None:
     servers = document.get("servers")
     if not (isinstance(servers, list) and servers and isinstance(servers[0], dict)
             and isinstance(servers[0].get("url"), str) and servers[0]["url"]):
-        raise fail("no 'servers' with a 'url'")
+        # a valid OpenAPI 3 document (servers are optional) that wapii cannot use: it needs the base URL
+        raise InputError(path, "no 'servers' entry with a 'url': wapii needs the API's base URL to match and judge "
+                               "requests; add e.g. servers: [{url: 'https://api.example.com/v1'}]")

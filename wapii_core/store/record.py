@@ -76,6 +76,7 @@ class RunRecord(BaseModel):
     dataset: str
     dataset_sha256: str | None = None
     dataset_source: str | None = None
+    data_dir: str | None = None  # --data-dir, absolute (None: the dataset's own location)
     dataset_dir: str | None = None
     adapter: str
     backend: str
@@ -87,6 +88,10 @@ class RunRecord(BaseModel):
     draws: int = 1
     limit: int | None = None
     apis: list[str] | None = None
+    sample: int | None = None  # --sample N: tasks drawn stratified by API
+    sample_seed: int | None = None  # --seed of that draw
+    metrics: list[str] = Field(default_factory=list)  # --metric providers applied besides the default ones
+    default_metrics: bool = True  # False: made with --no-default-metrics
     versions: dict[str, str] = Field(default_factory=dict)
     git_commit: str | None = None
     created: str | None = None

@@ -17,6 +17,9 @@ def _hf(options: Any, context: Any) -> Any:
     return HFBackend(options, context)
 
 
+_hf.options_model = "wapii_hf_models.options:HFOptions"  # what `wapii backends hf --options` lists
+
+
 @hookimpl
 def register_backends(register: Callable[..., None]) -> None:
     register("hf", _hf, description="local Hugging Face transformers models: --model wapii-tiny (built "

@@ -56,13 +56,14 @@ class HFBackend:
             raise WapiiError("the hf backend needs --model (smollm2-135m, wapii-tiny, a hub id such as "
                              "Qwen/Qwen2.5-Coder-1.5B, a local model directory or a GGUF file)")
         self.options = parse_options(HFOptions, options, self.name)
-        self.source = resolve_source(options.model)
+        self.source = resolve_source(options.model, getattr(context, "progress", None))
         self.device = resolve_device(self.options.device)
         self.dtype = resolve_dtype(self.options.dtype, self.device)
         self.chat = self._is_chat(options.model)
         self.system = self.options.system or "none"
         self.prefill = self.chat and self.options.prefill
         self.adapter = getattr(context, "adapter", None)
+        self.progress = getattr(context, "progress", None)  # the run's progress bars (model load, tokens)
         # constrained decoding ends each call where its grammar does; the rule would only cut it short
         self.stop_at_call = (self.options.stop_at_call and not is_constrained(context)
                              and call_complete_predicate(self.adapter, "") is not None)
@@ -186,6 +187,15 @@ class HFBackend:
                 self._decoder = ConstrainedDecoder(self._decoder, time_limit=self.options.constraint_timeout)
         return self._decoder
 
+    def _load_with_progress(self) -> BatchDecoder:
+        """:meth:`_load`, shown as a stage of its own (a model takes from seconds to minutes to load)."""
+        if self._decoder is not None or self.progress is None:
+            return self._load()
+        done = self.progress("loading model", 1)
+        decoder = self._load()
+        done(1)
+        return decoder
+
     def _render(self, item: _Item) -> str:
         if isinstance(item.prompt, str):
             return item.prompt
@@ -254,7 +264,10 @@ class HFBackend:
         misses = sorted((i for i in items if i.key not in cached), key=lambda i: len(str(i.prompt)))
         if not misses:
             return
-        decoder = self._load()
+        decoder = self._load_with_progress()
+        if self.progress is not None:
+            inner = getattr(decoder, "decoder", decoder)
+            inner.on_tokens = self.progress("tokens", len(misses) * self.params.max_new_tokens)
         size = self.options.batch_size
         for start in range(0, len(misses), size):
             batch = misses[start:start + size]

@@ -60,6 +60,7 @@ class BatchDecoder:
 
         self.loaded = loaded
         self.params = params
+        self.on_tokens: Callable[[int], None] | None = None  # told how many tokens each decoding step made
         self.decoder_prompt = decoder_prompt and loaded.encoder_decoder
         tokenizer = loaded.tokenizer
         sampling = {"do_sample": True, "temperature": params.temperature, "top_k": params.top_k,
@@ -104,7 +105,8 @@ class BatchDecoder:
         prompt_ids = encoded["input_ids"] if (self.decoder_prompt or not self.loaded.encoder_decoder) else None
         start = 0 if prompt_ids is None else prompt_ids.shape[1]
         stopper = GeneratedTextStop(tokenizer, max(start, 1), self.params.stop, complete)
-        extra["stopping_criteria"] = StoppingCriteriaList([stopper])
+        extra["stopping_criteria"] = StoppingCriteriaList([stopper] + ([_StepCounter(stopper, len(texts), self.on_tokens)]
+                                                                      if self.on_tokens else []))
         if logits_processor:
             from transformers import LogitsProcessorList
 
@@ -160,3 +162,17 @@ class BatchDecoder:
         head = decode(prompt, skip_special_tokens=True)
         whole = decode(prompt + new, skip_special_tokens=True)
         return whole[len(head):] if whole.startswith(head) else decode(new, skip_special_tokens=True)
+
+
+class _StepCounter:
+    """A stopping criterion that never stops: after each decoding step it reports the tokens the step
+    made (one per row still running) to ``report`` (the tokens-per-second progress)."""
+
+    def __init__(self, stopper: Any, rows: int, report: Callable[[int], None]) -> None:
+        self.stopper, self.rows, self.report = stopper, rows, report
+
+    def __call__(self, input_ids: Any, scores: Any = None, **kwargs: Any) -> Any:
+        import torch
+
+        self.report(self.rows - len(self.stopper.reasons))
+        return torch.zeros(input_ids.shape[0], dtype=torch.bool, device=input_ids.device)

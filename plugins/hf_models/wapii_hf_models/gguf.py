@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
+from typing import Any
 from pathlib import Path
 
 from wapii_core.api import WapiiError, cache_dir
@@ -152,8 +153,9 @@ def convert(gguf_file: Path, directory: Path) -> None:
     tokenizer.save_pretrained(directory)
 
 
-def converted_dir(gguf_file: Path) -> Path:
-    """The converted model directory of ``gguf_file``, converting it first if needed (see the module docstring)."""
+def converted_dir(gguf_file: Path, progress: Any = None) -> Path:
+    """The converted model directory of ``gguf_file``, converting it first if needed (see the module
+    docstring); ``progress`` (a run's progress factory) shows the conversion as a stage of its own."""
     gguf_file = gguf_file.expanduser().resolve()
     if not gguf_file.is_file():
         raise WapiiError(f"--model {gguf_file}: no such GGUF file")
@@ -167,10 +169,13 @@ def converted_dir(gguf_file: Path) -> Path:
         raise WapiiError("reading a GGUF model needs the `gguf` package: pip install gguf") from None
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    print(f"wapii: converting {gguf_file.name} to a transformers model (once)", file=sys.stderr, flush=True)
+    if progress is None:
+        print(f"wapii: converting {gguf_file.name} to a transformers model (once)", file=sys.stderr, flush=True)
+    done = progress("converting model (once)", 1) if progress is not None else (lambda n=1: None)
     try:
         try:
             convert(gguf_file, staging)
+            done(1)
         except Exception as exc:  # noqa: BLE001  (a malformed file fails anywhere in the GGUF reader)
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
             raise WapiiError(f"{gguf_file}: cannot convert this GGUF file: {first}") from None

@@ -5,6 +5,7 @@ torch and transformers are imported inside the functions that need them.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,19 +31,24 @@ class ModelSource:
     local: bool
 
 
-def resolve_source(name: str) -> ModelSource:
+def resolve_source(name: str, progress: Any = None) -> ModelSource:
     """``wapii-tiny`` (built on first use), a GGUF file or a shipped GGUF model such as ``smollm2-135m``
     (converted once, :mod:`.gguf`), an existing directory, or else a hub id."""
     if name == tiny.NAME:
         return ModelSource(name, str(tiny.ensure_built()), True)
     if gguf.is_gguf_name(name):
         file = gguf.shipped_file(name) if name in gguf.SHIPPED else Path(name)
-        return ModelSource(name, str(gguf.converted_dir(file)), True)
+        return ModelSource(name, str(gguf.converted_dir(file, progress)), True)
     path = Path(name).expanduser()
     if path.is_dir():
         return ModelSource(name, str(path.resolve()), True)
     if path.exists() or name.startswith((".", "/", "~")) or name.count("/") > 1:
         raise WapiiError(f"--model {name}: not a model directory (nor the hub id of one: 'org/name')")
+    aliases = [tiny.NAME, *gguf.SHIPPED]
+    close = difflib.get_close_matches(name, aliases, n=1, cutoff=0.75) if "/" not in name else []
+    if close:  # a mistyped alias, not a hub id: the hub would only say it cannot find it
+        raise WapiiError(f"--model {name}: unknown model (did you mean {close[0]!r}?) (the names wapii knows: "
+                         f"{', '.join(aliases)}; else a hub id 'org/name', a model directory or a GGUF file)")
     return ModelSource(name, name, False)
 
 

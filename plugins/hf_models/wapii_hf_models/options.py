@@ -17,10 +17,10 @@ class HFOptions(DecodingOptions):
 
     dtype: str = "auto"  # auto: bfloat16 (or float16) on a GPU, float32 on the CPU
     device: str = "auto"  # auto: cuda, else mps, else cpu; or e.g. cpu, cuda:1
-    batch_size: int = Field(16, ge=1)
+    batch_size: int = Field(16, ge=1)  # prompts generated together
     threads: int | None = Field(None, ge=1)  # CPU threads for torch (None: torch's default)
     revision: str | None = None  # hub revision (branch, tag or commit)
-    trust_remote_code: bool = False
+    trust_remote_code: bool = False  # run the model repository's own Python code (only for models you trust)
     cache_implementation: Literal["auto", "static", "dynamic"] = "auto"  # auto: static on the CPU
     decoder_prompt: Literal["auto", "true", "false"] = "auto"  # encoder-decoder: feed the prompt to the decoder too
     constraint_timeout: float = Field(900.0, gt=0)  # constrained settings: wall-clock seconds per batch of samples

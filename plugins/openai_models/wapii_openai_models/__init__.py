@@ -17,6 +17,9 @@ def _openai(options: Any, context: Any) -> Any:
     return OpenAIBackend(options, context)
 
 
+_openai.options_model = "wapii_openai_models.options:OpenAIOptions"  # what `wapii backends openai --options` lists
+
+
 @hookimpl
 def register_backends(register: Callable[..., None]) -> None:
     register("openai", _openai, description="any OpenAI-compatible server (OpenAI, vLLM, TGI, llama.cpp, "

@@ -14,15 +14,15 @@ __all__ = ["OpenAIOptions", "parse_options"]
 class OpenAIOptions(DecodingOptions):
     """Options of the ``openai`` backend."""
 
-    base_url: list[str] = Field(default_factory=lambda: ["https://api.openai.com/v1"])
-    api_key_env: str = "OPENAI_API_KEY"
-    concurrency: int = Field(8, ge=1, le=1024)
+    base_url: list[str] = Field(default_factory=lambda: ["https://api.openai.com/v1"])  # servers, comma-separated
+    api_key_env: str = "OPENAI_API_KEY"  # the environment variable holding the API key
+    concurrency: int = Field(8, ge=1, le=1024)  # requests in flight at once
     timeout: float = Field(60.0, gt=0)  # seconds per request
     retries: int = Field(5, ge=0)  # retries after the first attempt
     backoff: float = Field(0.5, ge=0)  # seconds before the first retry; doubles each time
-    max_backoff: float = Field(30.0, ge=0)
+    max_backoff: float = Field(30.0, ge=0)  # at most this many seconds between retries
     max_retry_after: float = Field(600.0, ge=0)  # cap on a server's Retry-After
-    max_tokens_param: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"
+    max_tokens_param: Literal["max_tokens", "max_completion_tokens"] = "max_tokens"  # field of max_new_tokens
     cache_tag: str = ""  # set to tell apart two servers that serve different models under one name
     guided: Literal["none", "vllm", "vllm-legacy"] = "none"  # constrained settings: how the server gets the grammar
     preflight: bool = True  # check the key, the servers and the model before generating

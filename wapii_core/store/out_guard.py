@@ -1,0 +1,93 @@
+"""Where an ``--out`` may write: never over a file that wapii did not write.
+
+A run directory is recognised by its ``run.json``; a directory without one may hold only what an
+unfinished wapii run leaves (its lock, a half-written temporary file). Anything else in it is the
+user's, so ``wapii run``, ``wapii compare`` and ``wapii report`` refuse such a directory in one line
+rather than replace ``report.md`` or ``summary.json`` there (``--force`` does not change that: it
+starts a run over, it does not adopt a directory). A report is never written over a run's own files.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Iterable
+
+from wapii_core.base.errors import WapiiError
+from wapii_core.store.lock import LOCK_FILE
+from wapii_core.store.rundir import RUN_FILE, RUN_FILES
+
+COMPARE_FILES = ("compare.md", "compare.json")
+"""What ``wapii compare`` writes next to its run directories."""
+
+
+def _leftover(name: str) -> bool:
+    """An entry an unfinished wapii run may leave: its lock, or a temporary file of an atomic write."""
+    return name == LOCK_FILE or any(name.startswith(f".{own}.") for own in RUN_FILES + COMPARE_FILES)
+
+
+def is_run_dir(directory: Path) -> bool:
+    return (directory / RUN_FILE).is_file()
+
+
+def _refuse(directory: Path, foreign: list[str], what: str) -> None:
+    shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3 else "")
+    raise WapiiError(f"{directory}: not empty and not {what} (it holds {shown}); wapii never writes over files it "
+                     "did not write: give --out a new or empty directory")
+
+
+def _foreign(directory: Path, allowed: Callable[[Path], bool]) -> list[str]:
+    return sorted(entry.name for entry in directory.iterdir() if not _leftover(entry.name) and not allowed(entry))
+
+
+def _usable(directory: Path) -> bool:
+    """A directory a run may be written into: absent, a run directory, or holding only leftovers."""
+    if not directory.exists():
+        return True
+    if not directory.is_dir():
+        return False
+    return is_run_dir(directory) or not _foreign(directory, lambda entry: False)
+
+
+def check_run_out(directory: Path) -> None:
+    """Refuse ``directory`` as a run's ``--out`` unless it is absent, empty, a run directory, or what
+    an unfinished run left."""
+    directory = Path(directory)
+    if not directory.exists():
+        return
+    if not directory.is_dir():
+        raise WapiiError(f"{directory}: is a file, not a directory; give --out a new or empty directory")
+    if is_run_dir(directory):
+        return
+    foreign = _foreign(directory, lambda entry: False)
+    if foreign:
+        _refuse(directory, foreign, "a run directory")
+
+
+def check_parent_out(directory: Path, children: Iterable[str], files: Iterable[str] = ()) -> None:
+    """Refuse ``directory`` as the ``--out`` of several runs (one sub-directory per name in ``children``,
+    plus ``files`` wapii writes next to them) when it holds anything else, or a child that is neither a
+    run directory nor empty."""
+    directory = Path(directory)
+    if not directory.exists():
+        return
+    if not directory.is_dir():
+        raise WapiiError(f"{directory}: is a file, not a directory; give --out a new or empty directory")
+    names, own_files = set(children), set(files)
+    has_runs = any(is_run_dir(entry) for entry in directory.iterdir() if entry.is_dir())
+
+    def allowed(entry: Path) -> bool:
+        if entry.name in own_files:
+            return has_runs and entry.is_file()
+        return entry.name in names and _usable(entry)
+
+    foreign = _foreign(directory, allowed)
+    if foreign:
+        _refuse(directory, foreign, "the output of such runs")
+
+
+def check_report_out(path: Path) -> None:
+    """Refuse writing a report to ``path`` when it is one of a run directory's own files."""
+    path = Path(path)
+    if path.name in RUN_FILES and is_run_dir(path.parent):
+        raise WapiiError(f"{path}: is the run's own {path.name} (wapii run writes it); give the report another "
+                         f"file name, e.g. --out {path.with_name('combined-' + path.name)}")
