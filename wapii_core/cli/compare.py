@@ -125,7 +125,7 @@ def add_to(app: typer.Typer) -> None:
             raise failure
         from wapii_core.generation.backends import oracle_shortfall
 
-        shortfalls = [f"{d}: {line}" for d, s in summaries if (line := oracle_shortfall(backend, s))]
+        shortfalls = [f"{d}: {line}" for d, s in summaries if (line := oracle_shortfall(backend, s.overall))]
         for line in shortfalls:
             typer.secho(line, err=True, fg=typer.colors.RED, bold=True)
         if shortfalls:

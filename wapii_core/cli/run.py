@@ -142,10 +142,10 @@ def add_to(app: typer.Typer) -> None:
             columns.append((str(target), load_run(target), summary))
             from wapii_core.generation.backends import oracle_shortfall, replay_hint
 
-            hint = replay_hint(backend, summary.get("overall", {}).get("counts", {}))
+            hint = replay_hint(backend, summary.overall.get("counts", {}))
             if hint:
                 typer.echo(hint, err=True)
-            shortfall = oracle_shortfall(backend, summary)
+            shortfall = oracle_shortfall(backend, summary.overall)
             if shortfall:
                 shortfalls.append(f"{target}: {shortfall}")
             if not quiet:

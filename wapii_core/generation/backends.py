@@ -54,13 +54,13 @@ def replay_hint(backend: str, counts: dict[str, int]) -> str | None:
     return None
 
 
-def oracle_shortfall(backend: str, summary: dict[str, Any]) -> str | None:
+def oracle_shortfall(backend: str, overall: dict[str, Any]) -> str | None:
     """The warning for an oracle run that scored below 100 % correct (a broken adapter or dataset:
-    the oracle sends exactly the expected requests), else None."""
-    correct = (summary.get("overall") or {}).get("Correct implementations (t)")
+    the oracle sends exactly the expected requests), else None; ``overall``: the summary's paper rows."""
+    correct = (overall or {}).get("Correct implementations (t)")
     if backend != "oracle" or correct is None or correct >= 1.0:
         return None
-    counts = (summary.get("overall") or {}).get("counts") or {}
+    counts = (overall or {}).get("counts") or {}
     wrong = counts.get("total", 0) - counts.get("correct", 0)
     return (f"WARNING: the oracle scored {100 * correct:.1f} % correct ({wrong} of {counts.get('total', '?')} "
             "samples not correct), not 100 %: it sends exactly the expected requests, so the adapter's render, "

@@ -124,7 +124,7 @@ def page_title(report: Report) -> str:
     kind = "leaderboard" if any(t.kind == "leaderboard" for t in report.tables) else "report"
     facets = []
     for key in ("dataset", "model", "adapter", "setup", "setting"):
-        values = {str(r.run.get(key) or (r.run.get("backend") if key == "model" else "")) for r in report.runs}
+        values = {str(getattr(r.run, key) or (r.run.backend if key == "model" else "")) for r in report.runs}
         if len(values) == 1 and "" not in values:
             facets.append(values.pop())
     runs = f"{len(report.runs)} runs" if len(report.runs) != 1 else report.runs[0].name if report.runs else ""

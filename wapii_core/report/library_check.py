@@ -21,21 +21,21 @@ _NAMES = {"dataset_sha256": "dataset version", "mode": "comparison mode", "draws
 def why_not_comparable(runs: list[Any]) -> str | None:
     """None when ``runs`` (:class:`~wapii_core.report.tables.RunData` with results) can be compared
     library by library, else why not (one line)."""
-    if len({run.run.get("adapter") for run in runs}) < 2:
+    if len({run.run.adapter for run in runs}) < 2:
         return "the runs all use one adapter: there are no libraries to compare"
     first = runs[0]
     for run in runs[1:]:
         for key in SHARED_KEYS:
-            if run.run.get(key) != first.run.get(key):
-                return (f"{first.name} and {run.name} differ in {_NAMES.get(key, key)} ({first.run.get(key)!r}, not "
-                        f"{run.run.get(key)!r}), not only in the adapter")
+            if getattr(run.run, key, None) != getattr(first.run, key, None):
+                return (f"{first.name} and {run.name} differ in {_NAMES.get(key, key)} ({getattr(first.run, key, None)!r}, not "
+                        f"{getattr(run.run, key, None)!r}), not only in the adapter")
     by_setup: dict[Any, list[Any]] = {}
     for run in runs:
-        by_setup.setdefault(run.run.get("setup"), []).append(run)
+        by_setup.setdefault(run.run.setup, []).append(run)
     for setup, group in by_setup.items():
         seen: dict[str, str] = {}
         for run in group:
-            adapter = run.run.get("adapter")
+            adapter = run.run.adapter
             if adapter in seen:
                 return f"{seen[adapter]} and {run.name} are both {adapter} runs of setup {setup}"
             seen[adapter] = run.name
