@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from wapii_core.sandbox import bwrap, landlock
+from wapii_core.sandbox.code_view import allow_list
 from wapii_core.sandbox.layers import Layer
 from wapii_core.sandbox.limits import Limits, clean_env
 from wapii_core.sandbox.users import (SandboxUser, drop_prefix, no_capabilities_prefix, readable_by, running_as_root,
@@ -26,12 +27,14 @@ from wapii_core.sandbox.users import (SandboxUser, drop_prefix, no_capabilities_
 
 @dataclass
 class Program:
-    """What a worker runs: ``argv`` (absolute executable first), the paths it reads, env and limits."""
+    """What a worker runs: ``argv`` (absolute executable first), the paths it reads, env and limits;
+    ``hidden``: directories beneath ``read_paths`` it must not see (the judge's data)."""
 
     argv: list[str]
     read_paths: list[Path]
     env: dict[str, str] = field(default_factory=clean_env)
     limits: Limits = field(default_factory=Limits)
+    hidden: list[Path] = field(default_factory=list)
 
 
 @dataclass
@@ -81,7 +84,8 @@ def plan(program: Program) -> Plan:
     problem = bwrap.probe(root, tuple(drop) if drop else None)
     uncapable = False
     if problem is None:
-        argv = bwrap.bwrap_command(program.argv, program.read_paths, program.env, privileged=root, drop=drop)
+        argv = bwrap.bwrap_command(program.argv, program.read_paths, program.env, privileged=root, drop=drop,
+                                   hidden=program.hidden)
         env = {"PATH": program.env.get("PATH", "/usr/bin:/bin")}
         sandbox = Layer("bubblewrap", True, "own network (loopback only), PID, IPC and UTS namespaces; read-only "
                         "view of the worker's own files only; private /tmp; cleared environment")
@@ -114,7 +118,7 @@ def plan(program: Program) -> Plan:
 def worker_policy(program: Program, drop: list[str] | None) -> landlock.Policy:
     """What a worker without bubblewrap may reach: read and run its own files, the privilege drop's
     binary and the system's files (bubblewrap's view), read the usual devices, write ``/dev/null``."""
-    own = [program.argv[0], *(drop[:1] if drop else []), *program.read_paths]
+    own = [program.argv[0], *(drop[:1] if drop else []), *allow_list(program.read_paths, program.hidden)]
     return landlock.Policy.of([*own, *bwrap.SYSTEM_PATHS, *landlock.DEVICES], write=["/dev/null"], execute=True)
 
 
