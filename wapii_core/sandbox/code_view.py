@@ -31,10 +31,13 @@ ENTRY_POINT_GROUP = "wapii"
 
 @dataclass(frozen=True)
 class CodeView:
-    """``roots``: paths a worker reads beneath; ``hidden``: directories beneath them it must not read."""
+    """``roots``: paths a worker reads beneath; ``hidden``: directories beneath them it must not read;
+    ``import_dirs``: the directories that hold the imported packages outside the interpreter's own
+    (an editable install, a ``PYTHONPATH`` entry): on the worker's ``sys.path``, listed but not read."""
 
     roots: tuple[Path, ...]
     hidden: tuple[Path, ...]
+    import_dirs: tuple[Path, ...] = ()
 
 
 def _top_level(name: str) -> str:
@@ -94,9 +97,11 @@ def judge_data_dirs() -> list[Path]:
 def code_view(modules: Iterable[str]) -> CodeView:
     """The read roots of a worker importing ``modules`` (and what those import from the environment),
     and the judge's data beneath them."""
-    roots = sorted(dict.fromkeys([*interpreter_paths(), *module_locations(modules)]), key=str)
+    interpreter, located = interpreter_paths(), module_locations(modules)
+    roots = sorted(dict.fromkeys([*interpreter, *located]), key=str)
     hidden = [h for h in judge_data_dirs() if any(h == r or r in h.parents for r in roots)]
-    return CodeView(tuple(roots), tuple(hidden))
+    parents = [p.parent for p in located if not any(p.parent == r or r in p.parent.parents for r in interpreter)]
+    return CodeView(tuple(roots), tuple(hidden), tuple(dict.fromkeys(parents)))
 
 
 def hides(path: Path, hidden: Iterable[Path]) -> bool:

@@ -28,13 +28,15 @@ from wapii_core.sandbox.users import (SandboxUser, drop_prefix, no_capabilities_
 @dataclass
 class Program:
     """What a worker runs: ``argv`` (absolute executable first), the paths it reads, env and limits;
-    ``hidden``: directories beneath ``read_paths`` it must not see (the judge's data)."""
+    ``hidden``: directories beneath ``read_paths`` it must not see (the judge's data); ``list_paths``:
+    directories it lists (names only) without reading their files (where its imports are found)."""
 
     argv: list[str]
     read_paths: list[Path]
     env: dict[str, str] = field(default_factory=clean_env)
     limits: Limits = field(default_factory=Limits)
     hidden: list[Path] = field(default_factory=list)
+    list_paths: list[Path] = field(default_factory=list)
 
 
 @dataclass
@@ -119,7 +121,8 @@ def worker_policy(program: Program, drop: list[str] | None) -> landlock.Policy:
     """What a worker without bubblewrap may reach: read and run its own files, the privilege drop's
     binary and the system's files (bubblewrap's view), read the usual devices, write ``/dev/null``."""
     own = [program.argv[0], *(drop[:1] if drop else []), *allow_list(program.read_paths, program.hidden)]
-    return landlock.Policy.of([*own, *bwrap.SYSTEM_PATHS, *landlock.DEVICES], write=["/dev/null"], execute=True)
+    return landlock.Policy.of([*own, *bwrap.SYSTEM_PATHS, *landlock.DEVICES], write=["/dev/null"], execute=True,
+                              list=program.list_paths)
 
 
 def _worker_landlock(program: Program, drop: list[str] | None) -> tuple[Layer, landlock.Policy | None]:

@@ -122,8 +122,10 @@ class PythonPool:
         view = code_view(["wapii_core", *self.preload, harness])
         self.read_paths = list(view.roots)
         self.hidden = list(view.hidden)
+        self.import_dirs = list(view.import_dirs)
         self.sys_path = [p for p in sys.path if p and Path(p).is_absolute() and Path(p).exists()
                          and any(Path(p).resolve() == r or r in Path(p).resolve().parents for r in self.read_paths)]
+        self.sys_path += [str(p) for p in self.import_dirs if str(p) not in self.sys_path]
         seccomp_problem = seccomp_unavailable()
         self._seccomp_problem = seccomp_problem
         self._landlock_problem = landlock.unavailable()
@@ -146,7 +148,8 @@ class PythonPool:
     def snippet_policy(self) -> landlock.Policy:
         """What a snippet process may reach under Landlock: read beneath the worker's own files, the
         system's (what bubblewrap shows; the dynamic linker needs it) and the usual devices; nothing else."""
-        return landlock.Policy.of([*allow_list(self.read_paths, self.hidden), *bwrap.SYSTEM_PATHS, *landlock.DEVICES])
+        return landlock.Policy.of([*allow_list(self.read_paths, self.hidden), *bwrap.SYSTEM_PATHS, *landlock.DEVICES],
+                                  list=self.import_dirs)
 
     def worker_config(self) -> dict[str, Any]:
         """The first line every worker reads (see :mod:`.pyworker`)."""
@@ -159,7 +162,7 @@ class PythonPool:
         argv = [sys.executable, "-I", "-B", "-c", bootstrap]
         venv = [Path(sys.executable), Path(sys.prefix) / "pyvenv.cfg"]  # how the interpreter finds its environment
         return Program(argv=argv, read_paths=[*venv, *self.read_paths], env=clean_env(),
-                       limits=Limits(address_space=4 * GiB), hidden=self.hidden)
+                       limits=Limits(address_space=4 * GiB), hidden=self.hidden, list_paths=self.import_dirs)
 
     def _start_plan(self) -> Plan:
         with self._plan_lock:
