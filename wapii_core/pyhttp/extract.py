@@ -42,7 +42,7 @@ REQUEST_CALLS = frozenset(PYTHON_REQUEST_METHODS) | {"request", "stream", "send"
 
 PREFIX_TRIES = 16
 """Prefixes tried one after the other, backwards from the error's line, before bisection takes over."""
-MAX_PROGRAM_CHARS = 1 << 20
+MAX_PROGRAM_CHARS = 256 << 10
 """Characters of a program extracted (a longer one is a model looping to its token limit): the rest
 is cut off before extraction, so work in wapii's own process stays bounded."""
 
