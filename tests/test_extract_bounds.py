@@ -31,6 +31,7 @@ def test_the_runnable_prefix_is_the_longest_that_compiles(bad: str, after: str) 
     assert extract._runnable_prefix(text, extract._scan(text))[0] == one_compile_per_line(text)
 
 
+@pytest.mark.slow
 def test_a_program_past_the_size_cap_is_read_up_to_it() -> None:
     text = CALL + "y = 1\n" * (MAX_PROGRAM_CHARS // 6) + "requests.post('https://api.example.com/late')\n"
     result = extract_python_call(text, requests_library)
