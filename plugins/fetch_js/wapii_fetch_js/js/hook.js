@@ -68,6 +68,16 @@ const FORBIDDEN_METHODS = ['CONNECT', 'TRACE', 'TRACK'];
 /** The members of WebIDL's `RequestInit` (undici's, in Node 20), in the order its conversion reads them. */
 const REQUEST_INIT_MEMBERS = ['body', 'cache', 'credentials', 'dispatcher', 'duplex', 'headers', 'integrity', 'keepalive',
   'method', 'mode', 'redirect', 'referrer', 'referrerPolicy', 'signal', 'window'];
+/** WebIDL's enumerations of `RequestInit` (undici's, in Node 20): any other value is a TypeError. */
+const REQUEST_INIT_ENUMS = [
+  ['cache', ['default', 'no-store', 'reload', 'no-cache', 'force-cache', 'only-if-cached']],
+  ['credentials', ['omit', 'same-origin', 'include']],
+  ['duplex', ['half']],
+  ['mode', ['same-origin', 'no-cors', 'cors', 'navigate', 'websocket']],
+  ['redirect', ['follow', 'error', 'manual']],
+  ['referrerPolicy', ['', 'no-referrer', 'no-referrer-when-downgrade', 'same-origin', 'origin', 'strict-origin',
+    'origin-when-cross-origin', 'strict-origin-when-cross-origin', 'unsafe-url']],
+];
 /** fetch's own headers, appended when the program set none of that name (undici in Node 20). */
 const DEFAULT_HEADERS = [['accept', '*/*'], ['accept-language', '*'], ['sec-fetch-mode', 'cors'], ['user-agent', 'node'],
   ['accept-encoding', 'gzip, deflate']];
@@ -377,6 +387,34 @@ module.exports = function setUp({ require, record }) {
   }
 
   /**
+   * The checks of `new Request()` that undici makes on a converted `RequestInit` (WebIDL's enum and
+   * interface conversions, then the constructor's own): a member it refuses throws its TypeError, and
+   * fetch rejects without sending anything.
+   */
+  function checkInit(read) {
+    for (let i = 0; i < REQUEST_INIT_ENUMS.length; i++) {
+      const [name, accepted] = REQUEST_INIT_ENUMS[i];
+      if (read[name] === undefined) continue;
+      const value = StringCtor(read[name]);
+      if (!includes(accepted, value)) {
+        throw new SafeTypeError(`Failed to construct 'Request': ${value} is not an accepted type for ${name}.`);
+      }
+      read[name] = value;
+    }
+    if (read.signal !== undefined && read.signal !== null
+      && (typeof read.signal !== 'object' || !inherits(read.signal, web.AbortSignal.prototype))) {
+      throw new SafeTypeError("Failed to construct 'Request': member signal is not of type AbortSignal.");
+    }
+    if (read.window !== undefined && read.window !== null) {
+      throw new SafeTypeError("Failed to construct 'Request': RequestInit: Expected window to be null.");
+    }
+    if (read.mode === 'navigate') throw new SafeTypeError("Failed to construct 'Request': invalid request mode navigate.");
+    if (read.cache === 'only-if-cached' && read.mode !== 'same-origin') {
+      throw new SafeTypeError("Failed to construct 'Request': 'only-if-cached' can be set only with 'same-origin' mode");
+    }
+  }
+
+  /**
    * The request `new Request(input, init)` describes: `{url, method, list, body, signal}`; throws
    * undici's TypeErrors. Each member of `init` is read once (`readInit`), as fetch reads it.
    */
@@ -388,6 +426,7 @@ module.exports = function setUp({ require, record }) {
     }
     const url = base !== undefined ? base.url : parseUrl(input);
     const read = readInit(options);
+    checkInit(read);
     const method = read.method !== undefined ? normaliseMethod(read.method) : base !== undefined ? base.method : 'GET';
     const list = newList();
     if (read.headers !== undefined) fill(list, read.headers);
