@@ -182,11 +182,11 @@ def test_a_foreign_form_whose_entries_are_not_plain_data_is_a_bad_capture(run_on
 
 
 def test_typed_query_hints_choose_only_between_what_was_sent(adapter) -> None:
-    (capture,) = adapter.execute(["new URLSearchParams({ limit: 50, on: true, other: 7 }); "
-                                  "fetch('https://api.example.com/x?limit=50&on=1&q=50');"])
+    (capture,) = adapter.execute(["const p = new URLSearchParams({ limit: 50, on: true, other: 7 }); "
+                                  "fetch('https://api.example.com/x?' + p + '&on=1&q=50');"])
     config = adapter.normalise(capture.request)
-    assert config["params"] == {"limit": 50, "on": "1", "q": "50"}  # 'on' was sent as 1, not true
-    assert config["sent_params"] == {"limit": "50", "on": "1", "q": "50"}
+    assert config["params"] == {"limit": 50, "on": ["true", "1"], "other": 7, "q": "50"}  # 'on' was sent as true and 1
+    assert config["sent_params"] == {"limit": "50", "on": ["true", "1"], "other": "7", "q": "50"}
 
 
 REFUSED = [
@@ -242,3 +242,12 @@ def test_a_method_fetch_does_not_upper_case_is_judged_as_sent(run_one) -> None:
     assert "sent_method" not in upper and wire_view(upper)["method"] == "patch"
     normalised = normalise_record(run_one("fetch('https://api.example.com/p', { method: 'delete' });").request)
     assert "sent_method" not in normalised and wire_view(normalised)["method"] == "delete"  # fetch upper-cases DELETE
+
+
+def test_typed_query_hints_come_only_from_a_query_that_was_written(run_one) -> None:
+    unused = run_one("String(new URLSearchParams({ limit: 50, on: true })); "
+                     "fetch('https://api.example.com/p?limit=50&on=1');")
+    assert unused.error is None and unused.request["hints"] == {}
+    used = run_one("const q = new URLSearchParams(new URLSearchParams({ limit: 50, on: true }));\n"
+                   "fetch('https://api.example.com/p?' + q);")
+    assert used.error is None and used.request["hints"] == {"limit": 50, "on": True}

@@ -30,7 +30,9 @@
  * `content-length` to every record.
  *
  * Besides the request, the record holds `hints`: the number and boolean values of query
- * parameters the run passed to `new URLSearchParams({...})` or `new URLSearchParams([[k, v]])`.
+ * parameters the run passed to `new URLSearchParams({...})` or `new URLSearchParams([[k, v]])`,
+ * taken only from a URLSearchParams whose own serialisation the request's URL holds (one never
+ * written into the URL sent gives no hint).
  * The reference comparison mode judges query values as the code wrote them (metrics.md), and
  * for fetch the only place where code writes a typed query value is there; the normaliser uses a
  * hint only where its value is exactly what was sent, so a hint can choose between `50` and `"50"`
@@ -49,6 +51,7 @@ const { newList, push, removeAt } = require('./lists');
 
 const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
 const StringPrototypeToUpperCase = uncurryThis(String.prototype.toUpperCase);
+const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
 const StringFromCharCode = String.fromCharCode;
 const MathRandom = Math.random;
 const MathFloor = Math.floor;
@@ -147,10 +150,13 @@ function inherits(value, prototype) {
 module.exports = function setUp({ require, record }) {
   const ForeignSearchParams = require('url').URLSearchParams; // taken now: the program may replace the module's member
 
-  /** Typed query values passed to URLSearchParams in this run (see the module's documentation). */
-  const hints = objectNode();
-  const hint = (key, value) => {
-    if (typeof value === 'number' || typeof value === 'boolean') hints.members[StringCtor(key)] = value;
+  /**
+   * Each serialisation of a URLSearchParams in this run: its text and the values it was built from
+   * (see the module's documentation); a request takes the typed ones of those whose text its URL holds.
+   */
+  const written = newList();
+  const hint = (text, typed) => {
+    push(written, { __proto__: null, text, typed });
   };
 
   const { URLSearchParams, FormData, entriesOf } = createForms({ hint, foreignPrototype: () => ForeignSearchParams.prototype });
@@ -527,8 +533,15 @@ module.exports = function setUp({ require, record }) {
     node.members.headers = headers;
     if (request.body !== null) node.members.body = request.body.node;
     const copied = objectNode();
-    const keys = ReflectOwnKeys(hints.members);
-    for (let i = 0; i < keys.length; i++) copied.members[keys[i]] = hints.members[keys[i]];
+    const url = StringCtor(request.url);
+    for (let i = 0; i < written.length; i++) {
+      const { text, typed } = written[i];
+      if (text === '' || StringPrototypeIndexOf(url, text) === -1) continue;
+      for (let j = 0; j < typed.length; j++) {
+        const value = typed[j][1];
+        if (typeof value === 'number' || typeof value === 'boolean') copied.members[StringCtor(typed[j][0])] = value;
+      }
+    }
     node.members.hints = copied;
     return node;
   }
