@@ -17,7 +17,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wapii_core.sandbox import bwrap, landlock
+from dataclasses import replace
+
+from wapii_core.sandbox import bwrap, landlock, pids
 from wapii_core.sandbox.code_view import allow_list
 from wapii_core.sandbox.layers import Layer
 from wapii_core.sandbox.limits import Limits, clean_env
@@ -49,6 +51,7 @@ class Plan:
     limits: dict[int, int]
     layers: list[Layer]
     landlock: landlock.Policy | None = None
+    pids_cgroup: bool = False
 
     def command(self) -> list[str]:
         """The argv that starts the program confined: Landlock (when the plan has a policy), then the
@@ -57,7 +60,8 @@ class Plan:
         from wapii_core.sandbox.rlimit_exec import limits_prefix
 
         confine = landlock.exec_prefix(self.landlock) if self.landlock is not None else []
-        return confine + limits_prefix(self.limits) + self.argv
+        budget = pids.exec_prefix() if self.pids_cgroup else []  # first: it writes the cgroup file system
+        return budget + confine + limits_prefix(self.limits) + self.argv
 
 
 def _drop_layer(user: SandboxUser | None, drop: list[str] | None, why_not: str, uncapable: bool = False) -> Layer:
@@ -104,17 +108,25 @@ def plan(program: Program) -> Plan:
         confine, confined = _worker_landlock(program, prefix)
         sandbox = Layer("bubblewrap", False, problem, _without_bubblewrap(confined is not None))
     limits_uid = user.uid if (drop is not None and user is not None) else os.getuid()
-    limits = program.limits.resolved(limits_uid)
+    no_cgroup = pids.unavailable() if root else "cgroups are created as root only"
+    own_budget = replace(program.limits, processes_headroom=None) if no_cgroup is None else program.limits
+    limits = own_budget.resolved(limits_uid)
     layers = [
         sandbox,
         _drop_layer(user, drop, why_not, uncapable),
         Layer("rlimits", True, ", ".join(f"{_limit_name(kind)}={value}" for kind, value in sorted(limits.items()))),
+        *[Layer("pids cgroup", no_cgroup is None,
+              f"each worker and what it starts hold at most {pids.WORKER_PIDS} processes and threads, counted per "
+              "worker" if no_cgroup is None else no_cgroup,
+              "RLIMIT_NPROC counts the tasks of every worker of the sandbox user together: one sample's threads "
+              "can hold them all, and another worker then cannot start a snippet")][:1 if root else 0],
         Layer("clean environment", True, f"only {', '.join(sorted(program.env))} are set"),
         Layer("process-group kill", True, "a worker past its hard deadline is killed with everything it started"),
     ]
     if problem is not None:
         layers.insert(1, confine)
-    return Plan(argv=argv, env=env, limits=limits, layers=layers, landlock=confined if problem is not None else None)
+    return Plan(argv=argv, env=env, limits=limits, layers=layers, landlock=confined if problem is not None else None,
+                pids_cgroup=no_cgroup is None)
 
 
 def worker_policy(program: Program, drop: list[str] | None) -> landlock.Policy:

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from wapii_core.base.errors import WapiiError
+from wapii_core.sandbox import pids
 from wapii_core.sandbox.launch import Plan
 
 MAX_LINE = 8 << 20
@@ -190,6 +191,7 @@ class WorkerProcess:
             pass
         try:
             self.process.wait(timeout=10)
+            pids.release(self.process.pid)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
             pass
         for stream in (self.process.stdin, self.process.stdout):
