@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 ENV = "WAPII_PIDS_CGROUP"
-WORKER_PIDS = 512
+WORKER_PIDS = 256
 """Tasks (processes and threads) one worker and everything it starts may hold at once."""
 PREFIX = "wapii-"
 
