@@ -126,7 +126,7 @@ def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int,
     summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, adapter=adapter, backend="replay",
                             generations=generations, limit=limit, mode=mode), out)
     assert (out / "summary.json").is_file() and (out / "report.md").is_file()
-    results = {r["sample"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
+    results = {r["sample"]: r for r in map(json.loads, (out / "results.jsonl").read_text().split("\n")[:-1])}
     return summary, results
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from wapii_core.base.errors import InputError, WapiiError
+from wapii_core.base.jsonwalk import lone_surrogate
 from wapii_core.base.model import Generation, GenerationRequest
 from wapii_core.base.protocols import BackendOptions, RunContext
 
@@ -101,6 +102,10 @@ def read_generations(path: Path, draws: int = 1) -> dict[tuple[str, int], str]:
             raise InputError(path, f"line {number}, column {exc.colno}: malformed JSON: {exc.msg}") from None
         if not isinstance(item, dict) or not isinstance(item.get("sample"), str) or not isinstance(item.get("code"), str):
             raise InputError(path, f"line {number}: expected an object with string fields 'sample' and 'code'")
+        for field in ("sample", "code"):
+            if lone_surrogate(item[field]):
+                raise InputError(path, f"line {number}: '{field}' holds a lone surrogate (an escape such as \\ud800 "
+                                       "alone), which UTF-8 cannot store")
         draw = item.get("draw", 0)
         if not isinstance(draw, int) or isinstance(draw, bool) or draw < 0:
             raise InputError(path, f"line {number}: 'draw' must be a whole number from 0, not {json.dumps(draw)}")

@@ -43,6 +43,7 @@ class NeutralRequest(BaseModel):
     params: Optional[dict[StrictStr, JsonValue]] = None
     sent_params: Optional[dict[StrictStr, JsonValue]] = None
     sent_url: Optional[StrictStr] = None
+    sent_method: Optional[StrictStr] = None
     data: JsonValue = None
     path_params: Optional[dict[StrictStr, JsonScalar]] = None
 
@@ -86,7 +87,7 @@ def _describe(exc: ValidationError) -> str:
         got = _type_name(error.get("input"))
         if kind == "dict_type":
             expected = "an object"
-        elif len(parts) == 1 and parts[0] in ("url", "method"):
+        elif len(parts) == 1 and parts[0] in ("url", "method", "sent_url", "sent_method"):
             expected = "a string"
         elif parts and parts[0] in ("headers", "path_params"):
             expected = "a string, number, boolean or null"

@@ -17,6 +17,8 @@ wire and compares that, with the judging rules of metrics.md §4-6 otherwise unc
   expected body names is ``incorrect_value``. The encodings are read from the ``Content-Type``
   headers (none: JSON, as axios sends an object);
 - **header names** match regardless of case (HTTP does not distinguish them); values as strings;
+- **methods** as sent: a captured ``sent_method`` that is not upper-case (fetch sends ``patch`` as
+  written, and a server does not read it as ``PATCH``) is no method of the spec;
 - **URLs** match the spec's path templates literally (the ``strict`` matching of
   :mod:`wapii_core.spec.index`): ``/chat_postMessage`` is not Slack's ``/chat.postMessage`` on the wire.
 
@@ -152,9 +154,12 @@ def wire_view(config: dict[str, Any], spellings: list[str] | None = None) -> dic
     encoded ``/``, ``?`` or ``#`` is not the character itself), header values and query values as
     strings (``sent_params`` when present), body fields as ``(encoding, text)`` pairs; header names respelled as ``spellings``
     (then ``Accept``, ``Content-Type``, ``Authorization``) where they differ only in case."""
-    view = {key: value for key, value in config.items() if key not in ("sent_params", "sent_url")}
+    view = {key: value for key, value in config.items() if key not in ("sent_params", "sent_url", "sent_method")}
     if "sent_url" in config:
         view["url"] = config["sent_url"]
+    sent_method = config.get("sent_method")
+    if isinstance(sent_method, str) and sent_method != sent_method.upper():
+        view["method"] = f"{sent_method!r} as sent"  # methods are case-sensitive: `patch` is not PATCH
     if "headers" in config:
         view["headers"] = _header_names(config["headers"], spellings or [])
     if "params" in config or "sent_params" in config:

@@ -40,6 +40,12 @@ COMPILE_FLAGS = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 REQUEST_CALLS = frozenset(PYTHON_REQUEST_METHODS) | {"request", "stream", "send"}
 """Attribute names whose call issues a request (module functions and client / session methods)."""
 
+PREFIX_TRIES = 16
+"""Prefixes tried one after the other, backwards from the error's line, before bisection takes over."""
+MAX_PROGRAM_CHARS = 256 << 10
+"""Characters of a program extracted (a longer one is a model looping to its token limit): the rest
+is cut off before extraction, so work in wapii's own process stays bounded."""
+
 _SKIPPED_TOKENS = {tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT,
                    tokenize.ENDMARKER}
 
@@ -64,9 +70,17 @@ class _Scan:
         return None
 
 
+def _split_lines(text: str) -> list[str]:
+    """``text``'s lines with their ends, split where Python's tokenizer splits them: at ``\\n`` only
+    (``str.splitlines`` also splits at U+2028, form feeds and other characters a string may hold)."""
+    parts = text.split("\n")
+    lines = [part + "\n" for part in parts[:-1]]
+    return lines + [parts[-1]] if parts[-1] else lines
+
+
 def cut_at_fence(code: str) -> str:
     """The program up to the first line that starts with three back-ticks."""
-    lines = code.splitlines(keepends=True)
+    lines = _split_lines(code)
     for number, line in enumerate(lines):
         if line.lstrip().startswith(FENCE):
             return "".join(lines[:number])
@@ -99,7 +113,7 @@ class _Lines:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.lines = text.splitlines(keepends=True)
+        self.lines = _split_lines(text)
         self.starts = [0]
         for line in self.lines:
             self.starts.append(self.starts[-1] + len(line))
@@ -122,16 +136,42 @@ class _Lines:
 
 
 def _runnable_prefix(program: str, scan: _Scan) -> tuple[str, ast.Module, SyntaxError | None]:
-    """The longest prefix ending at a logical line that compiles, its tree, and the whole program's error."""
+    """The longest prefix ending at a logical line that compiles, its tree, and the whole program's error.
+
+    Linear in the program's size: a prefix that holds the tokens the parser stopped at fails the
+    same way, so only prefixes ending before the error's line are candidates; the last of them is
+    tried first (almost always the answer), a few more after it, then the rest by bisection."""
     whole = _compile(program)
     if isinstance(whole, ast.Module):
         return program, whole, None
     lines = _Lines(program)
-    for row, col in reversed(scan.line_ends):
-        prefix = program[:lines.offset(row, col)]
+    ends = scan.line_ends
+    if whole.lineno is not None:
+        ends = [end for end in ends if end[0] < whole.lineno]
+
+    def attempt(index: int) -> tuple[str, ast.Module] | None:
+        prefix = program[:lines.offset(*ends[index])]
         tree = _compile(prefix)
-        if isinstance(tree, ast.Module):
-            return prefix, tree, whole
+        return (prefix, tree) if isinstance(tree, ast.Module) else None
+
+    low, high = 0, len(ends) - 1
+    for _ in range(PREFIX_TRIES):
+        if high < low:
+            break
+        found = attempt(high)
+        if found is not None:
+            return (*found, whole)
+        high -= 1
+    best: tuple[str, ast.Module] | None = None
+    while low <= high:  # the rest: the longest prefix that compiles, by bisection
+        middle = (low + high) // 2
+        found = attempt(middle)
+        if found is not None:
+            best, low = found, middle + 1
+        else:
+            high = middle - 1
+    if best is not None:
+        return (*best, whole)
     return "", ast.Module(body=[], type_ignores=[]), whole
 
 
@@ -265,7 +305,7 @@ def close_request_header(program: str, library: PythonLibrary, scan: _Scan | Non
 
 def extract_python_call(code: str, library: PythonLibrary) -> Extraction:
     """The statements of ``code`` (starter code + completion) that issue its first request, or why none."""
-    program = cut_at_fence(code)
+    program = cut_at_fence(code[:MAX_PROGRAM_CHARS])
     scan = _scan(program)
     prefix, tree, error = _runnable_prefix(program, scan)
     if library.request_in_header and prefix != program:
@@ -287,7 +327,7 @@ def extract_python_call(code: str, library: PythonLibrary) -> Extraction:
             return Extraction(error="no_request")
         if truncated:
             return Extraction(error="incomplete_request")
-        rest_lines = rest.splitlines(keepends=True)
+        rest_lines = _split_lines(rest)
         begin_at = len(prefix) + sum(len(line) for line in rest_lines[:row - 1])
         return Extraction(call=_imports_source(imports, lines) + "".join(rest_lines[row - 1:]),
                           span=(begin_at, min(len(code), len(program))))

@@ -6,7 +6,8 @@ reference's axios config kept it), which the bytes on the wire cannot tell (``50
 both sent as ``limit=50``). Anything recorded while the program runs could be rewritten by the
 program, so the types come from its source instead: the first request call's ``params=`` when it is
 a literal (a dict, or a list of pairs), or a name bound to a literal by a top-level assignment of the
-extracted code before the call; its URL when that is a string literal. A value computed at run time
+extracted code before the call, and no other request call of the code is given another query (the
+source cannot tell which call ran); its URL when that is a string literal. A value computed at run time
 gives no type: the query value then counts as the string that was sent. The normalisation still
 keeps a typed value only where the library writes it as exactly what was sent
 (:meth:`wapii_core.pyhttp.library.PythonLibrary.sends_as`).
@@ -64,6 +65,24 @@ def _request_call(tree: ast.AST) -> ast.Call | None:
     return None
 
 
+def _the_only_query(tree: ast.AST, found: ast.Call, params: Any, names: dict[str, Any]) -> bool:
+    """Whether ``found``'s ``params=`` is the only query the code can send: every other request call
+    given ``params=`` gives the same literal. A call the program never makes (``if False:
+    requests.get(url, params={"limit": 50})`` before the one it makes with ``"50"``) must not type
+    the values another call sent."""
+    for node in ast.walk(tree):
+        if node is found or not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                                 and node.func.attr in (*PYTHON_REQUEST_METHODS, *URL_SECOND)):
+            continue
+        other = next((keyword.value for keyword in node.keywords if keyword.arg == "params"), None)
+        if other is None:
+            continue
+        known, value = _literal(other, names)
+        if not known or value != params or typed_params(value) != typed_params(params):
+            return False
+    return True
+
+
 def written_query(call: str) -> dict[str, Any]:
     """``{"url": str | None, "params": {name: typed value} | None}`` of the first request call in
     ``call`` (the adapter's extraction); ``{}`` when the source does not parse."""
@@ -89,5 +108,7 @@ def written_query(call: str) -> dict[str, Any]:
     url_node = keywords.get("url") or (found.args[position] if len(found.args) > position else None)
     has_url, url = _literal(url_node, names)
     has_params, params = _literal(keywords.get("params"), names)
+    if has_params and not _the_only_query(tree, found, params, names):
+        has_params = False
     return {"url": url if has_url and isinstance(url, str) else None,
             "params": typed_params(params) if has_params else None}

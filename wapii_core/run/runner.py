@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from wapii_core.base import plugins
 from wapii_core.base.errors import GenerationPending, WapiiError, one_line
+from wapii_core.base.jsonwalk import lone_surrogate
 from wapii_core.base.model import Generation, GenerationRequest, GenerationTimings, Sample, Setup
 from wapii_core.base.protocols import MODES, Adapter, BackendOptions, Dataset, RunContext
 from wapii_core.judge.generations import Judge, default_mode
@@ -368,7 +369,12 @@ def _generate(backend: Any, name: str, requests: list[GenerationRequest]) -> Ite
     """``backend.generate(requests)``; whatever it raises other than a :class:`WapiiError` (or
     :class:`GenerationPending`) becomes a :class:`WapiiError`."""
     try:
-        yield from backend.generate(requests)
+        for gen in backend.generate(requests):
+            for field in ("code", "error"):
+                if isinstance(getattr(gen, field, None), str) and lone_surrogate(getattr(gen, field)):
+                    raise WapiiError(f"backend {name!r}: answered {gen.sample} with text that cannot be stored (a lone "
+                                     f"surrogate in its {field}); what it generated before is kept")
+            yield gen
     except (WapiiError, GenerationPending):
         raise
     except Exception as exc:

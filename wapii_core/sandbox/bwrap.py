@@ -43,8 +43,9 @@ def _covered(path: Path, roots: Iterable[Path]) -> bool:
     return any(path == root or root in path.parents for root in roots)
 
 
-def mount_args(read_paths: Iterable[Path]) -> list[str]:
-    """Arguments that build the sandbox's file system (system paths, tmpfs, ``read_paths`` read-only)."""
+def mount_args(read_paths: Iterable[Path], hidden: Iterable[Path] = ()) -> list[str]:
+    """Arguments that build the sandbox's file system (system paths, tmpfs, ``read_paths`` read-only,
+    an empty read-only tmpfs over each ``hidden`` directory beneath them)."""
     args = ["--proc", "/proc", "--dev", "/dev", "--size", str(TMP_SIZE), "--perms", "1777", "--tmpfs", "/tmp",
             "--perms", "0755", "--dir", "/etc"]
     system: list[Path] = []
@@ -66,6 +67,9 @@ def mount_args(read_paths: Iterable[Path]) -> list[str]:
                 created.add(ancestor)
         args += ["--ro-bind", str(path), str(path)]
         bound.append(path)
+    for path in sorted({Path(os.path.abspath(p)) for p in hidden}):
+        if path.is_dir() and _covered(path, bound):
+            args += ["--perms", "0555", "--size", "4096", "--tmpfs", str(path)]
     return args
 
 
@@ -79,13 +83,13 @@ def namespace_args(privileged: bool, keep_setuid: bool) -> list[str]:
 
 
 def bwrap_command(command: list[str], read_paths: Iterable[Path], env: dict[str, str], *,
-                  privileged: bool, drop: list[str] | None) -> list[str]:
+                  privileged: bool, drop: list[str] | None, hidden: Iterable[Path] = ()) -> list[str]:
     """The full command line running ``command`` (after ``drop``, the privilege drop, if any) sandboxed."""
     binary = bwrap_binary()
     assert binary is not None, "check probe() first"
     setenv = [arg for name, value in sorted(env.items()) for arg in ("--setenv", name, value)]
     return [binary, *namespace_args(privileged, drop is not None), "--clearenv", *setenv,
-            *mount_args(read_paths), "--chdir", "/tmp", "--", *(drop or []), *command]
+            *mount_args(read_paths, hidden), "--chdir", "/tmp", "--", *(drop or []), *command]
 
 
 def probe(privileged: bool, drop: tuple[str, ...] | None) -> str | None:

@@ -138,17 +138,20 @@ def covers(version: int) -> str:
 @dataclass(frozen=True)
 class Policy:
     """What a restricted process may reach: read (and, with ``execute``, run) beneath ``read``; write
-    the files in ``write``; nothing else. Paths that do not exist are skipped."""
+    the files in ``write``; list (names only, no file contents) the directories beneath ``list``;
+    nothing else. Paths that do not exist are skipped."""
 
     read: tuple[str, ...]
     write: tuple[str, ...] = ()
     execute: bool = False
+    list: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, read: Iterable[str | os.PathLike[str]], write: Iterable[str | os.PathLike[str]] = (),
-           execute: bool = False) -> Policy:
+           execute: bool = False, list: Iterable[str | os.PathLike[str]] = ()) -> Policy:  # noqa: A002
         """The policy for these paths (strings or path objects; duplicates dropped, order kept)."""
-        return cls(tuple(dict.fromkeys(map(os.fspath, read))), tuple(dict.fromkeys(map(os.fspath, write))), execute)
+        return cls(tuple(dict.fromkeys(map(os.fspath, read))), tuple(dict.fromkeys(map(os.fspath, write))), execute,
+                   tuple(dict.fromkeys(map(os.fspath, list))))
 
 
 class Ruleset:
@@ -204,7 +207,7 @@ def prepare(policy: Policy, version: int | None = None) -> Ruleset:
     ruleset = Ruleset(fd, version)
     try:
         read = READ_FILE | READ_DIR | (EXECUTE if policy.execute else 0)
-        for paths, access in ((policy.read, read), (policy.write, READ_FILE | WRITE_FILE)):
+        for paths, access in ((policy.read, read), (policy.write, READ_FILE | WRITE_FILE), (policy.list, READ_DIR)):
             for path in paths:
                 _allow(fd, path, access & fs)
     except BaseException:
@@ -236,7 +239,8 @@ def exec_prefix(policy: Policy) -> list[str]:
     import json
     import sys
 
-    spec = json.dumps({"read": list(policy.read), "write": list(policy.write), "execute": policy.execute})
+    spec = json.dumps({"read": [*policy.read], "write": [*policy.write], "execute": policy.execute,
+                       "list": [*policy.list]})
     return [sys.executable, "-I", "-S", os.path.abspath(__file__), spec, "--"]
 
 

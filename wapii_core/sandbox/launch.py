@@ -17,7 +17,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wapii_core.sandbox import bwrap, landlock
+from dataclasses import replace
+
+from wapii_core.sandbox import bwrap, landlock, pids
+from wapii_core.sandbox.code_view import allow_list
 from wapii_core.sandbox.layers import Layer
 from wapii_core.sandbox.limits import Limits, clean_env
 from wapii_core.sandbox.users import (SandboxUser, drop_prefix, no_capabilities_prefix, readable_by, running_as_root,
@@ -26,12 +29,16 @@ from wapii_core.sandbox.users import (SandboxUser, drop_prefix, no_capabilities_
 
 @dataclass
 class Program:
-    """What a worker runs: ``argv`` (absolute executable first), the paths it reads, env and limits."""
+    """What a worker runs: ``argv`` (absolute executable first), the paths it reads, env and limits;
+    ``hidden``: directories beneath ``read_paths`` it must not see (the judge's data); ``list_paths``:
+    directories it lists (names only) without reading their files (where its imports are found)."""
 
     argv: list[str]
     read_paths: list[Path]
     env: dict[str, str] = field(default_factory=clean_env)
     limits: Limits = field(default_factory=Limits)
+    hidden: list[Path] = field(default_factory=list)
+    list_paths: list[Path] = field(default_factory=list)
 
 
 @dataclass
@@ -44,6 +51,7 @@ class Plan:
     limits: dict[int, int]
     layers: list[Layer]
     landlock: landlock.Policy | None = None
+    pids_cgroup: bool = False
 
     def command(self) -> list[str]:
         """The argv that starts the program confined: Landlock (when the plan has a policy), then the
@@ -52,7 +60,8 @@ class Plan:
         from wapii_core.sandbox.rlimit_exec import limits_prefix
 
         confine = landlock.exec_prefix(self.landlock) if self.landlock is not None else []
-        return confine + limits_prefix(self.limits) + self.argv
+        budget = pids.exec_prefix() if self.pids_cgroup else []  # first: it writes the cgroup file system
+        return budget + confine + limits_prefix(self.limits) + self.argv
 
 
 def _drop_layer(user: SandboxUser | None, drop: list[str] | None, why_not: str, uncapable: bool = False) -> Layer:
@@ -82,7 +91,8 @@ def plan(program: Program) -> Plan:
     problem = bwrap.probe(root, tuple(drop) if drop else None)
     uncapable = False
     if problem is None:
-        argv = bwrap.bwrap_command(program.argv, program.read_paths, program.env, privileged=root, drop=drop)
+        argv = bwrap.bwrap_command(program.argv, program.read_paths, program.env, privileged=root, drop=drop,
+                                   hidden=program.hidden)
         env = {"PATH": program.env.get("PATH", "/usr/bin:/bin")}
         sandbox = Layer("bubblewrap", True, "own network (loopback only), PID, IPC and UTS namespaces; read-only "
                         "view of the worker's own files only; private /tmp; cleared environment")
@@ -101,24 +111,33 @@ def plan(program: Program) -> Plan:
         confine, confined = _worker_landlock(program, prefix)
         sandbox = Layer("bubblewrap", False, problem, _without_bubblewrap(confined is not None))
     limits_uid = user.uid if (drop is not None and user is not None) else os.getuid()
-    limits = program.limits.resolved(limits_uid)
+    no_cgroup = pids.unavailable() if root else "cgroups are created as root only"
+    own_budget = replace(program.limits, processes_headroom=None) if no_cgroup is None else program.limits
+    limits = own_budget.resolved(limits_uid)
     layers = [
         sandbox,
         _drop_layer(user, drop, why_not, uncapable),
         Layer("rlimits", True, ", ".join(f"{_limit_name(kind)}={value}" for kind, value in sorted(limits.items()))),
+        *[Layer("pids cgroup", no_cgroup is None,
+              f"each worker and what it starts hold at most {pids.WORKER_PIDS} processes and threads, counted per "
+              "worker" if no_cgroup is None else no_cgroup,
+              "RLIMIT_NPROC counts the tasks of every worker of the sandbox user together: one sample's threads "
+              "can hold them all, and another worker then cannot start a snippet")][:1 if root else 0],
         Layer("clean environment", True, f"only {', '.join(sorted(program.env))} are set"),
         Layer("process-group kill", True, "a worker past its hard deadline is killed with everything it started"),
     ]
     if problem is not None:
         layers.insert(1, confine)
-    return Plan(argv=argv, env=env, limits=limits, layers=layers, landlock=confined if problem is not None else None)
+    return Plan(argv=argv, env=env, limits=limits, layers=layers, landlock=confined if problem is not None else None,
+                pids_cgroup=no_cgroup is None)
 
 
 def worker_policy(program: Program, drop: list[str] | None) -> landlock.Policy:
     """What a worker without bubblewrap may reach: read and run its own files, the privilege drop's
     binary and the system's files (bubblewrap's view), read the usual devices, write ``/dev/null``."""
-    own = [program.argv[0], *(drop[:1] if drop else []), *program.read_paths]
-    return landlock.Policy.of([*own, *bwrap.SYSTEM_PATHS, *landlock.DEVICES], write=["/dev/null"], execute=True)
+    own = [program.argv[0], *(drop[:1] if drop else []), *allow_list(program.read_paths, program.hidden)]
+    return landlock.Policy.of([*own, *bwrap.SYSTEM_PATHS, *landlock.DEVICES], write=["/dev/null"], execute=True,
+                              list=program.list_paths)
 
 
 def _worker_landlock(program: Program, drop: list[str] | None) -> tuple[Layer, landlock.Policy | None]:

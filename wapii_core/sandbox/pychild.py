@@ -111,7 +111,7 @@ def child_main(code: str, answers_fd: int, wire_fd: int, harness: Callable[[str]
         _hide_streams({answers_fd, wire_fd} | ({ruleset.fd} if ruleset is not None and ruleset.fd is not None else set()))
         apply_limits({int(kind): value for kind, value in config["child_limits"].items()})
         sys.dont_write_bytecode = True
-        auditor = Auditor(config["read_roots"])
+        auditor = Auditor(config["read_roots"], config.get("hidden", ()))
         if ruleset is not None:
             ruleset.restrict()  # before seccomp, whose filter need not allow it
         if config["seccomp"]:

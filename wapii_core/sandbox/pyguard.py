@@ -46,10 +46,12 @@ class Blocked(PermissionError):
 
 
 class Auditor:
-    """The audit hook of a snippet process; ``read_roots`` are the paths it may read below."""
+    """The audit hook of a snippet process; ``read_roots`` are the paths it may read below, except
+    below ``hidden`` (the judge's data)."""
 
-    def __init__(self, read_roots: Iterable[str]) -> None:
+    def __init__(self, read_roots: Iterable[str], hidden: Iterable[str] = ()) -> None:
         self.read_roots = tuple(os.path.realpath(root) for root in [*read_roots, *ALWAYS_READABLE])
+        self.hidden = tuple(os.path.realpath(path) for path in hidden)
         self.armed = False
         self.blocked: list[str] = []
         self.pid = os.getpid()
@@ -64,6 +66,8 @@ class Auditor:
 
     def _readable(self, path: str) -> bool:
         real = os.path.realpath(path)
+        if any(real == hidden or real.startswith(hidden.rstrip("/") + "/") for hidden in self.hidden):
+            return False
         return any(real == root or real.startswith(root.rstrip("/") + "/") for root in self.read_roots)
 
     def _flag(self, what: str, refuse: bool = False) -> None:

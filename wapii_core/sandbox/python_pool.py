@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import importlib.util
 import sys
 import threading
 from dataclasses import dataclass, replace
@@ -35,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from wapii_core.sandbox import bwrap, landlock
+from wapii_core.sandbox.code_view import allow_list, code_view
 from wapii_core.sandbox.launch import Plan, Program, plan
 from wapii_core.sandbox.layers import Isolation, Layer, enforce
 from wapii_core.sandbox.limits import GiB, Limits, clean_env
@@ -109,23 +109,6 @@ def checked_result(answer: Any) -> SnippetResult:
                          detail=_text(detail[:MAX_DETAIL]) if detail else detail, wire=sent)
 
 
-def _top_level(name: str) -> str:
-    return name.split(":", 1)[0].split(".", 1)[0]
-
-
-def _locations(names: list[str]) -> list[Path]:
-    """Where the top-level packages of ``names`` live (what their processes must read)."""
-    paths: list[Path] = []
-    for name in dict.fromkeys(_top_level(n) for n in names):
-        spec = importlib.util.find_spec(name)
-        if spec is None:
-            raise ImportError(f"no module named {name!r} (needed by the Python sandbox)")
-        if spec.submodule_search_locations:
-            paths += [Path(p) for p in spec.submodule_search_locations]
-        elif spec.origin:
-            paths.append(Path(spec.origin))
-    return paths
-
 
 class PythonPool:
     """Runs Python snippets through ``harness`` on ``workers`` sandboxed workers (default: one per CPU).
@@ -143,11 +126,13 @@ class PythonPool:
         self.preload = list(preload)
         self.harness = harness
         self.timeout = timeout
-        modules = ["wapii_core", *self.preload, harness]
-        self.sys_path = [p for p in sys.path if p and Path(p).is_absolute() and Path(p).exists()]
-        self.read_paths = sorted({Path(sys.executable).resolve(), Path(sys.prefix), Path(sys.base_prefix),
-                                  Path(sys.exec_prefix), Path(sys.base_exec_prefix),
-                                  *map(Path, self.sys_path), *_locations(modules)}, key=str)
+        view = code_view(["wapii_core", *self.preload, harness])
+        self.read_paths = list(view.roots)
+        self.hidden = list(view.hidden)
+        self.import_dirs = list(view.import_dirs)
+        self.sys_path = [p for p in sys.path if p and Path(p).is_absolute() and Path(p).exists()
+                         and any(Path(p).resolve() == r or r in Path(p).resolve().parents for r in self.read_paths)]
+        self.sys_path += [str(p) for p in self.import_dirs if str(p) not in self.sys_path]
         seccomp_problem = seccomp_unavailable()
         self._seccomp_problem = seccomp_problem
         self._landlock_problem = landlock.unavailable()
@@ -157,6 +142,7 @@ class PythonPool:
             "harness": harness,
             "warmup": list(warmup or []),
             "read_roots": [str(p) for p in self.read_paths],
+            "hidden": [str(p) for p in self.hidden],
             "child_limits": {str(kind): value for kind, value in Limits(address_space=memory, file_size=0,
                                                                         processes_headroom=None).resolved(0).items()},
             "seccomp": seccomp_problem is None,
@@ -169,7 +155,8 @@ class PythonPool:
     def snippet_policy(self) -> landlock.Policy:
         """What a snippet process may reach under Landlock: read beneath the worker's own files, the
         system's (what bubblewrap shows; the dynamic linker needs it) and the usual devices; nothing else."""
-        return landlock.Policy.of([*self.read_paths, *bwrap.SYSTEM_PATHS, *landlock.DEVICES])
+        return landlock.Policy.of([*allow_list(self.read_paths, self.hidden), *bwrap.SYSTEM_PATHS, *landlock.DEVICES],
+                                  list=self.import_dirs)
 
     def worker_config(self) -> dict[str, Any]:
         """The first line every worker reads (see :mod:`.pyworker`)."""
@@ -180,7 +167,9 @@ class PythonPool:
         root = str(Path(__file__).resolve().parents[2])  # where wapii_core is, whatever site-packages says
         bootstrap = f"import sys; sys.path.insert(0, {root!r}); from wapii_core.sandbox.pyworker import main; main()"
         argv = [sys.executable, "-I", "-B", "-c", bootstrap]
-        return Program(argv=argv, read_paths=self.read_paths, env=clean_env(), limits=Limits(address_space=4 * GiB))
+        venv = [Path(sys.executable), Path(sys.prefix) / "pyvenv.cfg"]  # how the interpreter finds its environment
+        return Program(argv=argv, read_paths=[*venv, *self.read_paths], env=clean_env(),
+                       limits=Limits(address_space=4 * GiB), hidden=self.hidden, list_paths=self.import_dirs)
 
     def _start_plan(self) -> Plan:
         with self._plan_lock:

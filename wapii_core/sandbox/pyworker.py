@@ -60,7 +60,12 @@ class Child:
     def __init__(self, code: str, harness: Callable[[str], Any], config: dict[str, Any]) -> None:
         answers_r, answers_w = os.pipe()
         wire_r, wire_w = os.pipe()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:
+            for fd in (answers_r, answers_w, wire_r, wire_w):
+                os.close(fd)
+            raise
         if pid == 0:  # pragma: no cover - runs in the child, reported through its pipes
             child_main(code, answers_w, wire_w, harness, config)
         os.close(answers_w)
@@ -158,7 +163,12 @@ class Parent:
         later snippet) is ``blocked``, and the answer carries ``"retire": true``: this process
         must not run another snippet.
         """
-        child = Child(code, self.harness, self.config)
+        try:
+            child = Child(code, self.harness, self.config)
+        except OSError as exc:  # EAGAIN: the user's process limit, held by another snippet's threads
+            return {"ok": False, "value": None, "error": "runtime_error", "wire": "",
+                    "detail": f"the sandbox could not start a process for this snippet: {exc.strerror or exc} "
+                              "(a process or thread limit of the sandbox user was reached)"}
         line = child.wait_answer(time.monotonic() + timeout)
         status = child.end()
         answer = self._answer(child, line, status, timeout)

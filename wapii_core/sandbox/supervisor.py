@@ -37,11 +37,24 @@ from pathlib import Path
 from typing import Any
 
 from wapii_core.base.errors import WapiiError
+from wapii_core.sandbox import pids
 from wapii_core.sandbox.launch import Plan
 
 ELAPSED = "elapsed_s"
 """The key of every answer :meth:`Supervisor.run` returns that holds the seconds the job took, from
 sending it to its answer (set by the supervisor; a consumer takes it off before reading the answer)."""
+EXHAUSTED_WAIT_S = 10.0
+"""How long a worker whose start fails for lack of processes (``EAGAIN``) is retried before the run
+is told (a crash loop of a broken installation is told after :data:`START_ATTEMPTS` tries)."""
+EXHAUSTION_SIGNS = ("Resource temporarily unavailable", "BlockingIOError", "can't start new thread",
+                    "EAGAIN", "fork: retry")
+
+
+def exhaustion(error: BaseException) -> bool:
+    """Whether a worker's failure to start says a process or thread limit was reached (transient),
+    rather than that its installation is broken."""
+    return any(sign in str(error) for sign in EXHAUSTION_SIGNS)
+
 
 MAX_LINE = 8 << 20
 """The longest answer line a worker may write (bytes); a longer one ends the worker."""
@@ -194,6 +207,7 @@ class WorkerProcess:
             pass
         try:
             self.process.wait(timeout=10)
+            pids.release(self.process.pid)
         except subprocess.TimeoutExpired:  # pragma: no cover - a process that ignores SIGKILL
             pass
         for stream in (self.process.stdin, self.process.stdout):
@@ -278,16 +292,24 @@ class Supervisor:
             return slot.worker
         if slot.deaths >= BACKOFF_AFTER:
             time.sleep(min(MAX_BACKOFF_S, 0.05 * 2 ** (slot.deaths - BACKOFF_AFTER)))
-        for attempt in range(START_ATTEMPTS):
+        failures, exhausted_until = 0, time.monotonic() + EXHAUSTED_WAIT_S
+        while True:
             try:
                 slot.worker = WorkerProcess(self.start_plan(), self._scratch_dir(), f"{self.name}-{index}",
                                             self.ready_timeout, self.init, self._spawner_thread())
                 self.info = slot.worker.info
                 return slot.worker
-            except WorkerStartError:
-                if attempt == START_ATTEMPTS - 1:
+            except WorkerStartError as exc:
+                failures += 1
+                if exhaustion(exc):  # transient: the processes holding the slots end; wait for them
+                    if time.monotonic() < exhausted_until:
+                        time.sleep(min(1.0, 0.1 * failures))
+                        continue
+                    raise WorkerStartError(f"{exc} (the process or thread limit stayed exhausted for "
+                                           f"{EXHAUSTED_WAIT_S:g} s: other processes of the sandbox user hold it; "
+                                           "the installation is not broken)") from None
+                if failures >= START_ATTEMPTS:
                     raise
-        raise AssertionError("unreachable")
 
     def _serve(self, index: int, jobs: queue.Queue[int], payloads: list[dict[str, Any]], first_id: int,
                results: list[dict[str, Any] | None]) -> None:

@@ -11,7 +11,9 @@ into the channel has simply *sent* that request, exactly as it would have sent t
   hands its transport (method, absolute URL, headers in order and spelling, body bytes). The message
   is serialised as an HTTP/1.1 request in absolute form (``GET https://host/path?q HTTP/1.1``):
   bytes outside ``!``..``~`` in the URL are percent-encoded (UTF-8), the library's framing headers
-  (``Content-Length``, ``Transfer-Encoding``) are replaced by the body's real length, ``Host`` is added
+  (``Content-Length``, ``Transfer-Encoding``) are checked as a server reads them (framing a server
+  refuses is a ``ValueError``: the library's send fails) and written as the body's length (the same
+  value, or a body the connection chunked, de-chunked), ``Host`` is added
   when the library left it to the connection. A method that is not an HTTP token, a header name that
   is not one, or a header value holding CR, LF or NUL raises ``ValueError``, as the libraries' own
   connections (``http.client``, h11) refuse them: written as they are, they would end the request
@@ -83,12 +85,39 @@ def _header(name: bytes, value: bytes) -> bytes:
     return name + b": " + value
 
 
+def check_framing(headers: list[tuple[Any, Any]], body: bytes) -> None:
+    """Raises ``ValueError`` when the framing headers the library wrote would make a server refuse the
+    request or read another body than ``body`` (RFC 9112 §6): ``Transfer-Encoding`` together with
+    ``Content-Length`` (what requests and httpx send when a program sets ``Transfer-Encoding: chunked``
+    over a body of known length: the body is not chunked on the wire), a coding other than
+    ``chunked``, ``Content-Length`` values that disagree or differ from the body's length. A body
+    the connection really chunks (``Transfer-Encoding: chunked`` alone) is judged as its bytes."""
+    lengths = [_latin1(value).strip() for name, value in headers if _latin1(name).lower() == b"content-length"]
+    codings = [_latin1(value) for name, value in headers if _latin1(name).lower() == b"transfer-encoding"]
+    if codings:
+        if lengths:
+            raise ValueError("the request frames its body with both Transfer-Encoding and Content-Length; "
+                             "a server refuses it")
+        coding = b",".join(codings).replace(b" ", b"").replace(b"\t", b"").lower()
+        if coding != b"chunked":
+            raise ValueError(f"the request's Transfer-Encoding {coding.decode('latin-1')!r} is not 'chunked'; "
+                             "a server refuses it")
+        return
+    if len(set(lengths)) > 1:
+        raise ValueError("the request carries different Content-Length values; a server refuses it")
+    if lengths and lengths[0] != str(len(body)).encode():
+        raise ValueError(f"the request's Content-Length {lengths[0].decode('latin-1')!r} is not the {len(body)} "
+                         "bytes of its body; a server reads another body")
+
+
 def serialise_request(method: str, url: str, headers: list[tuple[Any, Any]], body: bytes) -> bytes:
     """The HTTP/1.1 message of one request, as :func:`parse_requests` reads it back (ValueError for a
-    method, header name or header value that would break the message's lines)."""
+    method, header name or header value that would break the message's lines, and for framing a
+    server would refuse, see :func:`check_framing`)."""
     raw_method = _latin1(method)
     if not _TOKEN.fullmatch(raw_method):
         raise ValueError(f"invalid HTTP method {raw_method!r}")
+    check_framing(headers, body)
     lines = [raw_method + b" " + _target(url) + b" HTTP/1.1"]
     names = set()
     for name, value in headers:

@@ -182,8 +182,72 @@ def test_a_foreign_form_whose_entries_are_not_plain_data_is_a_bad_capture(run_on
 
 
 def test_typed_query_hints_choose_only_between_what_was_sent(adapter) -> None:
-    (capture,) = adapter.execute(["new URLSearchParams({ limit: 50, on: true, other: 7 }); "
-                                  "fetch('https://api.example.com/x?limit=50&on=1&q=50');"])
+    (capture,) = adapter.execute(["const p = new URLSearchParams({ limit: 50, on: true, other: 7 }); "
+                                  "fetch('https://api.example.com/x?' + p + '&on=1&q=50');"])
     config = adapter.normalise(capture.request)
-    assert config["params"] == {"limit": 50, "on": "1", "q": "50"}  # 'on' was sent as 1, not true
-    assert config["sent_params"] == {"limit": "50", "on": "1", "q": "50"}
+    assert config["params"] == {"limit": 50, "on": ["true", "1"], "other": 7, "q": "50"}  # 'on' was sent as true and 1
+    assert config["sent_params"] == {"limit": "50", "on": ["true", "1"], "other": "7", "q": "50"}
+
+
+REFUSED = [
+    "fetch(BASE + '/p', { mode: 'bogus' })",
+    "fetch(BASE + '/p', { mode: 'navigate' })",
+    "fetch(BASE + '/p', { redirect: 'x' })",
+    "fetch(BASE + '/p', { credentials: 'all' })",
+    "fetch(BASE + '/p', { cache: 'only-if-cached' })",
+    "fetch(BASE + '/p', { window: {} })",
+    "fetch(BASE + '/p', { signal: {} })",
+    "fetch(BASE + '/p', { method: 'POST', body: 'abc', headers: { 'Transfer-Encoding': 'chunked' } })",
+    "fetch(BASE + '/p', { headers: { Connection: 'upgrade' } })",
+    "fetch(BASE + '/p', { headers: { Upgrade: 'websocket' } })",
+    "fetch(BASE + '/p', { headers: { Expect: '100-continue' } })",
+    "fetch(BASE + '/p', { headers: { 'Keep-Alive': 'timeout=5' } })",
+    "fetch(BASE + '/p', { method: 'POST', body: 'abc', headers: { 'Content-Length': '10' } })",
+]
+"""Calls Node's fetch rejects before anything is sent: RequestInit members its WebIDL conversion or
+the Request constructor refuse, headers undici's dispatcher refuses."""
+
+
+def test_what_nodes_fetch_refuses_before_sending_is_a_runtime_error(run_one) -> None:
+    real = sent_by_real_fetch(REFUSED)
+    problems = []
+    for call, wire in zip(REFUSED, real):
+        if "error" not in wire:
+            problems.append(f"{call}: Node's fetch sent it (the list is wrong)")
+        capture = run_one(f"{call.replace('BASE', repr('https://api.example.com'))};")
+        if capture.error != "runtime_error":
+            problems.append(f"{call}: {capture.error} {capture.request}")
+    assert problems == []
+
+
+def test_what_nodes_fetch_accepts_is_sent_as_it_is(run_one) -> None:
+    accepted = ["fetch(BASE + '/p', { mode: 'cors', redirect: 'manual', signal: new AbortController().signal, "
+                "window: null, headers: { Connection: 'keep-alive' } })",
+                "fetch(BASE + '/p', { method: 'POST', body: 'abc', headers: { 'Content-Length': '3' } })"]
+    for call, wire in zip(accepted, sent_by_real_fetch(accepted)):
+        assert "error" not in wire, (call, wire)
+        capture = run_one(f"{call.replace('BASE', repr('https://api.example.com'))};")
+        assert capture.error is None, (call, capture.detail)
+
+
+def test_a_method_fetch_does_not_upper_case_is_judged_as_sent(run_one) -> None:
+    from wapii_core.judge.wire import wire_view
+    from wapii_fetch_js.normalise import normalise_record
+
+    capture = run_one("fetch('https://api.example.com/p', { method: 'patch' });")
+    assert capture.error is None and capture.request["method"] == "patch"  # sent as written: a server answers 400
+    config = normalise_record(capture.request)
+    assert config["sent_method"] == "patch" and wire_view(config)["method"] != "patch"
+    upper = normalise_record(run_one("fetch('https://api.example.com/p', { method: 'PATCH' });").request)
+    assert "sent_method" not in upper and wire_view(upper)["method"] == "patch"
+    normalised = normalise_record(run_one("fetch('https://api.example.com/p', { method: 'delete' });").request)
+    assert "sent_method" not in normalised and wire_view(normalised)["method"] == "delete"  # fetch upper-cases DELETE
+
+
+def test_typed_query_hints_come_only_from_a_query_that_was_written(run_one) -> None:
+    unused = run_one("String(new URLSearchParams({ limit: 50, on: true })); "
+                     "fetch('https://api.example.com/p?limit=50&on=1');")
+    assert unused.error is None and unused.request["hints"] == {}
+    used = run_one("const q = new URLSearchParams(new URLSearchParams({ limit: 50, on: true }));\n"
+                   "fetch('https://api.example.com/p?' + q);")
+    assert used.error is None and used.request["hints"] == {"limit": 50, "on": True}

@@ -2,7 +2,8 @@
 
 - ``url``: scheme, host and percent-decoded path, without the query (metrics.md §3); ``sent_url``:
   the same with ``%2F``, ``%3F`` and ``%23`` kept, for wire mode (a server reads ``a%2Fb`` as one
-  path segment); ``method``: lower case (fetch sends ``patch`` as written, ``PATCH`` upper-cased);
+  path segment); ``method``: lower case; ``sent_method``: the method as sent when fetch did not upper-case it
+  (``patch`` stays ``patch``, which a server does not read as ``PATCH``: wire mode judges it so);
 - ``headers``: those the code set, in the spelling sent; fetch's own (:data:`DEFAULTS` with their
   default values, ``content-length``) are dropped; a ``content-type`` that fetch set for the body
   is kept, as it says how the body was sent (``text/plain;charset=UTF-8`` for a string, e.g. a JSON
@@ -76,6 +77,9 @@ def normalise_record(record: dict[str, Any]) -> dict[str, Any]:
         "method": str(record.get("method", "")).lower(),
         "headers": _headers(record.get("headers") or []),
     }
+    sent_method = str(record.get("method", ""))
+    if sent_method != sent_method.upper():
+        config["sent_method"] = sent_method  # as on the request line: wire mode does not read it as upper case
     if parts.query:
         config["params"] = _params(parts.query, record.get("hints") or {})
         config["sent_params"] = parse_query(parts.query)

@@ -52,6 +52,36 @@ function bodyBytes(body) {
   throw new Error('bad_capture: a body the fetch hook does not record');
 }
 
+/**
+ * undici's checks of a request's headers before it dispatches it (`processHeader` of Node 20's
+ * undici): `transfer-encoding`, `keep-alive`, `upgrade` and `expect` headers, a `connection` other
+ * than `close` or `keep-alive`, and a `content-length` that is not the body's length make fetch
+ * reject with `TypeError: fetch failed`; nothing is sent. Returns the program's own
+ * `content-length` (the body's length, then), else null.
+ */
+function dispatcherChecks(headers, body) {
+  const failed = (cause) => new Error(`unhandled rejection: TypeError: fetch failed (${cause})`);
+  let written = null;
+  for (const [name, value] of headers) {
+    const lower = String(name).toLowerCase();
+    if (lower === 'transfer-encoding' || lower === 'keep-alive' || lower === 'upgrade') {
+      throw failed(`invalid ${lower} header`);
+    }
+    if (lower === 'expect') throw failed('expect header not supported');
+    if (lower === 'connection' && !['close', 'keep-alive'].includes(String(value).toLowerCase())) {
+      throw failed('invalid connection header');
+    }
+    if (lower === 'content-length') {
+      const size = body === undefined ? 0 : body.length;
+      if (!/^\d+$/.test(String(value)) || Number(value) !== size) {
+        throw failed(`request body length (${size}) does not match the content-length header (${value})`);
+      }
+      written = String(value);
+    }
+  }
+  return written;
+}
+
 function finish(request) {
   let url;
   try {
@@ -65,7 +95,8 @@ function finish(request) {
   url.hash = '';
   const body = bodyBytes(request.body);
   const length = body !== undefined ? String(body.length) : request.method === 'POST' || request.method === 'PUT' ? '0' : null;
-  const headers = length === null ? request.headers : [...request.headers, ['content-length', length]];
+  const written = dispatcherChecks(request.headers, body);
+  const headers = length === null || written !== null ? request.headers : [...request.headers, ['content-length', length]];
   const finished = { ...request, url: url.href, headers };
   if (body !== undefined) finished.body = body;
   return finished;

@@ -171,7 +171,8 @@ function encodeForm(text) {
 
 /**
  * The classes of one run. `hint(key, value)` is told every value a `URLSearchParams` was built
- * from by a list of pairs or a record (the hook keeps the typed ones as hints, see `hook.js`);
+ * from by a list of pairs or a record, with the text its own `toString()` gave, at each
+ * serialisation (the hook keeps the typed ones of a text the request's URL holds, see `hook.js`);
  * `foreignPrototype()` gives the prototype of the realm's own (whatwg-url) URLSearchParams.
  */
 function createForms({ hint, foreignPrototype }) {
@@ -222,11 +223,13 @@ function createForms({ hint, foreignPrototype }) {
   class URLSearchParams {
     constructor(init = undefined) {
       let list = newList();
+      const typed = newList(); // [key, value] pairs, told to `hint` when this is serialised
       if (init !== null && (typeof init === 'object' || typeof init === 'function')) {
         const own = WeakMapPrototypeGet(searchLists, init);
         const method = init[SymbolIterator];
         if (own !== undefined && method === URLSearchParams.prototype[SymbolIterator]) {
           for (let i = 0; i < own.list.length; i++) push(list, own.list[i]);
+          for (let i = 0; i < own.typed.length; i++) push(typed, own.typed[i]);
         } else if (method !== undefined && method !== null) {
           if (typeof method !== 'function') throw new SafeTypeError('Query pairs must be iterable');
           for (const pair of init) {
@@ -236,7 +239,7 @@ function createForms({ hint, foreignPrototype }) {
             const items = newList();
             for (const item of pair) push(items, item);
             if (items.length !== 2) throw new SafeTypeError('Each query pair must be an iterable [name, value] tuple');
-            if (ArrayIsArray(pair)) hint(items[0], items[1]);
+            if (ArrayIsArray(pair)) push(typed, [items[0], items[1]]);
             push(list, entry(usv(items[0]), usv(items[1])));
           }
         } else {
@@ -245,7 +248,7 @@ function createForms({ hint, foreignPrototype }) {
             const slot = typeof keys[i] === 'string' ? ReflectGetOwnPropertyDescriptor(init, keys[i]) : undefined;
             if (slot === undefined || !slot.enumerable) continue;
             const value = init[keys[i]];
-            if (ObjectHasOwn(slot, 'value')) hint(keys[i], slot.value);
+            if (ObjectHasOwn(slot, 'value')) push(typed, [keys[i], slot.value]);
             list = setEntry(list, usv(keys[i]), usv(value));
           }
         }
@@ -257,7 +260,7 @@ function createForms({ hint, foreignPrototype }) {
         for (let i = start; i < text.length; i++) rest += StringFromCharCode(StringPrototypeCharCodeAt(text, i));
         list = parseForm(rest);
       }
-      WeakMapPrototypeSet(searchLists, this, { __proto__: null, list });
+      WeakMapPrototypeSet(searchLists, this, { __proto__: null, list, typed });
     }
 
     get size() {
@@ -336,9 +339,10 @@ function createForms({ hint, foreignPrototype }) {
 
     /** The application/x-www-form-urlencoded serialisation. */
     toString() {
-      const { list } = searchState(this);
+      const { list, typed } = searchState(this);
       let out = '';
       for (let i = 0; i < list.length; i++) out += `${i > 0 ? '&' : ''}${encodeForm(list[i].name)}=${encodeForm(list[i].value)}`;
+      hint(out, typed);
       return out;
     }
 

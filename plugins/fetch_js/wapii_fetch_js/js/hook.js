@@ -30,7 +30,9 @@
  * `content-length` to every record.
  *
  * Besides the request, the record holds `hints`: the number and boolean values of query
- * parameters the run passed to `new URLSearchParams({...})` or `new URLSearchParams([[k, v]])`.
+ * parameters the run passed to `new URLSearchParams({...})` or `new URLSearchParams([[k, v]])`,
+ * taken only from a URLSearchParams whose own serialisation the request's URL holds (one never
+ * written into the URL sent gives no hint).
  * The reference comparison mode judges query values as the code wrote them (metrics.md), and
  * for fetch the only place where code writes a typed query value is there; the normaliser uses a
  * hint only where its value is exactly what was sent, so a hint can choose between `50` and `"50"`
@@ -49,6 +51,7 @@ const { newList, push, removeAt } = require('./lists');
 
 const StringPrototypeToLowerCase = uncurryThis(String.prototype.toLowerCase);
 const StringPrototypeToUpperCase = uncurryThis(String.prototype.toUpperCase);
+const StringPrototypeIndexOf = uncurryThis(String.prototype.indexOf);
 const StringFromCharCode = String.fromCharCode;
 const MathRandom = Math.random;
 const MathFloor = Math.floor;
@@ -68,6 +71,16 @@ const FORBIDDEN_METHODS = ['CONNECT', 'TRACE', 'TRACK'];
 /** The members of WebIDL's `RequestInit` (undici's, in Node 20), in the order its conversion reads them. */
 const REQUEST_INIT_MEMBERS = ['body', 'cache', 'credentials', 'dispatcher', 'duplex', 'headers', 'integrity', 'keepalive',
   'method', 'mode', 'redirect', 'referrer', 'referrerPolicy', 'signal', 'window'];
+/** WebIDL's enumerations of `RequestInit` (undici's, in Node 20): any other value is a TypeError. */
+const REQUEST_INIT_ENUMS = [
+  ['cache', ['default', 'no-store', 'reload', 'no-cache', 'force-cache', 'only-if-cached']],
+  ['credentials', ['omit', 'same-origin', 'include']],
+  ['duplex', ['half']],
+  ['mode', ['same-origin', 'no-cors', 'cors', 'navigate', 'websocket']],
+  ['redirect', ['follow', 'error', 'manual']],
+  ['referrerPolicy', ['', 'no-referrer', 'no-referrer-when-downgrade', 'same-origin', 'origin', 'strict-origin',
+    'origin-when-cross-origin', 'strict-origin-when-cross-origin', 'unsafe-url']],
+];
 /** fetch's own headers, appended when the program set none of that name (undici in Node 20). */
 const DEFAULT_HEADERS = [['accept', '*/*'], ['accept-language', '*'], ['sec-fetch-mode', 'cors'], ['user-agent', 'node'],
   ['accept-encoding', 'gzip, deflate']];
@@ -137,10 +150,13 @@ function inherits(value, prototype) {
 module.exports = function setUp({ require, record }) {
   const ForeignSearchParams = require('url').URLSearchParams; // taken now: the program may replace the module's member
 
-  /** Typed query values passed to URLSearchParams in this run (see the module's documentation). */
-  const hints = objectNode();
-  const hint = (key, value) => {
-    if (typeof value === 'number' || typeof value === 'boolean') hints.members[StringCtor(key)] = value;
+  /**
+   * Each serialisation of a URLSearchParams in this run: its text and the values it was built from
+   * (see the module's documentation); a request takes the typed ones of those whose text its URL holds.
+   */
+  const written = newList();
+  const hint = (text, typed) => {
+    push(written, { __proto__: null, text, typed });
   };
 
   const { URLSearchParams, FormData, entriesOf } = createForms({ hint, foreignPrototype: () => ForeignSearchParams.prototype });
@@ -377,6 +393,34 @@ module.exports = function setUp({ require, record }) {
   }
 
   /**
+   * The checks of `new Request()` that undici makes on a converted `RequestInit` (WebIDL's enum and
+   * interface conversions, then the constructor's own): a member it refuses throws its TypeError, and
+   * fetch rejects without sending anything.
+   */
+  function checkInit(read) {
+    for (let i = 0; i < REQUEST_INIT_ENUMS.length; i++) {
+      const [name, accepted] = REQUEST_INIT_ENUMS[i];
+      if (read[name] === undefined) continue;
+      const value = StringCtor(read[name]);
+      if (!includes(accepted, value)) {
+        throw new SafeTypeError(`Failed to construct 'Request': ${value} is not an accepted type for ${name}.`);
+      }
+      read[name] = value;
+    }
+    if (read.signal !== undefined && read.signal !== null
+      && (typeof read.signal !== 'object' || !inherits(read.signal, web.AbortSignal.prototype))) {
+      throw new SafeTypeError("Failed to construct 'Request': member signal is not of type AbortSignal.");
+    }
+    if (read.window !== undefined && read.window !== null) {
+      throw new SafeTypeError("Failed to construct 'Request': RequestInit: Expected window to be null.");
+    }
+    if (read.mode === 'navigate') throw new SafeTypeError("Failed to construct 'Request': invalid request mode navigate.");
+    if (read.cache === 'only-if-cached' && read.mode !== 'same-origin') {
+      throw new SafeTypeError("Failed to construct 'Request': 'only-if-cached' can be set only with 'same-origin' mode");
+    }
+  }
+
+  /**
    * The request `new Request(input, init)` describes: `{url, method, list, body, signal}`; throws
    * undici's TypeErrors. Each member of `init` is read once (`readInit`), as fetch reads it.
    */
@@ -388,6 +432,7 @@ module.exports = function setUp({ require, record }) {
     }
     const url = base !== undefined ? base.url : parseUrl(input);
     const read = readInit(options);
+    checkInit(read);
     const method = read.method !== undefined ? normaliseMethod(read.method) : base !== undefined ? base.method : 'GET';
     const list = newList();
     if (read.headers !== undefined) fill(list, read.headers);
@@ -488,8 +533,15 @@ module.exports = function setUp({ require, record }) {
     node.members.headers = headers;
     if (request.body !== null) node.members.body = request.body.node;
     const copied = objectNode();
-    const keys = ReflectOwnKeys(hints.members);
-    for (let i = 0; i < keys.length; i++) copied.members[keys[i]] = hints.members[keys[i]];
+    const url = StringCtor(request.url);
+    for (let i = 0; i < written.length; i++) {
+      const { text, typed } = written[i];
+      if (text === '' || StringPrototypeIndexOf(url, text) === -1) continue;
+      for (let j = 0; j < typed.length; j++) {
+        const value = typed[j][1];
+        if (typeof value === 'number' || typeof value === 'boolean') copied.members[StringCtor(typed[j][0])] = value;
+      }
+    }
     node.members.hints = copied;
     return node;
   }
