@@ -195,3 +195,16 @@ def test_a_replay_of_a_conformance_corpus_explains_every_verdict(tmp_path: Path)
     wrong = next(r for r in results if r.verdict == "wrong")
     shown = run_cli("show", str(out), wrong.sample)
     assert shown.returncode == 0 and all(reason.split(": ", 1)[-1] in shown.stdout for reason in wrong.reasons.values())
+
+
+@pytest.mark.parametrize("tail", ["});\n", ");\n", "}\n);\n"])
+def test_a_javascript_call_span_covers_the_whole_call_as_the_program_holds_it(tail: str) -> None:
+    from wapii_core.generation.js_extract import extract_js_call
+
+    code = "const axios = require('axios');\n\naxios.get('https://x.example/a', { params: { q: 1 } " + tail + "done();\n"
+    ext = extract_js_call(code, "axios.")
+    start, end = ext.span
+    assert code[start:end] + "\n" == ext.call  # the closing marker is the call's own text
+    then = "axios.get('https://x.example/a').then(r => r);\n"
+    ext = extract_js_call(then, "axios.")
+    assert then[slice(*ext.span)] == "axios.get('https://x.example/a')"

@@ -56,5 +56,6 @@ def extract_js_call(code: str, call_start: str) -> Extraction:
         end = code.find(marker, search_from)
         if end != -1:
             tail = marker + "\n" if replacement is None else replacement
-            return Extraction(call=code[start:end] + tail, span=(start, end))
+            taken = end + len(marker) if replacement is None else end  # the marker is part of the call
+            return Extraction(call=code[start:end] + tail, span=(start, taken))
     return Extraction(error="incomplete_request")
