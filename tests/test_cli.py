@@ -95,6 +95,21 @@ def test_generations_for_samples_the_dataset_lacks_are_refused(tmp_path):
                    str(bad), "nosuchapi/3")
 
 
+def test_bad_run_inputs_are_refused_before_any_sandbox_worker_starts(tmp_path):
+    """With bubblewrap absent (``WAPII_BWRAP=`` pretends so) a worker that starts prints its sandbox
+    warning: a bad generations file or out dir must end the run in its one line before that."""
+    absent = {"WAPII_BWRAP": ""}
+    bad = tmp_path / "gens.jsonl"
+    bad.write_text('{"sample": "nosuchapi/3", "code": "axios.get(1);"}\n')
+    one_line_error(run_cli("run", "--backend", "replay", "--generations", str(bad), "--out", str(tmp_path / "r"),
+                           env=absent), str(bad), "nosuchapi/3")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "run.json").write_text(json.dumps({"dataset": "demo", "adapter": "axios_js", "backend": "replay",
+                                                "setup": "import"}))
+    one_line_error(run_cli("run", "--out", str(other), env=absent), str(other))
+
+
 def test_a_malformed_dataset_is_a_one_line_error_and_writes_nothing(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(WAPIIBENCH, data, copy_function=shutil.copyfile)

@@ -283,7 +283,6 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
         lock = stack.enter_context(RunLock(out_dir))  # released last, after the store has closed
         adapter = plugins.adapters.get(config.adapter)()
         stack.callback(adapter.close)
-        adapter.start()  # its workers start while the specs, the backend and the generations load
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
                                  extra=dict(config.backend_options))
@@ -298,6 +297,10 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
         judge = Judge(adapter, dataset, config.mode, constrained=constrained)
         store = RunStore.open(out_dir, describe_run(config, dataset, backend), lock=lock, fresh=force)
         stack.callback(store.close)
+        # Every input is checked by now (dataset, options, generations, out dir): a bad one has ended
+        # the run in one line before any worker started (or warned about its sandbox). The workers
+        # start while the prompts are built and the backend generates.
+        adapter.start()
         keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
         if store.generations or store.results:
             note(resume_note(out_dir, store, keys))
@@ -425,10 +428,10 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
         keys = [f"{s.id}#{d}" for s in samples for d in range(config.draws)]
         adapter = plugins.adapters.get(config.adapter)()
         stack.callback(adapter.close)
-        adapter.start()
         judge = Judge(adapter, dataset, config.mode, constrained=config.setting.startswith("constrained"))
         store = RunStore.open(out_dir, run_info, lock=lock)
         stack.callback(store.close)
+        adapter.start()  # after every check, as in run()
         store.reset_results()
         _judge_pending(store, judge, keys, progress)
         return finish(store, dataset, samples, keys, names)
