@@ -100,8 +100,13 @@ def test_run_files_and_reports_are_readable_by_others(tmp_path):
         assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
 
 
+PROGRAM_TIMEOUT = {"WAPII_AXIOS_JS_TIMEOUT": "0.5"}
+"""The slow run's per-program timeout: long enough that the signal lands while its programs run,
+short enough that the run is slow for seconds, not half a minute."""
+
+
 def looping_generations(path: Path) -> None:
-    """Every demo task answered by a program that loops until its 2 s timeout (a slow run)."""
+    """Every demo task answered by a program that loops until its timeout (a slow run)."""
     from wapii_core.run.runner import load_dataset
 
     lines = [json.dumps({"sample": s.id, "code": "import axios from 'axios';\n"
@@ -119,17 +124,17 @@ def start_slow_run(tmp_path: Path, tty: bool = False) -> tuple[subprocess.Popen,
     if tty:
         main, secondary = pty.openpty()
         process = subprocess.Popen(command, cwd=REPO, stdin=secondary, stdout=secondary, stderr=secondary,
-                                   env={**os.environ, "TERM": "xterm-256color", "COLUMNS": "100"})
+                                   env={**os.environ, **PROGRAM_TIMEOUT, "TERM": "xterm-256color", "COLUMNS": "100"})
         os.close(secondary)
         return process, out, main
     process = subprocess.Popen(command + ["--quiet"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True, env={**os.environ, **PROGRAM_TIMEOUT})
     return process, out, None
 
 
 def wait_until_executing(out: Path, timeout: float = 120) -> None:
     """Until the run has stored all 26 generations and is executing their programs (each loops until
-    its 2 s timeout, so execution lasts about 26 s on two workers; the signal lands inside it), not
+    its 0.5 s timeout, so execution lasts about 7 s on two workers; the signal lands inside it), not
     after the run has judged and is about to exit."""
     deadline = time.monotonic() + timeout
     generations = out / "generations.jsonl"
