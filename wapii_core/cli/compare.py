@@ -18,7 +18,7 @@ from typing import Optional
 import typer
 
 from wapii_core.base.errors import WapiiError
-from wapii_core.base.model import Setup
+from wapii_core.base.setups import Setup
 from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
                                    DrawsOption, LimitOption, ModelOption, QuietOption, generation_failures,
                                    parse_options)
