@@ -107,6 +107,7 @@ def test_the_oracle_requests_get_openapi_cores_answers(wapiibench: Dataset) -> N
     assert_covered(counts, most_left=0)
 
 
+@pytest.mark.slow
 @needs_wapiibench
 @needs_shared("conformance", "corpus_a")
 def test_corpus_a_captured_requests_get_openapi_cores_answers(wapiibench: Dataset, tmp_path: Path) -> None:

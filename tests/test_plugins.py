@@ -68,6 +68,7 @@ def test_every_hookspec_is_documented_and_tested():
         assert tested.get(name), f"no test module implements the hook {name}"
 
 
+@pytest.mark.slow
 def test_builtin_plugins_are_discovered_like_third_party_ones():
     listed = {p["name"]: p for p in json.loads(run_cli("plugins").stdout)}
     assert listed["core"]["distribution"] == "wapii"
@@ -93,6 +94,7 @@ def test_a_misspelled_hook_fails_loudly():
         manager.check_pending()
 
 
+@pytest.mark.slow
 def test_a_plugin_that_fails_to_import_is_reported_not_fatal(tmp_path):
     dist = tmp_path / "broken_plugin-0.1.dist-info"
     dist.mkdir()
@@ -105,6 +107,7 @@ def test_a_plugin_that_fails_to_import_is_reported_not_fatal(tmp_path):
     assert "core" in listed  # everything else still loads
 
 
+@pytest.mark.slow
 def test_unknown_names_are_one_line_errors():
     done = run_cli("run", "--backend", "no-such-backend", "--quiet")
     assert done.returncode == 2
