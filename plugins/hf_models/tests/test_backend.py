@@ -20,6 +20,7 @@ def generate(b: HFBackend, reqs):
         b.close()
 
 
+@pytest.mark.slow
 def test_programs_continue_the_starter_and_batch_size_changes_nothing(make_reqs):
     reqs = make_reqs()
     big = generate(backend(batch_size="4", no_cache="true"), reqs)
