@@ -73,6 +73,7 @@ def test_the_example_adapter_passes_the_oracle_self_test(example_env, tmp_path):
         assert summary["metrics"]["verdict_histogram"]["verdicts"] == {"correct": summary["samples"]}
 
 
+@pytest.mark.slow
 def test_hostile_python_programs_through_the_example_adapter_are_contained(example_plugin_path, canaries: Canaries,
                                                                            monkeypatch):
     """Each hostile program, then a benign one, on one worker: no canary trips, no hostile program is

@@ -130,6 +130,7 @@ def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int,
     return summary, results
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("adapter_name", ["requests_py", "aiohttp_py"])
 @pytest.mark.parametrize("mode", ["wire", "reference"])
 @pytest.mark.parametrize("layers", ["bubblewrap", "no-bubblewrap"])

@@ -31,6 +31,7 @@ DETAILS = ["bad_capture: the captured request is larger than the 262144 bytes ju
 pytestmark = needs_shared("wapiibench", "dataset.json")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("adapter_name", sorted(PROGRAMS))
 def test_a_request_too_large_to_judge_is_a_runtime_error_and_is_not_stored(
         adapter_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,7 +27,7 @@ def documented_hooks() -> dict[str, list[str]]:
             for m in re.finditer(r"^\| `(\w+)\(([^)]*)\)` \|", section, re.M)}
 
 
-def tested_hooks() -> dict[str, list[str]]:
+def hooks_implemented_by_tests() -> dict[str, list[str]]:
     """``{hook: [test module, ...]}``: the hooks that a test module (a ``test_*.py`` file pytest
     collects, core or plugin) implements with ``@hookimpl``, in its own code or in the source of a
     plugin it installs (a string constant that parses as Python), read from syntax trees."""
@@ -59,7 +59,7 @@ def test_every_hookspec_is_documented_and_tested():
     test module implements it (a plugin the test registers); a documented hook exists."""
     names = sorted(n for n in dir(hookspecs) if n.startswith("register_"))
     assert names == HOOKS
-    documented, tested = documented_hooks(), tested_hooks()
+    documented, tested = documented_hooks(), hooks_implemented_by_tests()
     assert sorted(documented) == names, "docs/plugins.md's hook table differs from the hookspecs"
     for name in names:
         spec = getattr(hookspecs, name)
