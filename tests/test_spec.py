@@ -437,6 +437,7 @@ def large_description() -> dict:
     return document
 
 
+@pytest.mark.slow
 @needs_specs
 @pytest.mark.parametrize("source", ["wapiibench", "github"])
 def test_fast_yaml_loader_equals_safe_load_on_a_large_description(source: str) -> None:
