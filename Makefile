@@ -1,5 +1,5 @@
 # The two commands of the README's quick start. Each installs what it needs, idempotently.
-.PHONY: run test bench install
+.PHONY: run test check bench install
 
 VENV := .venv
 WAPII := $(VENV)/bin/wapii
@@ -30,6 +30,11 @@ run: install
 # The whole test suite (reads the reference data from $(SHARED)).
 test: install
 	WAPII_SHARED=$(SHARED) $(VENV)/bin/python -m pytest -q $(PYTEST_ARGS)
+
+# The inner loop: every test not marked `slow` (dataset-sized sweeps, real model generation, signals,
+# model conversion); well under 4 minutes on two cores.
+check: install
+	WAPII_SHARED=$(SHARED) $(VENV)/bin/python -m pytest -q -m "not slow" $(PYTEST_ARGS)
 
 # Every benchmark script under benchmarks/ (numbers go into the README).
 bench: install

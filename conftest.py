@@ -12,3 +12,30 @@ def _isolated_cache(tmp_path_factory, monkeypatch):
     """A cache dir per test session (``WAPII_TEST_CACHE_DIR`` reuses one, e.g. to keep npm installs)."""
     cache = tmp_path_factory.getbasetemp() / "cache"
     monkeypatch.setenv("WAPII_CACHE_DIR", os.environ.get("WAPII_TEST_CACHE_DIR", str(cache)))
+
+
+SLOW_S = 3.0
+"""A test that takes longer than this (setup and call) belongs in the ``slow`` tier."""
+_unmarked_slow: list[tuple[float, str]] = []
+_setup_seconds: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    """Notes the tests over :data:`SLOW_S` that are not marked ``slow`` (``make check`` runs them)."""
+    if "slow" in report.keywords:
+        return
+    if report.when == "setup":
+        _setup_seconds[report.nodeid] = report.duration
+    elif report.when == "call":
+        spent = report.duration + _setup_seconds.pop(report.nodeid, 0.0)
+        if spent > SLOW_S:
+            _unmarked_slow.append((spent, report.nodeid))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Lists them at the end of the run, slowest first, so that the tiers stay honest (the time
+    depends on the machine's load: a list from a busy machine overstates)."""
+    if _unmarked_slow:
+        terminalreporter.section(f"over {SLOW_S:.0f} s without @pytest.mark.slow")
+        for spent, nodeid in sorted(_unmarked_slow, reverse=True):
+            terminalreporter.write_line(f"{spent:6.1f}s {nodeid}")

@@ -10,9 +10,28 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("WAPII_SHARED", REPO.parent / "shared")).resolve()
+SHARED = Path(os.environ.get("WAPII_SHARED") or REPO.parent / "shared").resolve()
+"""The read-only reference data: ``$WAPII_SHARED``, else ``<repo>/../shared`` (the one place that says so)."""
 WAPIIBENCH = SHARED / "wapiibench"
 CONFORMANCE = SHARED / "conformance"
+
+
+def needs_shared(*parts: str):
+    """A skip mark for tests that need ``SHARED/<parts>`` (the reason names the path and the variable)."""
+    import pytest
+
+    path = SHARED.joinpath(*parts)
+    return pytest.mark.skipif(not path.exists(), reason=f"needs {path} (set WAPII_SHARED)")
+
+
+def shared_path(*parts: str) -> Path:
+    """``SHARED/<parts>``; the calling test or fixture is skipped when it is not there."""
+    import pytest
+
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"needs {path} (set WAPII_SHARED)")
+    return path
 LARGE_SPEC = Path(os.environ.get("WAPII_LARGE_SPEC", Path.home() / ".cache" / "wapii" / "bench" /
                                  "octokit-openapi-23.0.2" / "api.github.com.json"))
 """GitHub's description as ``benchmarks/bench_large_spec.py`` fetches it (tests that need it skip without it)."""

@@ -72,6 +72,7 @@ def test_start_brings_the_workers_up_and_execute_uses_them(name: str) -> None:
     assert not any(_alive(pid) for pid in started)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ADAPTERS)
 def test_close_right_after_start_leaves_no_worker(name: str) -> None:
     adapter = plugins.adapters.get(name)()

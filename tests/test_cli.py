@@ -16,6 +16,7 @@ def summary_of(run_dir):
     return json.loads((run_dir / "summary.json").read_text())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", SETUPS)
 def test_oracle_scores_everything_correct_on_the_demo(tmp_path, setup):
     out = tmp_path / setup
@@ -30,6 +31,7 @@ def test_oracle_scores_everything_correct_on_the_demo(tmp_path, setup):
     assert "| Correct implementations (t) | 100.0 |" in (out / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_an_interrupted_run_resumes_to_the_same_summary(tmp_path):
     args = ["run", "--dataset", "wapiibench", "--data-dir", str(WAPIIBENCH), "--backend", "replay",
             "--generations", str(CONFORMANCE / "corpus_a"), "--api", "google_sheet_v4", "--api", "google_calendar_v3",
@@ -49,6 +51,7 @@ def test_an_interrupted_run_resumes_to_the_same_summary(tmp_path):
     assert len((cut / "generations.jsonl").read_text().splitlines()) == len(gens)
 
 
+@pytest.mark.slow
 def test_evaluate_rescores_stored_generations_identically(tmp_path):
     out = tmp_path / "run"
     assert run_cli("run", "--setup", "argument", "--out", str(out), "--quiet").returncode == 0
@@ -59,6 +62,7 @@ def test_evaluate_rescores_stored_generations_identically(tmp_path):
     assert summary_of(out) == before
 
 
+@pytest.mark.slow
 def test_report_puts_runs_side_by_side(tmp_path):
     for setup in ("full", "argument"):
         assert run_cli("run", "--setup", setup, "--out", str(tmp_path / setup), "--quiet").returncode == 0
@@ -95,6 +99,21 @@ def test_generations_for_samples_the_dataset_lacks_are_refused(tmp_path):
                    str(bad), "nosuchapi/3")
 
 
+def test_bad_run_inputs_are_refused_before_any_sandbox_worker_starts(tmp_path):
+    """With bubblewrap absent (``WAPII_BWRAP=`` pretends so) a worker that starts prints its sandbox
+    warning: a bad generations file or out dir must end the run in its one line before that."""
+    absent = {"WAPII_BWRAP": ""}
+    bad = tmp_path / "gens.jsonl"
+    bad.write_text('{"sample": "nosuchapi/3", "code": "axios.get(1);"}\n')
+    one_line_error(run_cli("run", "--backend", "replay", "--generations", str(bad), "--out", str(tmp_path / "r"),
+                           env=absent), str(bad), "nosuchapi/3")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "run.json").write_text(json.dumps({"dataset": "demo", "adapter": "axios_js", "backend": "replay",
+                                                "setup": "import"}))
+    one_line_error(run_cli("run", "--out", str(other), env=absent), str(other))
+
+
 def test_a_malformed_dataset_is_a_one_line_error_and_writes_nothing(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(WAPIIBENCH, data, copy_function=shutil.copyfile)
@@ -114,6 +133,7 @@ def test_a_spec_that_does_not_parse_is_a_one_line_error(tmp_path):
                    "slack.yaml")
 
 
+@pytest.mark.slow
 def test_a_run_directory_of_another_run_is_refused_and_kept(tmp_path):
     out = tmp_path / "run"
     assert run_cli("run", "--setup", "full", "--out", str(out), "--quiet").returncode == 0
@@ -123,6 +143,7 @@ def test_a_run_directory_of_another_run_is_refused_and_kept(tmp_path):
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
 
+@pytest.mark.slow
 def test_a_corrupt_run_directory_is_a_one_line_error(tmp_path):
     out = tmp_path / "run"
     assert run_cli("run", "--out", str(out), "--quiet").returncode == 0
@@ -130,6 +151,7 @@ def test_a_corrupt_run_directory_is_a_one_line_error(tmp_path):
     one_line_error(run_cli("run", "--out", str(out)), "results.jsonl", "line 1")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", SETUPS)
 def test_oracle_scores_all_395_wapiibench_samples_correct(tmp_path, setup):
     out = tmp_path / setup

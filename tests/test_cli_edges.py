@@ -33,6 +33,7 @@ def one_line_error(done: subprocess.CompletedProcess) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_a_finished_run_is_never_rewritten_by_a_different_command(tmp_path):
     out = tmp_path / "run"
     assert run_demo(out).returncode == 0
@@ -65,6 +66,7 @@ def test_default_run_names_carry_every_setting_that_changes_the_measurement():
         Path("runs/wapiibench-axios_js-hf-Qwen_Qwen2.5_Coder_1.5B-argument-constrained-wire-n3-asana+slack-limit20")
 
 
+@pytest.mark.slow
 def test_a_dataset_directory_run_is_named_after_its_directory(tmp_path):
     import shutil
 
@@ -79,6 +81,7 @@ def test_a_dataset_directory_run_is_named_after_its_directory(tmp_path):
     assert evaluated.returncode == 0, evaluated.stderr
 
 
+@pytest.mark.slow
 def test_a_resumed_run_says_what_it_kept(tmp_path):
     out = tmp_path / "run"
     assert run_demo(out, "--limit", "4").returncode == 0
@@ -87,6 +90,7 @@ def test_a_resumed_run_says_what_it_kept(tmp_path):
     assert again.stderr.strip() == f"{out}: already complete (4 samples generated and judged; --force starts over)"
 
 
+@pytest.mark.slow
 def test_run_files_and_reports_are_readable_by_others(tmp_path):
     out = tmp_path / "run"
     old = os.umask(0o022)
@@ -100,8 +104,13 @@ def test_run_files_and_reports_are_readable_by_others(tmp_path):
         assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
 
 
+PROGRAM_TIMEOUT = {"WAPII_AXIOS_JS_TIMEOUT": "0.5"}
+"""The slow run's per-program timeout: long enough that the signal lands while its programs run,
+short enough that the run is slow for seconds, not half a minute."""
+
+
 def looping_generations(path: Path) -> None:
-    """Every demo task answered by a program that loops until its 2 s timeout (a slow run)."""
+    """Every demo task answered by a program that loops until its timeout (a slow run)."""
     from wapii_core.run.runner import load_dataset
 
     lines = [json.dumps({"sample": s.id, "code": "import axios from 'axios';\n"
@@ -119,17 +128,17 @@ def start_slow_run(tmp_path: Path, tty: bool = False) -> tuple[subprocess.Popen,
     if tty:
         main, secondary = pty.openpty()
         process = subprocess.Popen(command, cwd=REPO, stdin=secondary, stdout=secondary, stderr=secondary,
-                                   env={**os.environ, "TERM": "xterm-256color", "COLUMNS": "100"})
+                                   env={**os.environ, **PROGRAM_TIMEOUT, "TERM": "xterm-256color", "COLUMNS": "100"})
         os.close(secondary)
         return process, out, main
     process = subprocess.Popen(command + ["--quiet"], cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)
+                               text=True, env={**os.environ, **PROGRAM_TIMEOUT})
     return process, out, None
 
 
 def wait_until_executing(out: Path, timeout: float = 120) -> None:
     """Until the run has stored all 26 generations and is executing their programs (each loops until
-    its 2 s timeout, so execution lasts about 26 s on two workers; the signal lands inside it), not
+    its 0.5 s timeout, so execution lasts about 7 s on two workers; the signal lands inside it), not
     after the run has judged and is about to exit."""
     deadline = time.monotonic() + timeout
     generations = out / "generations.jsonl"
@@ -141,6 +150,7 @@ def wait_until_executing(out: Path, timeout: float = 120) -> None:
     raise TimeoutError("the run stored no generations")
 
 
+@pytest.mark.slow
 def test_ctrl_c_says_how_to_resume_and_the_rerun_resumes(tmp_path):
     process, out, _ = start_slow_run(tmp_path)
     wait_until_executing(out)
@@ -179,6 +189,7 @@ def read_all(fd: int, process: subprocess.Popen, timeout: float = 60) -> bytes:
     return data
 
 
+@pytest.mark.slow
 def test_sigterm_on_a_terminal_restores_the_cursor(tmp_path):
     process, out, main = start_slow_run(tmp_path, tty=True)
     assert main is not None
@@ -193,6 +204,7 @@ def test_sigterm_on_a_terminal_restores_the_cursor(tmp_path):
     assert b"terminated: finished samples are kept" in output
 
 
+@pytest.mark.slow
 def test_report_output_targets(tmp_path):
     out = tmp_path / "run"
     assert run_demo(out, "--limit", "3").returncode == 0
@@ -217,6 +229,7 @@ def test_report_output_targets(tmp_path):
     assert "Correct implementations (t)" in text.read_text()
 
 
+@pytest.mark.slow
 def test_html_is_not_dumped_onto_a_terminal(tmp_path):
     out = tmp_path / "run"
     assert run_demo(out, "--limit", "2").returncode == 0
@@ -231,6 +244,7 @@ def test_html_is_not_dumped_onto_a_terminal(tmp_path):
     assert b"give --out report.html" in output
 
 
+@pytest.mark.slow
 def test_a_replay_missing_draws_of_its_tasks_reports_them_grouped_as_failed_generations(tmp_path):
     """The task set is the samples the file holds; a draw it lacks for one of them is a failed generation."""
     generations = tmp_path / "two.jsonl"
@@ -260,6 +274,7 @@ COMMANDS = [("run",), ("evaluate",), ("report",), ("compare",), ("plugins",), ("
             ("datasets", "generate"), ("view",)]
 
 
+@pytest.mark.slow
 def test_help_texts_are_plain_and_every_option_is_explained():
     import typer
 
@@ -291,6 +306,7 @@ def test_version():
     assert done.returncode == 0 and re.fullmatch(r"wapii \d+\.\d+\.\d+\S*\n", done.stdout)
 
 
+@pytest.mark.slow
 def test_datasets_list_takes_a_data_dir_and_shows_no_pseudo_dataset():
     done = run_cli("datasets", "list", "--data-dir", str(WAPIIBENCH), cwd=REPO)
     assert done.returncode == 0, done.stderr
@@ -299,6 +315,7 @@ def test_datasets_list_takes_a_data_dir_and_shows_no_pseudo_dataset():
     assert "wapiibench   available" in done.stdout
 
 
+@pytest.mark.slow
 def test_unknown_names_list_the_valid_ones_and_suggest_the_closest():
     line = one_line_error(run_cli("run", "--dataset", "wapiibench", "--data-dir", str(WAPIIBENCH), "--api", "asnaa",
                                   "--quiet", cwd=REPO))
@@ -308,6 +325,7 @@ def test_unknown_names_list_the_valid_ones_and_suggest_the_closest():
     assert line.startswith("error: unknown adapter 'axio_js' (did you mean 'axios_js'?) (known: ")
 
 
+@pytest.mark.slow
 def test_generating_a_dataset_for_ones_own_api_without_wapiibench_says_what_to_run(tmp_path):
     done = run_cli("datasets", "generate", "--spec", str(REPO / "specs" / "demo" / "specs" / "larchwood.yaml"),
                    "--backend", "oracle", "--model", "x", "--out", str(tmp_path / "mine"), cwd=REPO,

@@ -7,12 +7,12 @@ import json
 
 import pytest
 
-from support import WAPIIBENCH
+from support import WAPIIBENCH, needs_shared
 from wapii_core.judge.compare import judge, sample_counts
 from wapii_core.base.model import Sample, SampleResult
 from wapii_core.spec.index import SpecIndex
 
-pytestmark = pytest.mark.skipif(not (WAPIIBENCH / "dataset.json").exists(), reason="needs ../shared/wapiibench")
+pytestmark = needs_shared("wapiibench", "dataset.json")
 
 ASANA = "https://app.asana.com/api/1.0"
 ACCEPT = "application/json, text/plain, */*"

@@ -40,6 +40,7 @@ def table(compared: dict, title: str) -> dict[str, list]:
     return {"columns": found["columns"], **{row: [c["value"] for c in cells] for row, cells in found["rows"].items()}}
 
 
+@pytest.mark.slow
 def test_oracle_scores_every_library_fully_and_no_task_differs(tmp_path: Path) -> None:
     adapters = PYTHON + AIOHTTP + (["axios_js", "fetch_js"] if HAS_NODE else [])
     out = tmp_path / "cmp"
@@ -70,6 +71,7 @@ def write_generations(path: Path, adapter_name: str, broken: dict[str, str]) -> 
     path.write_text("\n".join(lines) + "\n")
 
 
+@pytest.mark.slow
 def test_replay_tables_and_differences_match_the_programs(tmp_path: Path) -> None:
     no_call = "# nothing\nimport {lib}\n\nprint('no call')\n"
     write_generations(tmp_path / "requests.jsonl", "requests_py", {
@@ -125,6 +127,7 @@ def test_generations_must_name_their_adapter_when_there_are_several() -> None:
         compare.parse_generations(["a.jsonl", "b.jsonl"], PYTHON)
 
 
+@pytest.mark.slow
 def test_a_difference_says_what_was_sent_and_what_was_expected(tmp_path: Path) -> None:
     python_true = oracle_program("requests_py", DEMO.samples[0]).replace("'available': 'true'", "'available': True")
     write_generations(tmp_path / "requests.jsonl", "requests_py", {"larchwood/0": python_true})

@@ -124,6 +124,7 @@ def _scopes(corpus: Corpus) -> dict[str, list[SampleResult]]:
             for scope in corpus.reference["statistics"]}
 
 
+@pytest.mark.slow
 def test_corpus_layout_matches_its_reference(corpus: Corpus) -> None:
     files = {f"{p.parent.name}/{int(p.name.split('_')[0])}" for p in corpus.directory.glob("*/*_code.js")}
     assert files == set(corpus.reference["samples"])

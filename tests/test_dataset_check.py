@@ -9,7 +9,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from support import REPO, WAPIIBENCH
+from support import REPO, WAPIIBENCH, needs_shared
 from wapii_core.cli.datasets_tools import add_to
 from wapii_core.datasets.check import check_dataset
 from wapii_core.datasets.loader import load_dataset_dir, load_demo
@@ -47,7 +47,7 @@ WAPIIBENCH_FLAGGED = {
 }
 
 
-@pytest.mark.skipif(not (WAPIIBENCH / "dataset.json").exists(), reason="needs ../shared/wapiibench")
+@needs_shared("wapiibench", "dataset.json")
 def test_wapiibench_flags_the_recorded_samples_and_the_spec_violations():
     dataset = load_dataset_dir(WAPIIBENCH, "wapiibench")
     problems = check_dataset(dataset)
@@ -61,7 +61,7 @@ def test_wapiibench_flags_the_recorded_samples_and_the_spec_violations():
     assert recorded == {"asana/133", "asana/162", "asana/165", "slack/50"}
 
 
-@pytest.mark.skipif(not (WAPIIBENCH / "dataset.json").exists(), reason="needs ../shared/wapiibench")
+@needs_shared("wapiibench", "dataset.json")
 def test_without_values_only_names_and_required_arguments_are_checked():
     problems = check_dataset(load_dataset_dir(WAPIIBENCH, "wapiibench"), values=False)
     assert {p.sample for p in problems} == {"asana/133", "asana/162", "asana/165", "slack/50", "slack/102",

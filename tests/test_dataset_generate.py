@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO, WAPIIBENCH
+from support import REPO, WAPIIBENCH, needs_shared
 from wapii_core.datasets.generate import SYSTEM_MESSAGE, GenerateConfig, generate_dataset
 from wapii_core.datasets.loader import load_dataset_dir
 from wapii_core.spec.file import read_spec
 from wapii_core.base.errors import WapiiError
 
 testing_server = pytest.importorskip("wapii_openai_models.testing_server")
-pytestmark = pytest.mark.skipif(not (WAPIIBENCH / "prompts").is_dir(), reason="needs ../shared/wapiibench/prompts")
+pytestmark = needs_shared("wapiibench", "prompts")
 
 DEMO_SPEC = REPO / "specs" / "demo" / "specs" / "larchwood.yaml"
 DEMO_SAMPLES = json.loads((REPO / "specs" / "demo" / "dataset.json").read_text())

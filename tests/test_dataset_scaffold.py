@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from support import run_cli
 from wapii_core.datasets.check import check_dataset
 from wapii_core.datasets.scaffold import scaffold_dataset
@@ -95,6 +97,7 @@ def test_openapi_31_is_read_directly_and_validated_in_its_own_dialect(tmp_path: 
     assert any("'cone'" in p for p in problems) and any("'started'" in p for p in problems)
 
 
+@pytest.mark.slow
 def test_cli_scaffold_writes_a_dataset_and_refuses_a_used_directory(tmp_path: Path) -> None:
     spec = tmp_path / "kiln.yaml"
     spec.write_text(OPENAPI_31)

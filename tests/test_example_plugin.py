@@ -37,6 +37,7 @@ def example_env(example_plugin_path) -> dict[str, str]:
     return {"PYTHONPATH": os.pathsep.join([str(example_plugin_path), os.environ.get("PYTHONPATH", "")])}
 
 
+@pytest.mark.slow
 def test_a_run_uses_the_example_adapter_backend_and_metric_together(example_env, tmp_path):
     listed = {p["name"]: p for p in json.loads(run_cli("plugins", "--json", env=example_env).stdout)}
     assert listed["example"]["distribution"] == "wapii-example-plugin"
@@ -61,6 +62,7 @@ def test_a_run_uses_the_example_adapter_backend_and_metric_together(example_env,
     assert "- verdicts.wrong (count): number of samples with that verdict" in report
 
 
+@pytest.mark.slow
 def test_the_example_adapter_passes_the_oracle_self_test(example_env, tmp_path):
     done = run_cli("run", "--adapter", "urllib_py", "--backend", "oracle", "--setup", "full", "--setup", "argument",
                    "--setup", "import", "--out", str(tmp_path / "oracle"), "--quiet", env=example_env)
@@ -71,6 +73,7 @@ def test_the_example_adapter_passes_the_oracle_self_test(example_env, tmp_path):
         assert summary["metrics"]["verdict_histogram"]["verdicts"] == {"correct": summary["samples"]}
 
 
+@pytest.mark.slow
 def test_hostile_python_programs_through_the_example_adapter_are_contained(example_plugin_path, canaries: Canaries,
                                                                            monkeypatch):
     """Each hostile program, then a benign one, on one worker: no canary trips, no hostile program is

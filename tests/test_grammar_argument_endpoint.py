@@ -39,6 +39,7 @@ def offered(grammar: str) -> set[str]:
     return set(re.findall(r"[\w:]+", start.split("(", 1)[1]))
 
 
+@pytest.mark.slow
 def test_the_starter_url_offers_only_the_endpoints_of_the_path_the_judge_resolves_it_to(adapter, wapiibench):
     shadowed = 0
     for api, path in wapiibench.specs.items():

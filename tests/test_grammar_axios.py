@@ -62,6 +62,7 @@ def wapiibench():
     return load_wapiibench(WAPIIBENCH)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("references", [True, False], ids=["references", "literals"])
 def test_every_expected_call_that_keeps_to_its_spec_is_accepted_in_both_setups(wapiibench, references):
     grammars = {api: constraint(path, Setup.full, references=references) for api, path in wapiibench.specs.items()}
@@ -122,6 +123,7 @@ def test_llguidance_lexing_behaves_as_the_grammars_assume():
     assert accepts(both, "p'count',1", complete_call=False) and accepts(both, "p'count',2", complete_call=False)
 
 
+@pytest.mark.slow
 def test_completion_grammars_start_where_the_completion_starts(wapiibench):
     """For servers that cannot be fed the starter (guided decoding): the argument setup's grammar
     begins after ``<method>('<url>',`` and covers the arguments of that endpoint only."""

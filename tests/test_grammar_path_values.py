@@ -44,6 +44,7 @@ def adapter(request):
         yield made
 
 
+@pytest.mark.slow
 def test_every_path_value_the_grammar_allows_resolves_to_the_endpoint_it_chose(adapter):
     specs = sorted((WAPIIBENCH / "specs").glob("*.yaml"))
     if not specs:

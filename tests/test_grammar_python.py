@@ -52,6 +52,7 @@ def wapiibench():
     return load_wapiibench(WAPIIBENCH)
 
 
+@pytest.mark.slow
 def test_every_expected_call_that_keeps_to_its_spec_is_accepted_in_both_setups(adapter, wapiibench):
     from wapii_requests_py.libraries import LIBRARIES
     from wapii_requests_py.prompt import starter_code
@@ -71,6 +72,7 @@ def test_every_expected_call_that_keeps_to_its_spec_is_accepted_in_both_setups(a
     assert rejected == set(SPEC_VIOLATIONS) | set(PYTHON_ONLY)
 
 
+@pytest.mark.slow
 def test_completion_grammars_of_the_argument_setup_start_after_the_url(adapter, wapiibench):
     """``Constraint.for_completion`` (a server's guided decoding) on requests/httpx starters: the
     grammar begins after ``<method>('<url>',`` and accepts the rendered arguments of that endpoint."""

@@ -7,6 +7,8 @@ from __future__ import annotations
 import itertools
 import re
 
+import pytest
+
 from wapii_core.grammar import accepts
 from wapii_core.grammar.endpoints import Endpoint
 from wapii_core.grammar.javascript import JavaScriptUrl, shadowed_urls, url_regex
@@ -35,6 +37,7 @@ VALUES = ["a", "comments", "%63omments", "Comments", "reactions", "reaction", "x
           ":append", "watch", "watc%68", "watch2"]
 
 
+@pytest.mark.slow
 def test_each_branch_holds_its_urls_less_those_a_better_ranked_template_claims():
     w = LarkWriter()
     trie = UrlTrie(w, SERVER, JavaScriptUrl(), exclude_shadowed=True)

@@ -66,6 +66,7 @@ def urls() -> list[str]:
     (PythonUrl(), py_url_regex, ["'{}'", '"{}"', "f'{}'", 'F"{}"', "f'{}\""]),
     (PythonUrl(references=False), lambda s, e: py_url_regex(s, e, False), ["'{}'", "f'{}'"]),
 ], ids=["js", "js-literal", "python", "python-literal"])
+@pytest.mark.slow
 def test_the_trie_allows_exactly_each_endpoints_urls_and_continues_with_that_endpoint(syntax, url_regex, literals):
     text = grammar(syntax)
     checked = 0

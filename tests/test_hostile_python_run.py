@@ -28,12 +28,12 @@ import pytest
 
 from hostile.fixtures import canaries, sandbox_user  # noqa: F401 - fixtures
 from hostile.canaries import Canaries
-from support import WAPIIBENCH
+from support import WAPIIBENCH, needs_shared
 from wapii_core.sandbox import bwrap
 
 CORPUS = Path(__file__).resolve().parent / "hostile" / "py_run"
 
-pytestmark = pytest.mark.skipif(not (WAPIIBENCH / "dataset.json").exists(), reason="needs ../shared/wapiibench")
+pytestmark = needs_shared("wapiibench", "dataset.json")
 
 
 def _programs(mode: str) -> list[tuple[str, str, str]]:
@@ -130,6 +130,7 @@ def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int,
     return summary, results
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("adapter_name", ["requests_py", "aiohttp_py"])
 @pytest.mark.parametrize("mode", ["wire", "reference"])
 @pytest.mark.parametrize("layers", ["bubblewrap", "no-bubblewrap"])

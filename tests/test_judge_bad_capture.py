@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from support import WAPIIBENCH
+from support import WAPIIBENCH, needs_shared
 
-pytestmark = pytest.mark.skipif(not (WAPIIBENCH / "dataset.json").exists(), reason="needs ../shared/wapiibench")
+pytestmark = needs_shared("wapiibench", "dataset.json")
 
 ATTACHMENT = "https://app.asana.com/api/1.0/attachments"
 PROGRAMS = {

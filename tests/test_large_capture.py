@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from support import WAPIIBENCH
+from support import WAPIIBENCH, needs_shared
 
 CORPUS = Path(__file__).resolve().parent / "hostile" / "large"
 PROGRAMS = {"axios_js": "axios_js.js", "fetch_js": "fetch_js.js", "requests_py": "requests_py.py"}
@@ -28,9 +28,10 @@ DETAILS = ["bad_capture: the captured request is larger than the 262144 bytes ju
            "bad_capture: the captured request holds more than the 4096 values judged",
            ""]
 
-pytestmark = pytest.mark.skipif(not (WAPIIBENCH / "dataset.json").exists(), reason="needs ../shared/wapiibench")
+pytestmark = needs_shared("wapiibench", "dataset.json")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("adapter_name", sorted(PROGRAMS))
 def test_a_request_too_large_to_judge_is_a_runtime_error_and_is_not_stored(
         adapter_name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -94,6 +94,7 @@ def test_replayed_cases_get_the_verdicts_their_library_explains(adapter_name: st
     assert found == expected
 
 
+@pytest.mark.slow
 def test_the_compare_report_explains_each_librarys_wire_differences(tmp_path: Path) -> None:
     from typer.testing import CliRunner
     import typer

@@ -6,7 +6,7 @@ from math import comb
 
 import pytest
 
-from support import WAPIIBENCH
+from support import WAPIIBENCH, needs_shared
 from wapii_core.datasets.loader import load_dataset_dir, load_demo
 from wapii_core.base.model import SampleResult
 from wapii_core.judge.pass_at_k import PassAtK, pass_at_k
@@ -109,7 +109,7 @@ def test_spec_validation_checks_body_types_and_required_properties(demo):
     assert summary["Violations"]["enum"] == 1 and summary["Violations"]["type"] == 1
 
 
-@pytest.mark.skipif(not (WAPIIBENCH / "specs" / "slack.yaml").exists(), reason="needs ../shared/wapiibench")
+@needs_shared("wapiibench", "specs", "slack.yaml")
 def test_a_form_only_operation_judges_the_values_and_flags_the_content_type():
     dataset = load_dataset_dir(WAPIIBENCH, "wapiibench")
     url = "https://slack.com/api/admin.users.session.invalidate"

@@ -19,7 +19,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from support import CONFORMANCE, WAPIIBENCH, run_cli
+from support import CONFORMANCE, WAPIIBENCH, needs_shared, run_cli
 from wapii_core.datasets.loader import load_dataset_dir, load_demo
 from wapii_core.base.model import SampleResult
 from wapii_core.spec.openapi_validate import NotCompiled, OperationValidator, Violation
@@ -27,7 +27,7 @@ from wapii_core.base.protocols import Dataset
 from wapii_core.spec.index import SpecIndex
 from wapii_core.judge.spec_validation import SpecValidation, _operation_template
 
-needs_wapiibench = pytest.mark.skipif(not (WAPIIBENCH / "dataset.json").exists(), reason="needs ../shared/wapiibench")
+needs_wapiibench = needs_shared("wapiibench", "dataset.json")
 
 ODD_VALUES: list[Any] = [
     7, -1, 0, 1.5, -0.0, 10**20, True, False, None, "", " ", "abc", "1e5", "NaN", "true", "0", "-3", "1,2,3",
@@ -107,8 +107,9 @@ def test_the_oracle_requests_get_openapi_cores_answers(wapiibench: Dataset) -> N
     assert_covered(counts, most_left=0)
 
 
+@pytest.mark.slow
 @needs_wapiibench
-@pytest.mark.skipif(not (CONFORMANCE / "corpus_a").is_dir(), reason="needs ../shared/conformance")
+@needs_shared("conformance", "corpus_a")
 def test_corpus_a_captured_requests_get_openapi_cores_answers(wapiibench: Dataset, tmp_path: Path) -> None:
     done = run_cli("run", "--dataset", "wapiibench", "--data-dir", str(WAPIIBENCH), "--backend", "replay",
                    "--generations", str(CONFORMANCE / "corpus_a"), "--metric", "wapii", "--out",

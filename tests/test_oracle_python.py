@@ -91,6 +91,7 @@ def test_oracle_on_the_demo(adapter, demo, setup) -> None:
         assert found[other] == expected_cross(adapter, demo), mode
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", list(Setup))
 def test_oracle_on_wapiibench(adapter, wapiibench, setup) -> None:
     for mode, other in (("wire", "reference"), ("reference", "wire")):
@@ -99,6 +100,7 @@ def test_oracle_on_wapiibench(adapter, wapiibench, setup) -> None:
         assert found[other] == expected_cross(adapter, wapiibench), mode
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (os.environ.get("WAPII_NODE") or shutil.which("node")), reason="Node.js is not installed")
 def test_axios_oracle_in_wire_mode(wapiibench) -> None:
     from wapii_core.base import plugins

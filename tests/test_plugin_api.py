@@ -246,6 +246,7 @@ def one_line_error(done, expected: str) -> None:
     assert done.stderr == f"error: {expected}\n", done.stderr
 
 
+@pytest.mark.slow
 def test_an_adapter_missing_a_member_is_a_one_line_error_naming_the_plugin(plugin_env, tmp_path):
     done = run_cli("run", "--adapter", "no_render", "--out", str(tmp_path / "r"), "--quiet", env=plugin_env)
     one_line_error(done, "plugin wapii-checked (checked): adapter 'no_render' lacks method "
@@ -253,6 +254,7 @@ def test_an_adapter_missing_a_member_is_a_one_line_error_naming_the_plugin(plugi
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_a_name_two_plugins_register_is_an_error_naming_both(plugin_env):
     done = run_cli("run", "--backend", "twin", "--quiet", env=plugin_env)
     one_line_error(done, "backend 'twin' is registered by both plugin wapii-checked (checked) and plugin "
@@ -262,6 +264,7 @@ def test_a_name_two_plugins_register_is_an_error_naming_both(plugin_env):
     assert "registered by both" in problems["backend twin"]
 
 
+@pytest.mark.slow
 def test_a_plugin_that_failed_to_load_is_named_in_the_error_that_follows(plugin_env):
     done = run_cli("run", "--backend", "from_broken", "--quiet", env=plugin_env)
     assert done.returncode == 2 and done.stderr.count("\n") == 1
@@ -270,6 +273,7 @@ def test_a_plugin_that_failed_to_load_is_named_in_the_error_that_follows(plugin_
             "'wapii_no_such_dependency')") in done.stderr
 
 
+@pytest.mark.slow
 def test_a_plugin_adds_a_command(plugin_env):
     done = run_cli("hello", "world", env=plugin_env)
     assert done.returncode == 0 and done.stdout == "hello world\n"
@@ -277,6 +281,7 @@ def test_a_plugin_adds_a_command(plugin_env):
     one_line_error(run_cli("hello", "nobody", env=plugin_env), "hello: nobody to greet")
 
 
+@pytest.mark.slow
 def test_a_plugin_dataset_is_listed_and_runs_with_an_opt_in_metric(plugin_env, tmp_path):
     listed = run_cli("datasets", "list", env=plugin_env)
     assert listed.returncode == 0 and "demo_copy" in listed.stdout
@@ -295,6 +300,7 @@ def test_a_plugin_dataset_is_listed_and_runs_with_an_opt_in_metric(plugin_env, t
     assert "| results | 4 |" in report and "- results (count): how many results there were" in report
 
 
+@pytest.mark.slow
 def test_no_default_metrics_applies_only_the_named_providers(plugin_env, tmp_path):
     out = tmp_path / "run"
     done = run_cli("run", "--limit", "3", "--no-default-metrics", "--metric", "result_count", "--out", str(out),

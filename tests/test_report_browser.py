@@ -186,6 +186,7 @@ def four_runs(tmp_path: Path) -> list[str]:
     return runs
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", [1280, 390])
 def test_the_html_report_renders_cleanly_at_desktop_and_phone_width(tmp_path, width):
     runs = four_runs(tmp_path)
@@ -204,6 +205,7 @@ def test_the_html_report_renders_cleanly_at_desktop_and_phone_width(tmp_path, wi
     assert dom["height"] > 1000
 
 
+@pytest.mark.slow
 def test_the_leaderboard_page_sorts_and_fits_a_phone(tmp_path):
     runs = four_runs(tmp_path)
     page = tmp_path / "board" / "index.html"

@@ -62,6 +62,7 @@ def runs(tmp_path_factory) -> list[str]:
     return made
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("columns", [80, 120])
 def test_every_number_survives_the_terminal_width(runs, columns):
     for args, intervals in (([runs[0], "--by-api"], False), ([runs[0], "--by-api", "--intervals"], True),
@@ -92,6 +93,7 @@ def thirty_runs(base: Path, real: list[str]) -> list[str]:
     return made
 
 
+@pytest.mark.slow
 def test_a_leaderboard_of_thirty_runs_fits_120_columns_and_html(runs, tmp_path):
     board = thirty_runs(tmp_path, runs)
     assert len(board) == 30

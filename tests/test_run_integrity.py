@@ -153,6 +153,7 @@ BAD_CAPTURE = {
 judge's neutral shape, whichever refuses it first)."""
 
 
+@pytest.mark.slow
 def test_a_malformed_capture_is_that_samples_runtime_error_and_the_run_finishes(tmp_path):
     gens = write_generations(tmp_path / "gens.jsonl", MALFORMED)
     out = tmp_path / "run"
@@ -177,6 +178,7 @@ def test_a_malformed_capture_is_that_samples_runtime_error_and_the_run_finishes(
     assert run_cli(*args).returncode == 0  # and the rerun finds nothing left to do
 
 
+@pytest.mark.slow
 def test_a_failing_metric_provider_is_recorded_and_the_run_finishes(tmp_path, plugin_env):
     out = tmp_path / "run"
     done = run_cli("run", "--limit", "6", "--out", str(out), "--quiet", env=plugin_env)
@@ -208,6 +210,7 @@ def end_group(process: subprocess.Popen) -> None:
         pass
 
 
+@pytest.mark.slow
 def test_two_runs_racing_on_one_out_one_is_refused_and_nothing_is_doubled(tmp_path):
     gens = write_generations(tmp_path / "gens.jsonl", {0: HANG, 1: HANG, 2: HANG, 3: MALFORMED[5]})
     out = tmp_path / "run"
@@ -229,6 +232,7 @@ def test_two_runs_racing_on_one_out_one_is_refused_and_nothing_is_doubled(tmp_pa
                                                      "summary.json"]
 
 
+@pytest.mark.slow
 def test_evaluate_is_refused_while_a_run_writes_the_directory(tmp_path):
     gens = write_generations(tmp_path / "gens.jsonl", {0: HANG, 1: HANG, 2: HANG, 3: HANG})
     out = tmp_path / "run"
@@ -248,6 +252,7 @@ def test_evaluate_is_refused_while_a_run_writes_the_directory(tmp_path):
     assert run_cli("evaluate", str(out), "--quiet").returncode == 0
 
 
+@pytest.mark.slow
 def test_a_killed_run_leaves_its_scratch_until_the_next_start_and_resumes(tmp_path):
     tmp = tmp_path / "tmp"
     tmp.mkdir()
@@ -286,6 +291,7 @@ def test_a_killed_run_leaves_its_scratch_until_the_next_start_and_resumes(tmp_pa
 
 # -- bad input: one line, exit 2, nothing written ----------------------------------------------------
 
+@pytest.mark.slow
 def test_a_generations_file_that_is_not_utf8(tmp_path):
     gens = tmp_path / "gens.jsonl"
     gens.write_bytes(b'{"sample": "larchwood/0", "code": "axios.get(1);"}\n{"sample": "larchwood/1", "code": "\xff"}\n')
@@ -295,6 +301,7 @@ def test_a_generations_file_that_is_not_utf8(tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_out_naming_an_existing_file_or_an_impossible_path(tmp_path):
     existing = tmp_path / "notes.txt"
     existing.write_text("mine\n")
@@ -308,6 +315,7 @@ def test_out_naming_an_existing_file_or_an_impossible_path(tmp_path):
                    f"{impossible}: cannot create the run directory: No such file or directory")
 
 
+@pytest.mark.slow
 def test_a_ref_cycle_in_a_spec(tmp_path):
     data = tmp_path / "data"
     shutil.copytree(DEMO, data)
@@ -324,6 +332,7 @@ def test_a_ref_cycle_in_a_spec(tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_a_model_that_does_not_load_leaves_nothing_to_block_the_corrected_rerun(tmp_path):
     broken = tmp_path / "model"
     broken.mkdir()
@@ -336,6 +345,7 @@ def test_a_model_that_does_not_load_leaves_nothing_to_block_the_corrected_rerun(
     assert run_cli("run", "--limit", "2", "--out", str(out), "--quiet").returncode == 0
 
 
+@pytest.mark.slow
 def test_a_raising_backend_leaves_nothing_to_block_the_corrected_rerun(tmp_path, plugin_env):
     out = tmp_path / "run"
     one_line_error(run_cli("run", "--backend", "exploding", "--out", str(out), env=plugin_env),
@@ -348,6 +358,7 @@ def test_a_raising_backend_leaves_nothing_to_block_the_corrected_rerun(tmp_path,
     assert run_cli("run", "--limit", "2", "--out", str(out), "--quiet", env=plugin_env).returncode == 0
 
 
+@pytest.mark.slow
 def test_a_refused_rerun_names_the_setting_that_differs(tmp_path):
     out = tmp_path / "run"
     assert run_cli("run", "--limit", "2", "--out", str(out), "--quiet").returncode == 0
@@ -355,6 +366,7 @@ def test_a_refused_rerun_names_the_setting_that_differs(tmp_path):
                    f"{out}: holds a run with draws (-n) 1, not 3 (use another --out, or --force to replace it)")
 
 
+@pytest.mark.slow
 def test_duplicate_sample_ids_in_a_dataset(tmp_path, plugin_env):
     out = tmp_path / "run"
     one_line_error(run_cli("run", "--dataset", "twice", "--out", str(out), env=plugin_env),
@@ -362,6 +374,7 @@ def test_duplicate_sample_ids_in_a_dataset(tmp_path, plugin_env):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_a_generations_line_whose_draw_is_beyond_n(tmp_path):
     gens = write_generations(tmp_path / "gens.jsonl", {0: f"axios.get('{BOOKS}');"}, draw=1)
     out = tmp_path / "run"
@@ -370,6 +383,7 @@ def test_a_generations_line_whose_draw_is_beyond_n(tmp_path):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_replay_judges_each_draw_on_its_own_program(tmp_path):
     gens = tmp_path / "gens.jsonl"
     write_generations(gens, {3: f"axios.get('{BOOKS}/bk_20931', {{headers: {{'X-Api-Key': '<key>'}}}});"}, draw=0)
@@ -386,6 +400,7 @@ def test_replay_judges_each_draw_on_its_own_program(tmp_path):
     assert results["larchwood/3#0"]["url"] == "correct" and results["larchwood/3#1"]["url"] == "illegal"
 
 
+@pytest.mark.slow
 def test_a_program_that_breaks_the_extractor_is_that_samples_runtime_error(tmp_path):
     gens = tmp_path / "gens.jsonl"
     deep = "import requests\nrequests.get(" + "-" * 200_000 + "1)\n"  # more nesting than Python's parser takes

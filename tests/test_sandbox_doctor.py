@@ -28,7 +28,8 @@ def test_the_report_lists_every_layer_of_every_sandbox(app: typer.Typer) -> None
     result = CliRunner().invoke(app, ["doctor", "--json"])
     data = json.loads(result.output)
     python = data["reports"]["python sandbox"]
-    assert [layer["name"] for layer in python["layers"]][:2] == ["bubblewrap", "privilege drop"]
+    names = [layer["name"] for layer in python["layers"]]
+    assert names[0] == "bubblewrap" and "privilege drop" in names  # without bubblewrap, Landlock comes between
     assert "seccomp" in [layer["name"] for layer in python["layers"]]
     complete = all(doctor.complete(report) for report in data["reports"].values())
     assert result.exit_code == (0 if complete else 1)

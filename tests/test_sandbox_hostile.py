@@ -64,6 +64,7 @@ def test_python_hostile_programs_are_contained(canaries: Canaries, bubblewrap: s
     assert canaries.violations([json.dumps(rows)]) == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(node_missing, reason="Node.js is not installed")
 @pytest.mark.parametrize("adapter", JS_ADAPTERS)
 def test_javascript_hostile_programs_are_contained_without_bubblewrap(canaries: Canaries, adapter: str,
@@ -89,6 +90,7 @@ def _judged(generations: list[dict[str, str]], directory: Path, samples: list) -
     return {r["sample"]: r for r in map(json.loads, (out / "results.jsonl").read_text().splitlines())}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(node_missing or not (WAPIIBENCH / "dataset.json").exists(),
                     reason="needs Node.js and ../shared/wapiibench")
 def test_javascript_hostile_programs_in_a_run(canaries: Canaries, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -157,6 +159,7 @@ def readable_by_others(path: Path) -> bool:
     return all(parent.stat().st_mode & stat.S_IXOTH for parent in path.resolve().parents)
 
 
+@pytest.mark.slow
 def test_hostile_programs_are_contained_when_an_ordinary_user_runs_wapii(canaries: Canaries, bubblewrap: str) -> None:
     """The whole corpus, run by ``wapii-sbx`` itself: with bubblewrap (unprivileged, in a user
     namespace) and without it (Landlock, seccomp and the rest, sharing the user with the run)."""

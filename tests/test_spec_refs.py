@@ -156,6 +156,7 @@ def test_a_pointer_through_a_reference_is_judged_as_openapi_core_judges_it(refs_
         {"type": "integer", "minimum": 0}
 
 
+@pytest.mark.slow
 def test_a_spec_referring_to_another_file_is_refused_in_one_line_exit_2(tmp_path: Path) -> None:
     path = tmp_path / "split.json"
     path.write_text(json.dumps({

@@ -63,6 +63,7 @@ def test_the_converted_description_is_what_is_indexed_and_validated() -> None:
     assert [(v.kind, v.where) for v in missing] == [("missing_required", "request body property 'photoUrls'")]
 
 
+@pytest.mark.slow
 def test_the_oracle_scores_every_task_of_a_swagger_2_dataset(tmp_path: Path) -> None:
     dataset = tmp_path / "petstore"
     done = run_cli("datasets", "scaffold", "--spec", str(PETSTORE), "--out", str(dataset))
@@ -86,6 +87,7 @@ def test_the_oracle_scores_every_task_of_a_swagger_2_dataset(tmp_path: Path) -> 
             assert {r["verdict"] for r in results} == {"correct"}, [r for r in results if r["verdict"] != "correct"][:2]
 
 
+@pytest.mark.slow
 def test_the_conversion_is_cached_by_content_and_refused_in_one_line_without_node(tmp_path: Path) -> None:
     spec = tmp_path / "petstore.yaml"
     shutil.copyfile(PETSTORE, spec)

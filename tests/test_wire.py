@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from support import WAPIIBENCH
+from support import WAPIIBENCH, needs_shared
 from wapii_core.judge.compare import judge
 from wapii_core.base.model import Sample
 from wapii_core.run.runner import load_dataset
@@ -116,7 +116,7 @@ def test_header_names_match_regardless_of_case_on_the_wire() -> None:
     assert reference.arguments["headers"]["X-Api-Key"] == "missing" and reference.verdict != "correct"
 
 
-@pytest.mark.skipif(not (WAPIIBENCH / "dataset.json").exists(), reason="needs ../shared/wapiibench")
+@needs_shared("wapiibench", "dataset.json")
 def test_urls_match_the_spec_literally() -> None:
     slack = SpecIndex.load(WAPIIBENCH / "specs" / "slack.yaml")
     post = Sample(api="slack", index=0, task="t", config={

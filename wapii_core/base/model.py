@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from wapii_core.base.setups import Setup  # noqa: F401  (re-exported: its home for most code)
+
 FIELDS = ("headers", "params", "path_params", "data")
 """The argument fields of a request configuration, in report order."""
 
@@ -21,14 +23,6 @@ SPECIAL_HEADERS = ("Accept", "Content-Type")
 
 ERROR_KINDS = ("timeout", "unsatisfiable", "no_request", "incomplete_request", "runtime_error")
 """Why a sample did not run; any of these makes the sample ``nonexecutable``."""
-
-
-class Setup(str, Enum):
-    """How much of the program the prompt already gives (the benchmark's three setups)."""
-
-    full = "full"  # starter ends with ``axios.``: the model writes method, URL and arguments
-    argument = "argument"  # starter ends with ``axios.<method>('<url>',``: the model writes the arguments
-    imports = "import"  # starter is only the import: the model writes the whole call
 
 
 class Sample(BaseModel):

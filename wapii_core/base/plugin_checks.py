@@ -22,7 +22,6 @@ from typing import Any, Callable, Mapping
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.metric_kinds import Metric
-from wapii_core.base.protocols import MODES
 
 
 class PluginError(WapiiError):
@@ -195,6 +194,8 @@ def conform(kind: str, instance: Any) -> Any:
     follow its protocol."""
     members = ADAPTER if kind == "adapter" else BACKEND
     problem = members_problem(instance, members)
+    from wapii_core.base.protocols import MODES  # (the protocols import the pydantic models: not at start-up)
+
     if problem is None and kind == "adapter" and getattr(instance, "default_mode", "reference") not in MODES:
         problem = f"default_mode {instance.default_mode!r} is not one of {', '.join(MODES)}"
     if problem:

@@ -8,7 +8,7 @@ from typing import Optional
 
 import typer
 
-from wapii_core.base.model import Setup
+from wapii_core.base.setups import Setup
 from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
                                    DrawsOption, FullOption, LimitOption, MetricsOption, ModelOption,
                                    NoDefaultMetricsOption,

@@ -215,12 +215,11 @@ def _keys(samples: list[Sample], config: RunConfig) -> list[str]:
     return shard_keys([f"{s.id}#{d}" for s in samples for d in range(config.draws)], config.shard)
 
 
-def _started_adapter(stack: ExitStack, name: str) -> Adapter:
-    """The adapter, its workers starting in the background (closed with ``stack``). Only after the
-    inputs are checked: a run refused for bad input starts no worker."""
+def _adapter(stack: ExitStack, name: str) -> Adapter:
+    """The adapter, not started (closed with ``stack``): its caller starts the workers once every
+    input is checked, so that a run refused for bad input starts no worker."""
     adapter = plugins.adapters.get(name)()
     stack.callback(adapter.close)
-    adapter.start()
     return adapter
 
 
@@ -249,7 +248,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
     dataset, samples, keys = inputs.dataset, inputs.samples, inputs.keys
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir))  # released last, after the store has closed
-        adapter = _started_adapter(stack, config.adapter)  # its workers start while the backend loads
+        adapter = _adapter(stack, config.adapter)  # started once every input is checked
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         inputs.config = config
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
@@ -270,6 +269,10 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
         judge = _judge_for(adapter, inputs)
         store = RunStore.open(out_dir, describe_run(config, dataset, backend, task_set), lock=lock, fresh=force)
         stack.callback(store.close)
+        # Every input is checked by now (dataset, options, generations, out dir): a bad one has ended
+        # the run in one line before any worker started (or warned about its sandbox). The workers
+        # start while the prompts are built and the backend generates.
+        adapter.start()
         if store.generations or store.results:
             note(resume_note(out_dir, store, keys))
 
@@ -410,9 +413,11 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
         if inputs.dataset.sha256 != record.dataset_sha256:
             raise WapiiError(f"{out_dir}: the run was made on another version of dataset {inputs.dataset.name!r} "
                              f"(sha256 {record.dataset_sha256}, found {inputs.dataset.sha256})")
-        judge = _judge_for(_started_adapter(stack, config.adapter), inputs)
+        adapter = _adapter(stack, config.adapter)
+        judge = _judge_for(adapter, inputs)
         store = RunStore.open(out_dir, record.model_copy(update={"record_version": RECORD_VERSION}), lock=lock)
         stack.callback(store.close)
+        adapter.start()  # after every check, as in run()
         store.reset_results()
         return _scored(store, judge, inputs, progress)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from support import WAPIIBENCH
+from support import WAPIIBENCH, needs_shared
 from test_grammar_axios import SPEC_VIOLATIONS
 from wapii_core.api import Setup, accepts, get_engine
 from wapii_aiohttp_py.prompt import starter_code
@@ -15,7 +15,7 @@ PETS = "'https://petstore.swagger.io/v2/pets'"
 PYTHON_ONLY = {"asana/1": "a multipart body, written with aiohttp.FormData", "slack/156": "no body where the spec requires one"}
 TRAILER = " as response:\n        pass\n"
 
-pytestmark = pytest.mark.skipif(not PETSTORE.is_file(), reason="needs ../shared/wapiibench")
+pytestmark = needs_shared("wapiibench", "grammar-cases", PETSTORE.name)
 
 
 def test_keyword_arguments_and_what_aiohttp_refuses(adapter) -> None:

@@ -9,22 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from support import SHARED, shared_path
 from wapii_core.base.model import Sample
 
-REPO = Path(__file__).resolve().parents[3]
-
-
-def shared_dir() -> Path:
-    """The read-only reference data: ``$WAPII_SHARED``, else ``<repo>/../shared``."""
-    return Path(os.environ.get("WAPII_SHARED") or REPO.parent / "shared")
 
 
 @pytest.fixture(scope="session")
 def shared() -> Path:
-    path = shared_dir()
-    if not (path / "wapiibench" / "dataset.json").is_file():
-        pytest.skip(f"reference data not found at {path} (set WAPII_SHARED)")
-    return path
+    """The read-only reference data (:data:`support.SHARED`; skips without WAPIIBench in it)."""
+    shared_path("wapiibench", "dataset.json")
+    return SHARED
 
 
 @pytest.fixture(scope="session")

@@ -10,6 +10,7 @@ from wapii_axios_js.prompt import starter_code
 from wapii_axios_js.render import js_literal, js_string, render_program
 
 
+@pytest.mark.slow
 def test_round_trip_of_every_sample_and_setup(adapter: AxiosAdapter, samples: list[Sample]) -> None:
     assert len(samples) == 395
     cases = [(sample, setup) for sample in samples for setup in Setup]

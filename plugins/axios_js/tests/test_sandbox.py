@@ -56,5 +56,5 @@ def test_web_globals_behave_like_nodes(run_one) -> None:
 
 def test_the_isolation_report_names_the_node_layers(adapter: AxiosAdapter) -> None:
     names = [layer.name for layer in adapter.isolation().layers]
-    assert names[:2] == ["bubblewrap", "privilege drop"]
+    assert names[0] == "bubblewrap" and "privilege drop" in names  # without bubblewrap, Landlock comes between
     assert {"node permission model", "vm context", "rlimits"} <= set(names)

@@ -4,24 +4,20 @@ from __future__ import annotations
 
 import os
 import shutil
-from pathlib import Path
 
 import pytest
 
 from wapii_core.base.model import Capture
 from wapii_core.base.protocols import Dataset
+from support import shared_path
 from wapii_core.run.runner import load_dataset
 
-REPO = Path(__file__).resolve().parents[3]
 
 
 @pytest.fixture(scope="session")
 def wapiibench() -> Dataset:
-    """WAPIIBench from ``$WAPII_SHARED/wapiibench``, else ``<repo>/../shared/wapiibench`` (skips without it)."""
-    path = Path(os.environ.get("WAPII_SHARED") or REPO.parent / "shared") / "wapiibench"
-    if not (path / "dataset.json").is_file():
-        pytest.skip(f"WAPIIBench not found at {path} (set WAPII_SHARED)")
-    return load_dataset("wapiibench", path)
+    """WAPIIBench from the shared data (:func:`support.shared_path`; skips without it)."""
+    return load_dataset("wapiibench", shared_path("wapiibench", "dataset.json").parent)
 
 
 @pytest.fixture(scope="session")

@@ -30,6 +30,7 @@ def region(constraint, program: str) -> str:
     return program[program.index("fetch(") + len("fetch("):]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup", [Setup.full, Setup.argument, Setup.imports])
 def test_every_expected_call_is_accepted(grammars, wapiibench, setup: Setup) -> None:
     refused = []
@@ -60,6 +61,7 @@ def test_illegal_calls_are_refused(grammars, wapiibench) -> None:
     assert not accepts(grammar, in_literal.replace("/attachments?", "/attachments/1?"))  # another path
 
 
+@pytest.mark.slow
 def test_a_grammar_for_the_completion_of_an_argument_starter(grammars, wapiibench) -> None:
     """For engines that cannot be fed the starter (a server's guided decoding): the grammar of what
     follows ``fetch('<url>'`` is the endpoints' of that URL; an unknown URL is unsatisfiable."""

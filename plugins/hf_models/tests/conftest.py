@@ -16,6 +16,53 @@ TASKS = ["List all books", "Get the book with ID 42 and its reviews in German",
 
 
 
+def machine_model_cache() -> Path:
+    """Converted models kept between test runs on this machine: ``$WAPII_TEST_MODEL_CACHE``, else
+    ``$XDG_CACHE_HOME/wapii-test/models`` (``~/.cache/wapii-test/models``)."""
+    explicit = os.environ.get("WAPII_TEST_MODEL_CACHE")
+    if explicit:
+        return Path(explicit).expanduser()
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg).expanduser() if xdg else Path.home() / ".cache") / "wapii-test" / "models"
+
+
+def converted_once_per_machine(gguf_file: Path) -> Path:
+    """The session cache's converted model of ``gguf_file``: linked to the machine's copy (keyed by
+    the file's sha256) when one is there; otherwise converted as a user's run converts it, then
+    copied there for the next test run. An empty or missing machine cache only costs the conversion."""
+    import shutil
+    import tempfile
+
+    from wapii_hf_models import gguf
+
+    sha256 = gguf.file_sha256(gguf_file)
+    target = gguf.converted_root() / sha256[:16]
+    kept = machine_model_cache() / sha256
+    if not gguf._is_converted(target, sha256) and gguf._is_converted(kept, sha256):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.is_symlink() or target.exists():
+            shutil.rmtree(target, ignore_errors=True) if not target.is_symlink() else target.unlink()
+        target.symlink_to(kept, target_is_directory=True)
+        return target
+    converted = gguf.converted_dir(gguf_file)
+    if not gguf._is_converted(kept, sha256):
+        try:
+            kept.parent.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=f".{sha256[:16]}.", dir=kept.parent))
+            shutil.copytree(converted, staging, dirs_exist_ok=True)
+            shutil.rmtree(kept, ignore_errors=True)  # a stale recipe
+            os.rename(staging, kept)
+        except OSError:  # a read-only home or a concurrent run: the next run converts again
+            shutil.rmtree(staging, ignore_errors=True)
+    return converted
+
+
+@pytest.fixture
+def convert_once_per_machine():
+    """:func:`converted_once_per_machine`, for test modules (which cannot import conftest)."""
+    return converted_once_per_machine
+
+
 @pytest.fixture
 def tiny_dir() -> Path:
     """wapii-tiny, built into the session cache on first use."""

@@ -20,6 +20,7 @@ def generate(b: HFBackend, reqs):
         b.close()
 
 
+@pytest.mark.slow
 def test_programs_continue_the_starter_and_batch_size_changes_nothing(make_reqs):
     reqs = make_reqs()
     big = generate(backend(batch_size="4", no_cache="true"), reqs)
@@ -45,6 +46,7 @@ def test_a_rerun_is_served_from_the_cache_without_loading_the_model(make_reqs, m
     assert generate(fresh, reqs) == first and fresh.model_calls == 3
 
 
+@pytest.mark.slow
 def test_the_chat_path_renders_the_template_and_returns_a_program(make_reqs):
     b = backend(chat="true", no_cache="true")
     reqs = make_reqs(2)

@@ -16,6 +16,7 @@ def lines(path):
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+@pytest.mark.slow
 def test_wapii_tiny_runs_end_to_end_and_a_rerun_loads_no_model(tmp_path, tiny_dir, monkeypatch):
     out = tmp_path / "run"
     done = run_cli(*ARGS, "--out", str(out))

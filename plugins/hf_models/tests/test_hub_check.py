@@ -15,6 +15,7 @@ def closed_port() -> int:
         return probe.getsockname()[1]  # nothing listens there once the probe is closed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setting", ["offline", "unreachable"])
 def test_a_hub_id_without_cache_or_network_is_one_line_and_no_run_directory(tmp_path, setting) -> None:
     env = {"HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1" if setting == "offline" else "",

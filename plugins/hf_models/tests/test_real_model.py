@@ -18,15 +18,20 @@ from wapii_core.api import continuation_program
 
 MODEL = "smollm2-135m"
 TASKS = 3
+pytestmark = pytest.mark.slow  # a real model: converted once per machine, then generation on the CPU
+
 OPTIONS = {"max_new_tokens": "40", "threads": "1", "batch_size": str(TASKS),
            "constraint_references": "false"}  # literal values: no reference to an undefined variable
 
 
 @pytest.fixture
-def smollm2():
-    """The converted model (installed and converted into the session's cache on first use)."""
+def smollm2(convert_once_per_machine):
+    """The converted model (installed on first use; converted once per machine, see
+    ``conftest.converted_once_per_machine``, and found in the session's cache as a run finds it)."""
+    from wapii_hf_models import gguf
     from wapii_hf_models.loading import resolve_source
 
+    convert_once_per_machine(gguf.shipped_file(MODEL))
     return resolve_source(MODEL)
 
 

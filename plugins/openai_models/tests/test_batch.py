@@ -14,6 +14,8 @@ from pathlib import Path
 
 import urllib3
 
+import pytest
+
 from support import run_cli
 from wapii_openai_models.testing_server import OpenAIServer, run_batch
 
@@ -36,6 +38,7 @@ def generations(run_dir: Path) -> list[dict]:
     return [json.loads(line) for line in (run_dir / "generations.jsonl").read_text().splitlines() if line.strip()]
 
 
+@pytest.mark.slow
 def test_a_batch_run_scores_as_the_same_requests_sent_one_by_one(tmp_path, model_name):
     with OpenAIServer() as server:
         direct = run_cli("run", "--dataset", "demo", "--backend", "openai", "--model", model_name, "--quiet",
@@ -53,6 +56,7 @@ def test_a_batch_run_scores_as_the_same_requests_sent_one_by_one(tmp_path, model
         assert server.batches.created == 1
 
 
+@pytest.mark.slow
 def test_a_running_batch_exits_0_with_its_status_and_the_next_run_collects_the_same_batch(tmp_path, model_name):
     with OpenAIServer() as server:
         server.batches.behave(duration=2.0)
@@ -69,6 +73,7 @@ def test_a_running_batch_exits_0_with_its_status_and_the_next_run_collects_the_s
         assert server.batches.created == 1 and summary(out)["complete"] is True
 
 
+@pytest.mark.slow
 def test_kill_9_while_waiting_for_a_batch_and_the_rerun_resumes_the_same_batch(tmp_path, model_name):
     with OpenAIServer() as server:
         server.batches.behave(duration=4.0)
@@ -89,6 +94,7 @@ def test_kill_9_while_waiting_for_a_batch_and_the_rerun_resumes_the_same_batch(t
         assert summary(out)["complete"] is True and summary(out)["judged"] == DEMO_SAMPLES
 
 
+@pytest.mark.slow
 def test_a_batch_created_but_not_recorded_is_found_at_the_provider(tmp_path, model_name):
     with OpenAIServer() as server:
         server.batches.behave(duration=1.0)
@@ -100,6 +106,7 @@ def test_a_batch_created_but_not_recorded_is_found_at_the_provider(tmp_path, mod
         assert server.batches.created == 1 and summary(out)["complete"] is True
 
 
+@pytest.mark.slow
 def test_expired_and_failed_lines_are_failed_samples_that_a_resume_sends_again(tmp_path, model_name):
     lines = {"n": 0}
 
@@ -126,6 +133,7 @@ def test_expired_and_failed_lines_are_failed_samples_that_a_resume_sends_again(t
         assert summary(out)["complete"] is True
 
 
+@pytest.mark.slow
 def test_a_large_run_is_split_into_batches_within_the_limits(tmp_path, model_name):
     with OpenAIServer() as server:
         out = tmp_path / "run"
@@ -140,6 +148,7 @@ def test_a_large_run_is_split_into_batches_within_the_limits(tmp_path, model_nam
         assert len(server.batches.all()) == 3 + DEMO_SAMPLES
 
 
+@pytest.mark.slow
 def test_a_cancelled_or_failed_batch_fails_its_samples_and_a_resume_sends_them_again(tmp_path, model_name):
     with OpenAIServer() as server:
         server.batches.behave(duration=30.0)
@@ -160,6 +169,7 @@ def test_a_cancelled_or_failed_batch_fails_its_samples_and_a_resume_sends_them_a
         assert server.batches.created == 3 and summary(out)["complete"] is True
 
 
+@pytest.mark.slow
 def test_chat_requests_go_to_the_chat_batch_endpoint(tmp_path):
     with OpenAIServer() as server:
         out = tmp_path / "run"
@@ -169,6 +179,7 @@ def test_chat_requests_go_to_the_chat_batch_endpoint(tmp_path):
         assert all(g["error"] is None and "axios.get(" in g["code"] for g in generations(out))
 
 
+@pytest.mark.slow
 def test_batch_files_for_vllms_runner(tmp_path, model_name):
     with OpenAIServer() as server:  # only to compare with: batch=files needs no server
         direct = run_cli("run", "--dataset", "demo", "--backend", "openai", "--model", model_name, "--quiet",
@@ -192,6 +203,7 @@ def test_batch_files_for_vllms_runner(tmp_path, model_name):
     assert summary(out) == summary(tmp_path / "direct")
 
 
+@pytest.mark.slow
 def test_a_damaged_batch_record_is_a_one_line_error(tmp_path, model_name):
     with OpenAIServer() as server:
         out = tmp_path / "run"

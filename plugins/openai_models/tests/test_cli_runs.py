@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from support import run_cli
 from wapii_openai_models.testing_server import Fault, OpenAIServer, Reply
 
@@ -36,6 +38,7 @@ def results(run_dir: Path) -> dict:
     return {r["sample"]: {k: v for k, v in r.items() if k != "timings"} for r in complete_lines(run_dir / "results.jsonl")}
 
 
+@pytest.mark.slow
 def test_kill_9_mid_run_and_resume_give_the_uninterrupted_summary(tmp_path, model_name):
     with OpenAIServer(latency=0.1) as server:
         options = ("concurrency=1", "no_cache=true")
@@ -65,6 +68,7 @@ def test_kill_9_mid_run_and_resume_give_the_uninterrupted_summary(tmp_path, mode
         assert server.requests - asked_before == total - kept  # nothing finished was asked again
 
 
+@pytest.mark.slow
 def test_a_failing_server_loses_no_finished_sample_and_a_resume_completes_the_run(tmp_path, model_name):
     answered = {"n": 0}
 
@@ -100,6 +104,7 @@ def test_a_failing_server_loses_no_finished_sample_and_a_resume_completes_the_ru
         assert summary(fresh) == final
 
 
+@pytest.mark.slow
 def test_a_rerun_of_a_finished_run_makes_zero_model_calls(tmp_path, model_name):
     with OpenAIServer() as server:
         first = tmp_path / "first"

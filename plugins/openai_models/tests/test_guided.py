@@ -45,6 +45,7 @@ def run_args(server, model, out, setup, *options):
     return args
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("setup, style", [("full", "vllm"), ("argument", "vllm-legacy")])
 def test_every_request_carries_its_grammar_and_the_enforced_grammar_leaves_no_illegal_call(
         tmp_path, model_name, demo, setup, style):
@@ -108,6 +109,7 @@ def test_a_starter_that_names_no_endpoint_is_unsatisfiable_without_asking_the_se
     assert gens[0].code == wrong and server.answered == 1 and backend.model_calls == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("options, says", [
     ((), "-O guided=vllm"),
     (("guided=vllm", "chat=true"), "-O chat=false"),

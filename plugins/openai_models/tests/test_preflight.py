@@ -48,6 +48,7 @@ def without(name: str) -> dict[str, str]:
     return env
 
 
+@pytest.mark.slow
 def test_a_hosted_api_without_its_key_is_refused_before_any_network_access(tmp_path):
     out = tmp_path / "run"
     started = time.monotonic()
@@ -57,6 +58,7 @@ def test_a_hosted_api_without_its_key_is_refused_before_any_network_access(tmp_p
     assert not out.exists() and time.monotonic() - started < 30
 
 
+@pytest.mark.slow
 def test_a_server_that_wants_a_key_and_gets_none_or_a_wrong_one(tmp_path, model_name):
     with OpenAIServer(api_key="sk-right") as guarded:
         out = tmp_path / "run"
@@ -70,6 +72,7 @@ def test_a_server_that_wants_a_key_and_gets_none_or_a_wrong_one(tmp_path, model_
         assert not out.exists() and guarded.requests == 0
 
 
+@pytest.mark.slow
 def test_an_unreachable_server_is_refused_at_once(tmp_path, model_name):
     out = tmp_path / "run"
     url = dead_url()
@@ -78,6 +81,7 @@ def test_an_unreachable_server_is_refused_at_once(tmp_path, model_name):
     assert not out.exists()
 
 
+@pytest.mark.slow
 def test_an_unknown_host_is_refused_at_once(tmp_path, model_name):
     out = tmp_path / "run"
     started = time.monotonic()
@@ -86,6 +90,7 @@ def test_an_unknown_host_is_refused_at_once(tmp_path, model_name):
     assert not out.exists() and time.monotonic() - started < 60
 
 
+@pytest.mark.slow
 def test_a_model_the_server_does_not_serve_is_refused(tmp_path):
     with OpenAIServer(models=["acme/coder-7b"]) as server:
         out = tmp_path / "run"
@@ -97,6 +102,7 @@ def test_a_model_the_server_does_not_serve_is_refused(tmp_path):
         assert skipped.returncode == 3 and "does not exist" in skipped.stderr  # the server's own 404, per request
 
 
+@pytest.mark.slow
 def test_a_run_served_by_the_cache_needs_no_server(tmp_path, model_name):
     with OpenAIServer() as server:
         url = server.base_url
@@ -105,6 +111,7 @@ def test_a_run_served_by_the_cache_needs_no_server(tmp_path, model_name):
     assert done.returncode == 0, done.stderr
 
 
+@pytest.mark.slow
 def test_a_resumed_run_is_checked_too_and_keeps_its_directory(tmp_path, model_name):
     answered = {"n": 0}
 
@@ -124,6 +131,7 @@ def test_a_resumed_run_is_checked_too_and_keeps_its_directory(tmp_path, model_na
     assert (out / "run.json").exists() and len((out / "generations.jsonl").read_text().splitlines()) == 26
 
 
+@pytest.mark.slow
 def test_generations_failing_mid_run_exit_3_naming_the_cause_and_the_count(tmp_path, model_name):
     answered = {"n": 0}
 
@@ -163,6 +171,7 @@ def test_a_refused_connection_is_not_retried_like_a_rate_limit(model_name):
     assert "cannot connect" in gen.error and "not retried" in gen.error
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("concurrency", [100])
 def test_concurrency_means_requests_in_flight_at_the_server(tmp_path, model_name, concurrency):
     with OpenAIServer(latency=1.0) as server:
