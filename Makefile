@@ -32,7 +32,7 @@ test: install
 	$(DOCS_BUILD)
 	WAPII_SHARED=$(SHARED) $(VENV)/bin/python -m pytest -q $(PYTEST_ARGS)
 
-# Every benchmark script under benchmarks/ (numbers go into the README).
+# Every benchmark script under benchmarks/ (numbers go into docs/benchmarks.md).
 bench: install
 	for b in benchmarks/bench_*.py; do $(VENV)/bin/python $$b || exit 1; done
 

@@ -126,3 +126,14 @@ def test_the_site_builds_strict_and_a_broken_link_fails_it(tmp_path):
     page.write_text(page.read_text() + "\nSee [the rules](metrics.md#no-such-section).\n")
     broken = build(copy / "mkdocs.yml", tmp_path / "broken")
     assert broken.returncode != 0 and "no-such-section" in broken.stderr
+
+
+def test_the_readme_is_short_and_its_links_lead_somewhere():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 150
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", readme)
+    assert "docs/reference/cli.md" in targets and "docs/tutorial.md" in targets
+    missing = [t for t in targets if not t.startswith("http") and not (REPO / t).exists()]
+    assert not missing, f"README.md links to files that do not exist: {missing}"
+    for command in ("make run", "make test", "make check", "make docs"):
+        assert command in readme
