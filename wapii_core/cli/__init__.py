@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import signal
 import sys
@@ -67,9 +68,11 @@ def _add_builtin_commands() -> None:
     view.add_to(app)
 
 
+@functools.cache
 def build_command() -> click.Command:
     """The whole ``wapii`` command: the built-in commands, those of the installed plugins, plain help
-    texts (what ``wapii --help`` shows and what docs/reference/cli.md is generated from)."""
+    texts (what ``wapii --help`` shows and what docs/reference/cli.md is generated from). Built once
+    per process: the commands are added to the one typer ``app``."""
     _add_builtin_commands()
     from wapii_core.base.plugins import register_commands
 
