@@ -27,3 +27,31 @@ def on_page_content(html, page, config, files):
     """Docstrings are written with Sphinx roles (``:class:`X```, ``::`` before a literal block);
     the API reference shows them as plain code."""
     return _ROLE.sub(r"\1", html).replace("::</p>", ":</p>")
+
+
+def _api_names() -> str:
+    """Every name of ``wapii_core.api``, grouped as the module groups them, with the module it comes
+    from and the first sentence of its docstring: tables in Markdown."""
+    import importlib
+    import inspect
+
+    source = (REPO / "wapii_core" / "api.py").read_text(encoding="utf-8")
+    body = source.split("_WHERE: dict[str, str] = {", 1)[1].split("\n}", 1)[0]
+    out: list[str] = []
+    for line in body.splitlines():
+        line = line.strip()
+        if line.startswith("# "):
+            out += ["", f"**{line[2:].rstrip('.')}**", "", "| name | from | what |", "|---|---|---|"]
+            continue
+        for name, module in re.findall(r'"(\w+)": "([\w.]+)"', line):
+            value = getattr(importlib.import_module(module), name)
+            doc = inspect.getdoc(value) if inspect.isclass(value) or inspect.isroutine(value) else None
+            what = " ".join((doc or "").split("\n\n", 1)[0].split()).replace("|", "\\|")
+            out.append(f"| `{name}` | `{module}` | {what} |")
+    return "\n".join(out).strip() + "\n"
+
+
+def on_page_markdown(markdown, page, config, files):
+    if page.file.src_uri == "reference/plugin-api.md":
+        return markdown.replace("<!-- api-names -->", _api_names())
+    return markdown
