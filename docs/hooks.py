@@ -35,7 +35,7 @@ def _api_names() -> str:
     import importlib
     import inspect
 
-    source = (REPO / "wapii_core" / "api.py").read_text(encoding="utf-8")
+    source = inspect.getsource(importlib.import_module("wapii_core.api"))
     body = source.split("_WHERE: dict[str, str] = {", 1)[1].split("\n}", 1)[0]
     out: list[str] = []
     for line in body.splitlines():
