@@ -1,5 +1,5 @@
 # The two commands of the README's quick start. Each installs what it needs, idempotently.
-.PHONY: run test check bench install
+.PHONY: run test check bench install docs
 
 VENV := .venv
 WAPII := $(VENV)/bin/wapii
@@ -29,6 +29,7 @@ run: install
 
 # The whole test suite (reads the reference data from $(SHARED)).
 test: install
+	$(DOCS_BUILD)
 	WAPII_SHARED=$(SHARED) $(VENV)/bin/python -m pytest -q $(PYTEST_ARGS)
 
 # The inner loop: every test not marked `slow` (dataset-sized sweeps, real model generation, signals,
@@ -36,6 +37,14 @@ test: install
 check: install
 	WAPII_SHARED=$(SHARED) $(VENV)/bin/python -m pytest -q -m "not slow" $(PYTEST_ARGS)
 
-# Every benchmark script under benchmarks/ (numbers go into the README).
+# Every benchmark script under benchmarks/ (numbers go into docs/benchmarks.md).
 bench: install
 	for b in benchmarks/bench_*.py; do $(VENV)/bin/python $$b || exit 1; done
+
+# The documentation site (docs/, mkdocs.yml) into build/docs/: the command-line reference page
+# regenerated from the program first, then built with --strict (a broken link or anchor fails;
+# `make test` builds it too, without regenerating: tests/test_docs.py fails when the page drifts).
+DOCS_BUILD = NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+docs: install
+	$(VENV)/bin/python scripts/cli_reference.py
+	$(DOCS_BUILD)

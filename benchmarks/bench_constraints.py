@@ -1,6 +1,6 @@
 """Constrained decoding: grammar compile time, mask time per step, constrained vs unconstrained speed.
 
-    python benchmarks/bench_constraints.py [--data-dir ../shared/wapiibench]   # the README table
+    python benchmarks/bench_constraints.py [--data-dir ../shared/wapiibench]   # the table in docs/benchmarks.md
     python benchmarks/bench_constraints.py --legality                          # the long run (see below)
 
 - **compile**: per WAPIIBench spec, writing the axios grammar (spec → Lark text, uncached) and

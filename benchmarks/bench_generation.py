@@ -125,7 +125,7 @@ def orchestrate(args: argparse.Namespace) -> None:
                 rows, rows[0])
     differing = sorted(k for k, out in rows[0]["outputs"].items() if rows[1]["outputs"].get(k) != out)
     if differing:
-        print(f"\ndiffering samples: {', '.join(differing)} (see the README: float32 near-ties)")
+        print(f"\ndiffering samples: {', '.join(differing)} (see docs/benchmarks.md: float32 near-ties)")
 
 
 def main() -> None:

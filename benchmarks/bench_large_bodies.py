@@ -1,7 +1,7 @@
 """Judging time of one sample whose program sends a large request, per adapter and body shape.
 
 Usage: ``python benchmarks/bench_large_bodies.py [--data-dir $WAPII_SHARED/wapiibench] [--adapter A ...]``
-(the README's figures: one worker and a 10 s timeout per adapter, ``_WORKERS=1`` and ``_TIMEOUT=10``
+(the figures in docs/benchmarks.md: one worker and a 10 s timeout per adapter, ``_WORKERS=1`` and ``_TIMEOUT=10``
 after ``WAPII_AXIOS_JS``, ``WAPII_FETCH_JS`` and ``WAPII_PYTHON``, so that the programs finish)
 
 Each program replaces the generation of WAPIIBench's first Asana sample and sends a wrong POST with

@@ -20,7 +20,7 @@ def tree(directory: Path) -> dict[str, str]:
     return {str(p.relative_to(directory)): sha256_of(p) for p in sorted(directory.rglob("*")) if p.is_file()}
 
 
-UPSTREAM_TO_LOCAL = [  # the README's table, written out independently of the module under test
+UPSTREAM_TO_LOCAL = [  # the table of the benchmark's README (shared/wapiibench), written out independently of the module under test
     ("data/synthetic/all/test_data_final.json", "dataset.json"),
     ("openapi/real_world_specs/", "specs/"),
     ("resources/", "prompts/"),

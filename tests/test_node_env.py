@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from wapii_core.base.errors import MissingToolError
+from wapii_core.base.node_tools import clean_env
+from wapii_core.base.paths import cache_dir
 from wapii_core.sandbox.node import NodeLibrary, RUNTIME_PACKAGES, env as node_env
 
 
@@ -77,7 +79,7 @@ def test_concurrent_installs_run_npm_once(fake_npm: Path, lib: NodeLibrary) -> N
 
 
 def test_incomplete_install_is_redone(fake_npm: Path, lib: NodeLibrary) -> None:
-    target = node_env.runtime_dir(lib)
+    target = cache_dir() / lib.name / node_env.lock_digest(lib)  # where ensure_runtime installs
     (target / "node_modules").mkdir(parents=True)  # e.g. a crash before the marker was written
     node_env.ensure_runtime(lib)
     assert node_env.is_installed(target)
@@ -89,7 +91,7 @@ def test_failing_npm_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("WAPII_CACHE_DIR", str(tmp_path / "cache"))
     with pytest.raises(Exception, match="E404"):
         node_env.ensure_runtime(lib)
-    assert not node_env.is_installed(node_env.runtime_dir(lib))
+    assert not node_env.is_installed(cache_dir() / lib.name / node_env.lock_digest(lib))
 
 
 def test_missing_node(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -110,9 +112,9 @@ def test_missing_npm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         node_env.find_npm()
 
 
-def test_worker_environment_is_clean(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_node_environment_is_clean(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NODE_EXTRA_CA_CERTS", "/etc/ssl/certs/ca-certificates.crt")
     monkeypatch.setenv("NODE_OPTIONS", "--max-old-space-size=10")
-    env = node_env.worker_env()
+    env = clean_env()  # what Node runs with outside the sandbox (npm ci, the Swagger 2 converter)
     assert "NODE_EXTRA_CA_CERTS" not in env and "NODE_OPTIONS" not in env
     assert env["PATH"] == os.environ["PATH"]

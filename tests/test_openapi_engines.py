@@ -103,7 +103,7 @@ def test_the_oracle_requests_get_openapi_cores_answers(wapiibench: Dataset) -> N
     demo = load_demo()
     counts = compare(wapiibench, [(s.api, s.config) for s in wapiibench.samples])
     counts += compare(demo, [(s.api, s.config) for s in demo.samples])
-    assert counts["with violations"] >= 15  # the dataset's own schema violations (README: datasets check)
+    assert counts["with violations"] >= 15  # the dataset's own schema violations (docs/datasets.md: datasets check)
     assert_covered(counts, most_left=0)
 
 

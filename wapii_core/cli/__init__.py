@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 import gc
 import signal
 import sys
 from typing import Any, Optional
 
+import click
 import typer
 
 from wapii_core.base.errors import GenerationPending, WapiiError
@@ -66,6 +68,22 @@ def _add_builtin_commands() -> None:
     view.add_to(app)
 
 
+@functools.cache
+def build_command() -> click.Command:
+    """The whole ``wapii`` command: the built-in commands, those of the installed plugins, plain help
+    texts (what ``wapii --help`` shows and what docs/reference/cli.md is generated from). Built once
+    per process: the commands are added to the one typer ``app``."""
+    _add_builtin_commands()
+    from wapii_core.base.plugins import register_commands
+
+    register_commands(app)
+    from wapii_core.cli.helptext import tidy_help
+
+    command = typer.main.get_command(app)
+    tidy_help(command)
+    return command
+
+
 def main() -> None:
     """Entry point of the ``wapii`` console script.
 
@@ -80,14 +98,7 @@ def main() -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _raise_interrupted)
     try:
-        _add_builtin_commands()
-        from wapii_core.base.plugins import register_commands
-
-        register_commands(app)
-        from wapii_core.cli.helptext import tidy_help
-
-        command = typer.main.get_command(app)
-        tidy_help(command)
+        command = build_command()
         with process_scratch():
             command(prog_name="wapii")
     except WapiiError as exc:

@@ -25,7 +25,7 @@ from wapii_core.store.lock import RunLock
 from wapii_core.store.record import RECORD_VERSION, RunRecord, Summary
 from wapii_core.store.rundir import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
 
-__all__ = ["CHUNK", "MODES", "SETTINGS", "Judge", "RunConfig", "default_mode", "describe_run", "evaluate", "finish",
+__all__ = ["CHUNK", "MODES", "SETTINGS", "Judge", "RunConfig", "describe_run", "evaluate", "finish",
            "load_dataset", "metric_names", "pending_requests", "run", "select_samples"]
 
 CHUNK = 64

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import os
 import resource
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 MiB = 1 << 20
@@ -39,9 +39,6 @@ class Limits:
     open_files: int | None = 256
     core: int | None = 0
     processes_headroom: int | None = 256
-
-    def with_address_space(self, size: int | None) -> Limits:
-        return replace(self, address_space=size)
 
     def resolved(self, uid: int) -> dict[int, int]:
         """``{RLIMIT_*: value}`` for a process whose real user is ``uid`` (``RLIMIT_NPROC`` counted now)."""

@@ -2,7 +2,7 @@
 
 The decoding rules of §3 (percent-decoded URL, query string split into ``params``, JSON / form /
 multipart body decoded, an empty or ``null`` body as ``{}``) run in the Node worker, inside the mock
-adapter's reply (``js/realm/capture.js``), because JavaScript's semantics decide both the decoded
+adapter's reply (``wapii_axios_js/js/capture.js``), because JavaScript's semantics decide both the decoded
 values and whether decoding fails (a failure there was a runtime error in the reference pipeline).
 What arrives here is therefore the reference's logged config, restricted to the keys that are
 judged and checked against a request config's schema (``answer.py``); this module keeps what the

@@ -12,7 +12,7 @@ order. The row stops when
   still open on the next line, does not count).
 
 A later, higher-priority marker (``.then`` after the call already ended with ``);``) could still
-move the reference's cut; the benchmark runs in the README compare every verdict with and without
+move the reference's cut; the benchmark runs in docs/results.md compare every verdict with and without
 this rule. Adapters whose extraction keeps the statements after the call (the Python adapters)
 are left alone: later statements there change what runs.
 """

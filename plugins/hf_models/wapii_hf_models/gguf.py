@@ -195,11 +195,3 @@ def converted_dir(gguf_file: Path, progress: Any = None) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
     return target
 
-
-def source_name(directory: Path) -> str | None:
-    """The GGUF file name a converted directory came from (None for other directories)."""
-    try:
-        meta = json.loads((directory / SOURCE_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    return meta.get("source") if isinstance(meta, dict) else None

@@ -6,7 +6,7 @@ import pytest
 
 from wapii_core.base import plugins
 from wapii_core.base.protocols import Adapter
-from wapii_core.run.runner import default_mode
+from wapii_core.judge.generations import default_mode
 from wapii_requests_py.adapter import PythonAdapter
 
 

@@ -17,7 +17,6 @@ from typing import Any
 _WHERE = {
     "NodeLibrary": "library", "RUNTIME_PACKAGES": "library",
     "ensure_runtime": "env", "find_node": "env", "find_npm": "env", "js_dir": "env", "lock_digest": "env",
-    "runtime_dir": "env",
     "NodePool": "pool", "node_features": "pool", "NodeRunner": "runner",
     "to_capture": "answer", "BAD_CAPTURE": "answer",
 }

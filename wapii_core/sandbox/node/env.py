@@ -15,18 +15,16 @@ from pathlib import Path
 from wapii_core.base.node_tools import (
     COMPLETE_MARKER,
     ESSENTIAL_ENV,
-    clean_env,
     ensure_packages,
     find_node,
     find_npm,
     is_installed,
     lock_digest_of,
 )
-from wapii_core.base.paths import cache_dir
 from wapii_core.sandbox.node.library import NodeLibrary
 
 __all__ = ["COMPLETE_MARKER", "ESSENTIAL_ENV", "ensure_packages", "ensure_runtime", "find_node", "find_npm",
-           "is_installed", "js_dir", "lock_digest", "runtime_dir", "worker_env"]
+           "is_installed", "js_dir", "lock_digest"]
 
 
 def js_dir() -> Path:
@@ -34,19 +32,9 @@ def js_dir() -> Path:
     return Path(str(resources.files("wapii_core.sandbox.node") / "js"))
 
 
-def worker_env() -> dict[str, str]:
-    """The clean environment workers run with: only the essentials of this process's environment."""
-    return clean_env()
-
-
 def lock_digest(library: NodeLibrary) -> str:
     """A short sha256 of the library's lock file: the name of its install directory."""
     return lock_digest_of(library.dir)
-
-
-def runtime_dir(library: NodeLibrary) -> Path:
-    """Where the packages of the library's lock are (or will be) installed."""
-    return cache_dir() / library.name / lock_digest(library)
 
 
 def ensure_runtime(library: NodeLibrary) -> Path:

@@ -1,0 +1,57 @@
+"""MkDocs hook: each built-in plugin's README (``plugins/<name>/README.md``) becomes the site page
+``builtin/<name>.md``, so the site and the repository show the same text. A README's links into
+the site (``../../docs/page.md``) are pointed at the page; anything else is left as written, and
+``--strict`` fails on a link that leads nowhere."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from mkdocs.structure.files import File
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def on_files(files, config):
+    for readme in sorted(REPO.glob("plugins/*/README.md")):
+        text = readme.read_text(encoding="utf-8").replace("](../../docs/", "](../")
+        files.append(File.generated(config, f"builtin/{readme.parent.name}.md", content=text))
+    return files
+
+
+_ROLE = re.compile(r":(?:mod|class|func|meth|attr|data|exc|obj):(<code>)~?")
+
+
+def on_page_content(html, page, config, files):
+    """Docstrings are written with Sphinx roles (``:class:`X```, ``::`` before a literal block);
+    the API reference shows them as plain code."""
+    return _ROLE.sub(r"\1", html).replace("::</p>", ":</p>")
+
+
+def _api_names() -> str:
+    """Every name of ``wapii_core.api``, grouped as the module groups them, with the module it comes
+    from and the first sentence of its docstring: tables in Markdown."""
+    import importlib
+    import inspect
+
+    source = inspect.getsource(importlib.import_module("wapii_core.api"))
+    body = source.split("_WHERE: dict[str, str] = {", 1)[1].split("\n}", 1)[0]
+    out: list[str] = []
+    for line in body.splitlines():
+        line = line.strip()
+        if line.startswith("# "):
+            out += ["", f"**{line[2:].rstrip('.')}**", "", "| name | from | what |", "|---|---|---|"]
+            continue
+        for name, module in re.findall(r'"(\w+)": "([\w.]+)"', line):
+            value = getattr(importlib.import_module(module), name)
+            doc = inspect.getdoc(value) if inspect.isclass(value) or inspect.isroutine(value) else None
+            what = " ".join((doc or "").split("\n\n", 1)[0].split()).replace("|", "\\|")
+            out.append(f"| `{name}` | `{module}` | {what} |")
+    return "\n".join(out).strip() + "\n"
+
+
+def on_page_markdown(markdown, page, config, files):
+    if page.file.src_uri == "reference/plugin-api.md":
+        return markdown.replace("<!-- api-names -->", _api_names())
+    return markdown
