@@ -78,6 +78,11 @@ PATCHES = {
 }
 
 
+def logged(capture):
+    """What a capture says the call sent (its execution time left out: it differs from run to run)."""
+    return capture.model_copy(update={"execution_s": None})
+
+
 @pytest.mark.parametrize("name", sorted(PATCHES))
 def test_patched_built_ins_do_not_change_what_is_logged(adapter: AxiosAdapter, name: str) -> None:
     patch = PATCHES[name]
@@ -88,7 +93,7 @@ def test_patched_built_ins_do_not_change_what_is_logged(adapter: AxiosAdapter, n
         patched = plain.replace("params: {", f"params: ({patch}, {{", 1).replace("] }, max", "] }), max")
     plain, captured = adapter.execute([plain, patched])
     assert plain.error is None
-    assert captured == plain
+    assert logged(captured) == logged(plain)
 
 
 def test_a_patched_regexp_does_not_rename_multipart_fields(adapter: AxiosAdapter) -> None:
@@ -98,7 +103,7 @@ def test_a_patched_regexp_does_not_rename_multipart_fields(adapter: AxiosAdapter
              "? ['x', 'forged'] : exec.call(this, s) } })(RegExp.prototype.exec), {})")
     plain, patched = adapter.execute([call.replace("PATCH", "{}"), call.replace("PATCH", patch)])
     assert plain.error is None and plain.request["data"] == {"title": "T"}
-    assert patched == plain
+    assert logged(patched) == logged(plain)
 
 
 def test_kit_surface_offers_nothing_to_take_over(run_one) -> None:
