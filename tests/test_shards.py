@@ -113,7 +113,7 @@ def test_demo_shards_merge_into_the_unsharded_run(demo_shards, tmp_path):
     # The merged directory is an ordinary run: the unsharded command finds nothing left to do in it.
     again = run_cli("run", *DEMO, "--out", str(merged), "--quiet")
     assert again.returncode == 0, again.stderr
-    assert "kept 18 of 18 generations and 18 results" in again.stderr
+    assert "already complete (18 samples generated and judged" in again.stderr
     assert (merged / "summary.json").read_bytes() == (whole / "summary.json").read_bytes()
 
 
