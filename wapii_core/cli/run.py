@@ -163,6 +163,11 @@ def add_to(app: typer.Typer) -> None:
         failure = generation_failures([(target, summary) for target, _, summary in columns])
         if failure is not None:
             raise failure
+        from wapii_core.cli.unrun import unrun_failure
+
+        unrun = unrun_failure([(target, summary) for target, _, summary in columns])
+        if unrun is not None:
+            raise unrun
         for line in shortfalls:  # last, under the tables, where it is seen
             typer.secho(line, err=True, fg=typer.colors.RED, bold=True)
         if shortfalls:
@@ -198,3 +203,8 @@ def add_to(app: typer.Typer) -> None:
                 from wapii_core.report.headline import print_run_headline
 
                 print_run_headline(columns, "--full, or report.md in the run directory")
+        from wapii_core.cli.unrun import unrun_failure
+
+        unrun = unrun_failure([(str(run_dir), summary)])
+        if unrun is not None:
+            raise unrun
