@@ -19,7 +19,7 @@ from pathlib import Path
 
 from dataclasses import replace
 
-from wapii_core.sandbox import bwrap, landlock, pids
+from wapii_core.sandbox import bwrap, landlock, pids, userns
 from wapii_core.sandbox.code_view import allow_list
 from wapii_core.sandbox.layers import Layer
 from wapii_core.sandbox.limits import Limits, clean_env
@@ -90,8 +90,12 @@ def plan(program: Program) -> Plan:
         why_not = ""
     problem = bwrap.probe(root, tuple(drop) if drop else None)
     uncapable = False
+    no_cgroup = pids.unavailable() if root else "cgroups are created as root only"
+    budget = program.limits.processes_headroom
+    no_userns = _userns_unavailable(root, drop, no_cgroup, budget)
+    own_ns = userns.exec_prefix(budget) if no_userns is None and budget is not None else []
     if problem is None:
-        argv = bwrap.bwrap_command(program.argv, program.read_paths, program.env, privileged=root, drop=drop,
+        argv = bwrap.bwrap_command([*own_ns, *program.argv], program.read_paths, program.env, privileged=root, drop=drop,
                                    hidden=program.hidden)
         env = {"PATH": program.env.get("PATH", "/usr/bin:/bin")}
         sandbox = Layer("bubblewrap", True, "own network (loopback only), PID, IPC and UTS namespaces; read-only "
@@ -106,13 +110,12 @@ def plan(program: Program) -> Plan:
                            "bubblewrap work (`wapii doctor` says why it does not)")
         uncapable = root and drop is None and setpriv_binary() is not None
         prefix = drop or (no_capabilities_prefix() if uncapable else [])
-        argv = [*prefix, *program.argv]
+        argv = [*prefix, *own_ns, *program.argv]
         env = dict(program.env)
         confine, confined = _worker_landlock(program, prefix)
         sandbox = Layer("bubblewrap", False, problem, _without_bubblewrap(confined is not None))
     limits_uid = user.uid if (drop is not None and user is not None) else os.getuid()
-    no_cgroup = pids.unavailable() if root else "cgroups are created as root only"
-    own_budget = replace(program.limits, processes_headroom=None) if no_cgroup is None else program.limits
+    own_budget = replace(program.limits, processes_headroom=None) if no_cgroup is None or own_ns else program.limits
     limits = own_budget.resolved(limits_uid)
     layers = [
         sandbox,
@@ -123,6 +126,11 @@ def plan(program: Program) -> Plan:
               "worker" if no_cgroup is None else no_cgroup,
               "RLIMIT_NPROC counts the tasks of every worker of the sandbox user together: one sample's threads "
               "can hold them all, and another worker then cannot start a snippet")][:1 if root else 0],
+        *[Layer("user namespace budget", bool(own_ns),
+                f"each worker runs in a user namespace of its own where RLIMIT_NPROC={budget} counts only its own "
+                "processes and threads" if own_ns else str(no_userns),
+                "RLIMIT_NPROC counts the tasks of every worker of the user together: one sample's threads can hold "
+                "them all, and another worker then cannot start a snippet")][:1 if no_userns != _NOT_NEEDED else 0],
         Layer("clean environment", True, f"only {', '.join(sorted(program.env))} are set"),
         Layer("process-group kill", True, "a worker past its hard deadline is killed with everything it started"),
     ]
@@ -130,6 +138,19 @@ def plan(program: Program) -> Plan:
         layers.insert(1, confine)
     return Plan(argv=argv, env=env, limits=limits, layers=layers, landlock=confined if problem is not None else None,
                 pids_cgroup=no_cgroup is None)
+
+
+_NOT_NEEDED = "not needed"
+
+
+def _userns_unavailable(root: bool, drop: list[str] | None, no_cgroup: str | None, budget: int | None) -> str | None:
+    """Why workers get no user namespace budget here (:data:`_NOT_NEEDED` where a pids cgroup gives
+    each its own budget, or where RLIMIT_NPROC does not apply: the worker runs as root), or None."""
+    if no_cgroup is None or (root and drop is None):
+        return _NOT_NEEDED
+    if budget is None:
+        return "no process budget is set (processes_headroom=None)"
+    return userns.unavailable(drop)
 
 
 def worker_policy(program: Program, drop: list[str] | None) -> landlock.Policy:
