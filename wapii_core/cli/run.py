@@ -92,7 +92,9 @@ def add_to(app: typer.Typer) -> None:
         """Generate, execute and judge programs for every task; resumes an interrupted run directory.
 
         Exit codes: 0 done (or a provider-side batch still running: its status is printed), 2 bad
-        input or a failed preflight check, 3 generations failed (cause and count printed)."""
+        input or a failed preflight check, 3 generations failed or programs did not run because no
+        sandbox worker could start (cause and count printed; the run's files are written, and the
+        same command again retries them)."""
         require_isolation(isolated)
         refuse_generations_without_replay(backend, generations)
         from wapii_core.base.errors import GenerationPending, WapiiError
