@@ -98,3 +98,18 @@ def test_a_batch_no_worker_can_take_is_told() -> None:
 
 
 
+
+
+def test_a_limit_that_stays_exhausted_is_told_as_such(monkeypatch: pytest.MonkeyPatch) -> None:
+    from wapii_core.sandbox import supervisor
+
+    monkeypatch.setattr(supervisor, "EXHAUSTED_WAIT_S", 0.5)
+    exhausted = [sys.executable, "-c", "import sys; sys.stderr.write('BlockingIOError: [Errno 11] Resource "
+                                       "temporarily unavailable\\n'); sys.exit(1)"]
+    pool = Supervisor("exhausted", lambda: Plan(argv=exhausted, env={}, limits={}, layers=[]), size=1, timeout=5.0,
+                      init={})
+    try:
+        with pytest.raises(WorkerStartError, match="stayed exhausted"):
+            pool.run([{"n": 0}])
+    finally:
+        pool.close()
