@@ -362,7 +362,10 @@ class Supervisor:
                                  daemon=True).start()
 
     def run(self, payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """One answer per job, in order (``{"error": "timeout" | "worker_died", "detail"}`` from the supervisor)."""
+        """One answer per job, in order (``{"error": "timeout" | "worker_died", "detail"}`` from the supervisor).
+
+        A slot whose worker cannot start gives its job back to the slots whose workers run; a
+        :class:`WorkerStartError` is raised only when jobs are left that no worker could take."""
         if not payloads:
             return []
         with self._lock:
