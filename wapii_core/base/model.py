@@ -159,6 +159,10 @@ class SampleResult(BaseModel):
     call_span: tuple[int, int] | None = None
     """Character offsets ``[start, end)`` of ``call`` in the generation's program (null: not found as is)."""
     timings: ResultTimings | None = None
+    provisional: bool = False
+    """True: the program never ran because no sandbox worker could start (``error_detail``
+    ``worker_start_failed: ...``); counted as a ``runtime_error`` until a resumed run (or ``wapii
+    evaluate``) judges it again (:mod:`wapii_core.judge.unstarted`)."""
 
     @property
     def key(self) -> str:

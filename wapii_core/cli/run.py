@@ -92,7 +92,9 @@ def add_to(app: typer.Typer) -> None:
         """Generate, execute and judge programs for every task; resumes an interrupted run directory.
 
         Exit codes: 0 done (or a provider-side batch still running: its status is printed), 2 bad
-        input or a failed preflight check, 3 generations failed (cause and count printed)."""
+        input or a failed preflight check, 3 generations failed or programs did not run because no
+        sandbox worker could start (cause and count printed; the run's files are written, and the
+        same command again retries them)."""
         require_isolation(isolated)
         refuse_generations_without_replay(backend, generations)
         from wapii_core.base.errors import GenerationPending, WapiiError
@@ -163,6 +165,11 @@ def add_to(app: typer.Typer) -> None:
         failure = generation_failures([(target, summary) for target, _, summary in columns])
         if failure is not None:
             raise failure
+        from wapii_core.cli.unrun import unrun_failure
+
+        unrun = unrun_failure([(target, summary) for target, _, summary in columns])
+        if unrun is not None:
+            raise unrun
         for line in shortfalls:  # last, under the tables, where it is seen
             typer.secho(line, err=True, fg=typer.colors.RED, bold=True)
         if shortfalls:
@@ -198,3 +205,8 @@ def add_to(app: typer.Typer) -> None:
                 from wapii_core.report.headline import print_run_headline
 
                 print_run_headline(columns, "--full, or report.md in the run directory")
+        from wapii_core.cli.unrun import unrun_failure
+
+        unrun = unrun_failure([(str(run_dir), summary)])
+        if unrun is not None:
+            raise unrun

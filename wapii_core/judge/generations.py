@@ -14,8 +14,9 @@ from typing import Any
 
 from wapii_core.base.errors import WapiiError, one_line
 from wapii_core.base.jsonwalk import unstorable
-from wapii_core.base.model import ERROR_KINDS, Extraction, Generation, ResultTimings, Sample, SampleResult
+from wapii_core.base.model import ERROR_KINDS, Capture, Extraction, Generation, ResultTimings, Sample, SampleResult
 from wapii_core.base.protocols import MODES, Adapter, Dataset
+from wapii_core.judge import unstarted
 from wapii_core.judge.capture_limits import oversized, too_many_values
 from wapii_core.judge.reasons import reasons
 
@@ -93,7 +94,7 @@ class Judge:
         """
         extractions = [self._extract(gen) for gen in generations]
         calls = [ext.call for ext, _ in extractions if ext.call is not None]
-        captures = iter(self.adapter.execute(calls) if calls else [])
+        captures = iter(self._executed(calls))
         results = []
         for gen, (ext, detail) in zip(generations, extractions):
             request, error, execution_s = None, ext.error, None
@@ -107,8 +108,23 @@ class Judge:
             result = self._compare(self._samples[gen.sample], request, error, ext.call, detail, gen.draw)
             result.call_span = call_span(gen.code, ext.call, ext.span)
             result.timings = ResultTimings(execution_s=execution_s)
+            result.provisional = ext.call is not None and self._unrun
             results.append(result)
         return results
+
+    def _executed(self, calls: list[str]) -> list[Capture]:
+        """The adapter's captures of ``calls``; when no worker could start to run them, a
+        ``worker_start_failed`` capture for each (:mod:`wapii_core.judge.unstarted`)."""
+        from wapii_core.sandbox.supervisor import WorkerStartError
+
+        self._unrun = False
+        if not calls:
+            return []
+        try:
+            return self.adapter.execute(calls)
+        except WorkerStartError as exc:
+            self._unrun = True
+            return unstarted.not_executed(exc, len(calls))
 
     def _extract(self, gen: Generation) -> tuple[Extraction, str | None]:
         """``(extraction, detail)`` of one generation (metrics.md §2)."""

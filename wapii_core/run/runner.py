@@ -20,6 +20,7 @@ from wapii_core.base.jsonwalk import lone_surrogate
 from wapii_core.base.model import Generation, GenerationRequest, GenerationTimings, Sample, Setup
 from wapii_core.base.protocols import MODES, Adapter, BackendOptions, Dataset, RunContext
 from wapii_core.judge.generations import Judge, default_mode
+from wapii_core.judge.unstarted import provisional
 from wapii_core.run.shards import Shard, shard_keys
 from wapii_core.store.lock import RunLock
 from wapii_core.store.record import RECORD_VERSION, RunRecord, Summary
@@ -309,7 +310,7 @@ def resume_note(out_dir: Path, store: RunStore, keys: list[str]) -> str:
     """What a resumed run kept: ``resuming runs/x: kept 120 of 395 generations and 118 results``."""
     finished = store.finished_generations()
     kept = sum(key in finished for key in keys)
-    judged = sum(key in store.results for key in keys)
+    judged = sum(not provisional(store.results.get(key)) for key in keys)
     failed = sum(g.key in set(keys) for g in store.failed_generations())
     retry = f"; retrying {failed} failed generation(s)" if failed else ""
     if kept == judged == len(keys):
@@ -387,7 +388,7 @@ def _generate(backend: Any, name: str, requests: list[GenerationRequest]) -> Ite
 
 def _judge_pending(store: RunStore, judge: Judge, keys: list[str], progress: Progress) -> None:
     finished = store.finished_generations()
-    pending = [finished[k] for k in keys if k in finished and k not in store.results]
+    pending = [finished[k] for k in keys if k in finished and provisional(store.results.get(k))]  # unrun ones again
     advance = progress("judging", len(pending))
     for chunk in _chunks(pending, CHUNK):
         for result in judge(chunk):
@@ -434,10 +435,11 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
 
     results = ordered([store.results[k] for k in keys if k in store.results], keys)
     failed = [g for g in store.failed_generations() if g.key in set(keys) and g.key not in store.results]
-    missing = [k for k in keys if k not in store.results]
+    missing = [k for k in keys if provisional(store.results.get(k))]
     store.write_run()
     summary = Summary(record_version=RECORD_VERSION, complete=not missing, samples=len(keys), tasks=len(samples),
                       tasks_of=len(dataset.samples), judged=len(results),
+                      not_executed=sum(result.provisional for result in results),
                       failed_generations=[{"sample": g.sample, "draw": g.draw, "error": g.error} for g in failed],
                       mode=store.run.mode, setup=store.run.setup)
     paper: dict[str, Any] = {}

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from dataclasses import replace
 
-from wapii_core.sandbox import bwrap, landlock, pids
+from wapii_core.sandbox import bwrap, landlock, pids, userns
 from wapii_core.sandbox.code_view import allow_list
 from wapii_core.sandbox.layers import Layer
 from wapii_core.sandbox.limits import Limits, clean_env
@@ -52,6 +52,9 @@ class Plan:
     layers: list[Layer]
     landlock: landlock.Policy | None = None
     pids_cgroup: bool = False
+    user_namespace: list[str] = field(default_factory=list)
+    """The prefix that starts the worker in a user namespace of its own before Landlock confines it
+    (:mod:`.userns`; empty where the namespace is made elsewhere in ``argv``, or not at all)."""
 
     def command(self) -> list[str]:
         """The argv that starts the program confined: Landlock (when the plan has a policy), then the
@@ -61,7 +64,7 @@ class Plan:
 
         confine = landlock.exec_prefix(self.landlock) if self.landlock is not None else []
         budget = pids.exec_prefix() if self.pids_cgroup else []  # first: it writes the cgroup file system
-        return budget + confine + limits_prefix(self.limits) + self.argv
+        return budget + self.user_namespace + confine + limits_prefix(self.limits) + self.argv
 
 
 def _drop_layer(user: SandboxUser | None, drop: list[str] | None, why_not: str, uncapable: bool = False) -> Layer:
@@ -90,9 +93,16 @@ def plan(program: Program) -> Plan:
         why_not = ""
     problem = bwrap.probe(root, tuple(drop) if drop else None)
     uncapable = False
+    no_cgroup = pids.unavailable() if root else "cgroups are created as root only"
+    budget = program.limits.processes_headroom
+    no_userns = _userns_unavailable(root, drop, no_cgroup, budget, problem is None)
+    own_ns = userns.exec_prefix(budget) if no_userns is None and budget is not None else []
     if problem is None:
-        argv = bwrap.bwrap_command(program.argv, program.read_paths, program.env, privileged=root, drop=drop,
-                                   hidden=program.hidden)
+        # as root the namespace follows the privilege drop inside bubblewrap; otherwise it wraps bubblewrap,
+        # which forbids the namespaces it holds to make namespaces of their own (--disable-userns)
+        inner, outer = (own_ns, []) if root else ([], own_ns)
+        argv = outer + bwrap.bwrap_command([*inner, *program.argv], program.read_paths, program.env,
+                                           privileged=root, drop=drop, hidden=program.hidden)
         env = {"PATH": program.env.get("PATH", "/usr/bin:/bin")}
         sandbox = Layer("bubblewrap", True, "own network (loopback only), PID, IPC and UTS namespaces; read-only "
                         "view of the worker's own files only; private /tmp; cleared environment")
@@ -106,13 +116,12 @@ def plan(program: Program) -> Plan:
                            "bubblewrap work (`wapii doctor` says why it does not)")
         uncapable = root and drop is None and setpriv_binary() is not None
         prefix = drop or (no_capabilities_prefix() if uncapable else [])
-        argv = [*prefix, *program.argv]
+        argv = [*prefix, *program.argv]  # not root here: the namespace is made before Landlock (Plan.command)
         env = dict(program.env)
         confine, confined = _worker_landlock(program, prefix)
         sandbox = Layer("bubblewrap", False, problem, _without_bubblewrap(confined is not None))
     limits_uid = user.uid if (drop is not None and user is not None) else os.getuid()
-    no_cgroup = pids.unavailable() if root else "cgroups are created as root only"
-    own_budget = replace(program.limits, processes_headroom=None) if no_cgroup is None else program.limits
+    own_budget = replace(program.limits, processes_headroom=None) if no_cgroup is None or own_ns else program.limits
     limits = own_budget.resolved(limits_uid)
     layers = [
         sandbox,
@@ -123,13 +132,35 @@ def plan(program: Program) -> Plan:
               "worker" if no_cgroup is None else no_cgroup,
               "RLIMIT_NPROC counts the tasks of every worker of the sandbox user together: one sample's threads "
               "can hold them all, and another worker then cannot start a snippet")][:1 if root else 0],
+        *[Layer("user namespace budget", bool(own_ns),
+                f"each worker runs in a user namespace of its own where RLIMIT_NPROC={budget} counts only its own "
+                "processes and threads" if own_ns else str(no_userns),
+                "RLIMIT_NPROC counts the tasks of every worker of the user together: one sample's threads can hold "
+                "them all, and another worker then cannot start a snippet")][:1 if no_userns != _NOT_NEEDED else 0],
         Layer("clean environment", True, f"only {', '.join(sorted(program.env))} are set"),
         Layer("process-group kill", True, "a worker past its hard deadline is killed with everything it started"),
     ]
     if problem is not None:
         layers.insert(1, confine)
     return Plan(argv=argv, env=env, limits=limits, layers=layers, landlock=confined if problem is not None else None,
-                pids_cgroup=no_cgroup is None)
+                pids_cgroup=no_cgroup is None, user_namespace=own_ns if problem is not None else [])
+
+
+_NOT_NEEDED = "not needed"
+
+
+def _userns_unavailable(root: bool, drop: list[str] | None, no_cgroup: str | None, budget: int | None,
+                        bubblewrap: bool) -> str | None:
+    """Why workers get no user namespace budget here (:data:`_NOT_NEEDED` where a pids cgroup gives
+    each its own budget, or where RLIMIT_NPROC does not apply: the worker runs as root), or None."""
+    if no_cgroup is None or (root and drop is None):
+        return _NOT_NEEDED
+    if budget is None:
+        return "no process budget is set (processes_headroom=None)"
+    if root and not bubblewrap:
+        return ("as root without bubblewrap the privilege drop follows Landlock, which does not let the sandbox user "
+                f"map its namespace; fix: make the pids cgroup available ({no_cgroup})")
+    return userns.unavailable(drop)
 
 
 def worker_policy(program: Program, drop: list[str] | None) -> landlock.Policy:

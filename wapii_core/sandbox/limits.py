@@ -12,7 +12,9 @@ current hard limit.
 - ``open_files`` (``RLIMIT_NOFILE``), ``core`` (``RLIMIT_CORE``: no core dumps).
 - ``processes`` (``RLIMIT_NPROC``): counts every task (process or thread) of the worker's *real
   user*, and is ignored for root; ``processes_headroom`` sets it to the tasks that user already
-  runs plus the headroom, so a fork bomb stops there without starving the workers' own threads.
+  runs plus the headroom, so a fork bomb stops there without starving the workers' own threads
+  (where a worker has a user namespace of its own, :mod:`.userns`, the headroom alone is its
+  budget there, and this limit is not set).
 """
 
 from __future__ import annotations

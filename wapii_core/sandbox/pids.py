@@ -10,8 +10,9 @@ privilege drop); what one worker's snippets start counts against that worker alo
 ``RLIMIT_NPROC`` is then left as it was (:mod:`.launch`). A group is removed when its worker has
 been reaped (:func:`release`); one left by a killed wapii is removed by the next worker start.
 
-Elsewhere (an ordinary user, a read-only cgroup file system) the layer is off and ``RLIMIT_NPROC``
-stays the shared budget (``wapii doctor`` says so). ``WAPII_PIDS_CGROUP=0`` acts as if it were off.
+Elsewhere (an ordinary user, a read-only cgroup file system) the layer is off, and each worker gets
+a budget of its own from a user namespace instead (:mod:`.userns`; ``wapii doctor`` says which
+layer holds). ``WAPII_PIDS_CGROUP=0`` acts as if it were off.
 """
 
 from __future__ import annotations

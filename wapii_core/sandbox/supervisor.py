@@ -10,8 +10,11 @@ steps in at the hard deadline (``timeout`` + ``grace``): it kills the worker's w
 worker that exits or crashes during a job answers ``{"error": "worker_died"}``. Either way the next
 job gets a fresh worker, so one hostile snippet never stops a batch.
 
-Crash-loop breaker: a worker that cannot start (no ``ready`` line) three times in a row stops the
-batch with a :class:`WorkerStartError` (a broken installation, not a hostile snippet); a slot whose
+Crash-loop breaker: a worker that cannot start (no ``ready`` line) three times in a row (or, for lack
+of processes, for :data:`EXHAUSTED_WAIT_S`) gives up its slot: its job goes back to the queue for the
+slots whose workers run, and only a batch left with jobs no worker could take ends with a
+:class:`WorkerStartError` (a broken installation, or a limit held elsewhere; the judge makes those
+jobs ``worker_start_failed`` results that a resumed run judges again); a slot whose
 workers died on several jobs in a row waits a little longer before each restart (up to 1 s).
 
 One thread per slot feeds its worker from a shared queue, so a batch runs on every worker at once;
@@ -319,7 +322,11 @@ class Supervisor:
                 position = jobs.get_nowait()
             except queue.Empty:
                 return
-            worker = self._worker(index)  # started first: the time measured is the job's own
+            try:
+                worker = self._worker(index)  # started first: the time measured is the job's own
+            except WorkerStartError:
+                jobs.put(position)  # a slot whose worker runs may still take it
+                raise
             began = time.perf_counter()
             answer = worker.run(first_id + position, payloads[position], self.timeout, self.grace)
             answer[ELAPSED] = time.perf_counter() - began  # the supervisor's measure, whatever the worker wrote
@@ -355,7 +362,10 @@ class Supervisor:
                                  daemon=True).start()
 
     def run(self, payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """One answer per job, in order (``{"error": "timeout" | "worker_died", "detail"}`` from the supervisor)."""
+        """One answer per job, in order (``{"error": "timeout" | "worker_died", "detail"}`` from the supervisor).
+
+        A slot whose worker cannot start gives its job back to the slots whose workers run; a
+        :class:`WorkerStartError` is raised only when jobs are left that no worker could take."""
         if not payloads:
             return []
         with self._lock:
@@ -369,21 +379,27 @@ class Supervisor:
             self._next_id += len(payloads)
             results: list[dict[str, Any] | None] = [None] * len(payloads)
             failures: list[BaseException] = []
+            failed: set[int] = set()
 
             def serve(index: int) -> None:
                 try:
                     self._serve(index, jobs, payloads, first_id, results)
                 except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
                     failures.append(exc)
+                    failed.add(index)
 
-            threads = [threading.Thread(target=serve, args=(index,), name=f"wapii-{self.name}-slot-{index}")
-                       for index in range(slots)]
-            for thread in threads:
-                thread.start()
-            for thread in threads:
-                thread.join()
-            if failures:
-                raise failures[0]
+            serving = list(range(slots))
+            while serving:
+                threads = [threading.Thread(target=serve, args=(index,), name=f"wapii-{self.name}-slot-{index}")
+                           for index in serving]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+                # jobs a failed slot gave back after the others had finished: the slots that ran take them
+                serving = [] if jobs.empty() or not failures else [i for i in range(slots) if i not in failed]
+            if failures and any(result is None for result in results):
+                raise failures[0]  # jobs no worker could take (a slot that failed while others ran: none lost)
             return [result if result is not None else {"error": "worker_died", "detail": "no answer"}
                     for result in results]
 

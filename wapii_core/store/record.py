@@ -145,6 +145,7 @@ class Summary(BaseModel):
     tasks: int | None = None  # the tasks the run covers (None: written before tasks were counted)
     tasks_of: int | None = None  # the tasks of its dataset
     judged: int = 0
+    not_executed: int = 0  # results whose program never ran (no worker could start): judged again on resume
     failed_generations: list[FailedGeneration] = Field(default_factory=list)
     mode: str | None = None
     setup: str | None = None
