@@ -101,3 +101,17 @@ def test_after_a_url_only_the_methods_of_the_path_the_judge_resolves_it_to(wapii
     sample = next(s for s in wapiibench.samples if s.config["url"].endswith(":clear"))
     completion = constraint.for_completion(starter_code(sample, Setup.argument))
     assert accepts(completion.grammar, post) and not accepts(completion.grammar, put)
+
+
+def test_a_method_fetch_sends_as_written_is_offered_in_upper_case_alone(grammars, wapiibench) -> None:
+    """fetch upper-cases DELETE, GET, HEAD, OPTIONS, POST and PUT; ``'patch'`` goes out as written, which
+    the judge (like a server) does not take for PATCH: the grammar must not offer it."""
+    patch = next(s for s in wapiibench.samples if s.config["method"] == "patch" and s.id not in SPEC_VIOLATIONS)
+    grammar = grammars[(patch.api, Setup.full)].grammar
+    legal = render_program(patch.config, Setup.full, patch).split("fetch(", 1)[1]
+    assert "method: 'PATCH'" in legal and accepts(grammar, legal)
+    assert not accepts(grammar, legal.replace("method: 'PATCH'", "method: 'patch'"))
+    post = next(s for s in wapiibench.samples if s.api == patch.api and s.config["method"] == "post"
+                and s.id not in SPEC_VIOLATIONS)
+    legal = render_program(post.config, Setup.full, post).split("fetch(", 1)[1]
+    assert accepts(grammar, legal) and accepts(grammar, legal.replace("method: 'POST'", "method: 'post'"))

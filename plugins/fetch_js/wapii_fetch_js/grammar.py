@@ -17,8 +17,8 @@ query parameters, typed), or the literal without a query followed by ``+ '?name=
 An endpoint's URL literal leaves out the URLs that the judge resolves to a better-ranked path
 (:attr:`Endpoint.shadowed_by`: ``.../values/A1:B2:clear`` is ``{range}:clear``'s, not ``{range}``'s,
 spelled ``%3Aclear`` or not), so the method and arguments that follow a URL, the starter's included,
-are those of an endpoint of the path the judge resolves it to. The options: an object with ``method`` (the endpoint's method, in any
-case; required unless it is GET), ``headers`` (the endpoint's header parameters and credentials)
+are those of an endpoint of the path the judge resolves it to. The options: an object with ``method`` (the endpoint's method in upper
+case, or in lower case where fetch normalises it: :data:`NORMALISED_METHODS`; required unless it is GET), ``headers`` (the endpoint's header parameters and credentials)
 and, for an endpoint with a request body, ``body``: ``JSON.stringify(…)`` or
 ``new URLSearchParams(…)`` of the body's schema (or a variable; a FormData is not expressed: it is
 built in statements, which the extractor cuts a call at); required when the endpoint needs a
@@ -38,7 +38,10 @@ from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constr
 
 from .extract import CUT_OFFS
 
-VERSION = 8
+VERSION = 9
+NORMALISED_METHODS = frozenset({"delete", "get", "head", "options", "post", "put"})
+"""The methods fetch upper-cases as the Fetch standard says; any other (``'patch'``) is sent as written,
+which no server takes for PATCH, so the grammar offers it in upper case alone."""
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "fetch("
 _TERMINATOR = '(";" | ".then(" | ".catch(" | ".finally(")'
@@ -187,7 +190,8 @@ class FetchGrammar:
     def _options(self, endpoint: Endpoint) -> tuple[str, bool]:
         """The options rule of ``endpoint`` and whether the options are required."""
         method = endpoint.method.lower()
-        method_value = self.w.shared_terminal(self.js.string_of(tuple(dict.fromkeys((method.upper(), method)))), "METHOD")
+        spellings = (method.upper(), method) if method in NORMALISED_METHODS else (method.upper(),)
+        method_value = self.w.shared_terminal(self.js.string_of(spellings), "METHOD")
         entries = [Entry(self.values.key("method"), method_value, method != "get")]
         if endpoint.headers:
             headers = Obj(tuple(Prop(a.name, _header_type(a.type), a.required) for a in endpoint.headers))
