@@ -37,18 +37,20 @@ def replay(tmp_path: Path, programs: dict[str, str]) -> Path:
     return out
 
 
-FIRST, SECOND, THIRD, FOURTH = DEMO.samples[:4]
+FIRST, SECOND, THIRD, FOURTH, FIFTH = DEMO.samples[:5]
 
 
 @pytest.fixture(scope="module")
 def replayed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One replay of the demo's first four tasks: a wrong and an illegal value, a wrong method, a correct
-    program and one without a call (shared by the tests that only read it)."""
+    """One replay of the demo's first five tasks: a wrong and an illegal value, a method the path does not
+    have, a correct program, one without a call and a method of another operation on the same path (shared
+    by the tests that only read it)."""
     return replay(tmp_path_factory.mktemp("replayed"), {
         FIRST.id: oracle_program(FIRST).replace("limit: 10", "limit: '10', debug: true"),
         SECOND.id: oracle_program(SECOND).replace("axios.get(", "axios.delete("),
         THIRD.id: oracle_program(THIRD),
         FOURTH.id: "// nothing to see\nconst axios = require('axios');\n",
+        FIFTH.id: oracle_program(FIFTH).replace("axios.patch(", "axios.get("),
     })
 
 
@@ -68,7 +70,7 @@ def assert_story_complete(out: Path, samples: dict) -> None:
             continue
         wrong = [f"{field}.{name}" for field, names in result.arguments.items() for name, verdict in names.items()
                  if verdict != "correct" and not (field == "headers" and name == "Accept")]
-        wrong += [part for part in ("url", "method") if getattr(result, part) != "correct"]
+        wrong += [part for part in ("url", "method", "endpoint") if getattr(result, part) != "correct"]
         assert set(wrong) <= set(result.reasons), (result.key, wrong, result.reasons)
         assert all(result.reasons[path].strip() and "\n" not in result.reasons[path] for path in wrong)
         if result.url != "illegal":
@@ -102,6 +104,11 @@ def test_each_wrong_verdict_is_explained_in_the_result_line(replayed: Path) -> N
     }
     assert results[SECOND.id].reasons["method"].startswith("method ") and \
         "sent 'delete', expected 'get'" in results[SECOND.id].reasons["method"]
+    assert results[SECOND.id].endpoint == "illegal" and results[SECOND.id].reasons["endpoint"] == \
+        "endpoint illegal: the spec has no DELETE operation on /books, expected GET /books"
+    assert results[FIFTH.id].endpoint == "wrong" and results[FIFTH.id].reasons["endpoint"] == \
+        "endpoint wrong: resolved to GET /books/{bookId}, expected PATCH /books/{bookId}"
+    assert "endpoint" not in results[FIRST.id].reasons  # its URL and method are right
     assert results[THIRD.id].verdict == "correct" and results[THIRD.id].reasons == {}
     assert results[FOURTH.id].verdict == "nonexecutable" and results[FOURTH.id].error == "no_request"
     assert results[FOURTH.id].call_span is None and results[FOURTH.id].expected_request == FOURTH.config

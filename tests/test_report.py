@@ -300,3 +300,29 @@ def test_columns_are_labelled_by_what_differs_and_the_rest_is_said_once(tmp_path
     text = markdown_report([(d.name, load_run(d), load_summary(d)) for d in runs])
     assert "All columns: org/m · hand · axios_js · full · reference mode · 4 samples." in text
     assert "- (t): share of all judged samples." in text and "docs/metrics.md" in text
+
+
+def test_a_run_over_part_of_its_dataset_says_n_of_m_tasks_in_every_format(tmp_path):
+    partial = write_run(tmp_path / "three", draws_of(["correct", "wrong", "illegal"]), model="m")
+    summary = json.loads((partial / "summary.json").read_text())
+    (partial / "summary.json").write_text(json.dumps({**summary, "tasks": 3, "tasks_of": 26}))
+    flat = lambda text: " ".join(text.split())  # noqa: E731 (the terminal wraps its caption)
+    for terminal in ([], ["--full"]):  # the headline table and the full one
+        assert "All columns: m · hand · axios_js · full · unconstrained · reference mode · 3 of 26 tasks." in \
+            flat(invoke(str(partial), *terminal, "--resamples", "0"))
+    assert "All columns: m · hand · axios_js · full · unconstrained · reference mode · 3 of 26 tasks." in \
+        invoke(str(partial), "--format", "md", "--resamples", "0")
+    assert "All columns: m · hand · axios_js · full · unconstrained · reference mode · 3 of 26 tasks</p>" in \
+        invoke(str(partial), "--format", "html", "--resamples", "0")
+    data = json.loads(invoke(str(partial), "--format", "json", "--resamples", "0"))
+    assert data["tables"][0]["caption"].endswith(" · 3 of 26 tasks")
+    assert (data["runs"][0]["summary"]["tasks"], data["runs"][0]["summary"]["tasks_of"]) == (3, 26)
+    whole = write_run(tmp_path / "all", draws_of(["correct"] * 3), model="m")
+    summary = json.loads((whole / "summary.json").read_text())
+    (whole / "summary.json").write_text(json.dumps({**summary, "tasks": 3, "tasks_of": 3}))
+    rows = list(csv.DictReader(io.StringIO(invoke(str(partial), str(whole), "--format", "csv", "--resamples", "0"))))
+    assert {r["column"] for r in rows} == {"3 of 26 tasks", "3 samples"}  # the scope sets the columns apart
+    summary = json.loads((partial / "summary.json").read_text())
+    (partial / "summary.json").write_text(json.dumps({**summary, "samples": 6, "judged": 5}))  # two draws, one failed
+    (table,) = build_report(load_runs([partial]), resamples=0).tables
+    assert table.caption.endswith(" · 3 of 26 tasks, 5 of 6 judged")

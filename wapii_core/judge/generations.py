@@ -179,5 +179,12 @@ class Judge:
                                  strict=self.strict)
         result.mode = self.mode
         result.expected_request = expected_request(sample)
-        result.reasons = reasons(result, sample.config)
+        result.reasons = reasons(result, sample.config, self._expected_endpoint(sample, spec))
         return result
+
+    def _expected_endpoint(self, sample: Sample, spec: Any) -> str | None:
+        """``"GET /books"``: the method and the spec path of the request ``sample`` expects (None: not
+        a path of the spec), matched as this mode matches URLs."""
+        url, method = sample.config.get("url"), sample.config.get("method")
+        paths = spec.candidates(url, self.mode != "reference") if isinstance(url, str) else []
+        return f"{str(method).upper()} {paths[0]}" if paths else None

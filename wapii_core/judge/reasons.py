@@ -67,16 +67,31 @@ def _body_note(request: dict[str, Any], expected: dict[str, Any], wire: bool) ->
     return None
 
 
-def reasons(result: SampleResult, expected: dict[str, Any] | None) -> dict[str, str]:
+def reasons(result: SampleResult, expected: dict[str, Any] | None,
+            expected_endpoint: str | None = None) -> dict[str, str]:
     """``{field path: reason}`` for each verdict of ``result`` that is not ``correct`` (``Accept``
-    excepted: it never decides a verdict, metrics.md §1), told against ``expected``. Empty for a
-    sample that did not run (its ``error`` and ``error_detail`` say why)."""
-    return {path: text for path, text, _ in _told(result, expected)}
+    excepted: it never decides a verdict, metrics.md §1), told against ``expected`` (whose endpoint,
+    ``"GET /books"``, is ``expected_endpoint`` when known). Empty for a sample that did not run (its
+    ``error`` and ``error_detail`` say why)."""
+    return {path: text for path, text, _ in _told(result, expected, expected_endpoint)}
 
 
-def _told(result: SampleResult, expected: dict[str, Any] | None) -> list[tuple[str, str, bool]]:
+def _endpoint_reason(result: SampleResult, expected_endpoint: str | None) -> str:
+    """Why the endpoint (the URL's spec path and the method together) is ``wrong`` or ``illegal``."""
+    wanted = f", expected {expected_endpoint}" if expected_endpoint else ""
+    if result.url == "illegal":
+        return f"endpoint illegal: the URL matches no path of the spec{wanted}"
+    method = str((result.request or {}).get("method")).upper()
+    path = (result.resolved_endpoint or "").partition(" ")[2] or "the URL's path"
+    if result.method == "illegal":
+        return f"endpoint illegal: the spec has no {method} operation on {path}{wanted}"
+    return f"endpoint {result.endpoint}: resolved to {result.resolved_endpoint or method + ' ' + path}{wanted}"
+
+
+def _told(result: SampleResult, expected: dict[str, Any] | None,
+          expected_endpoint: str | None = None) -> list[tuple[str, str, bool]]:
     """``(field path, reason, whether another reason already says it)`` in report order: URL, method,
-    then each field's arguments (the body's encoding before the body's fields)."""
+    endpoint, then each field's arguments (the body's encoding before the body's fields)."""
     if result.verdict == "nonexecutable":
         return []
     out: list[tuple[str, str, bool]] = []
@@ -87,6 +102,8 @@ def _told(result: SampleResult, expected: dict[str, Any] | None) -> list[tuple[s
     if result.method not in (None, "correct"):
         out.append(("method", f"method {result.method}: sent {shown(request.get('method'))}, expected "
                               f"{shown(expected.get('method'))}", False))
+    if result.endpoint not in (None, "correct"):  # follows from the URL's and the method's verdicts
+        out.append(("endpoint", _endpoint_reason(result, expected_endpoint), True))
     wire = result.mode == "wire"
     for field, names in result.arguments.items():
         note = _body_note(request, expected, wire) if field == "data" else None

@@ -1,7 +1,8 @@
 """What a report column (or leaderboard row) is called, and whether its runs can be compared.
 
 Every run is described by the settings that decide what it measures (:data:`FACETS`: dataset,
-adapter, model, setup, setting, comparison mode, samples). A table names the settings its runs
+adapter, model, setup, setting, comparison mode, samples: ``3 of 26 tasks`` for a run over part of its
+dataset). A table names the settings its runs
 share once, in its caption, and each column only by what sets it apart from the others, so that
 three runs differing only in their setting are labelled ``unconstrained`` / ``constrained`` /
 ``rag`` rather than by three long strings that wrap before the part that differs.
@@ -27,11 +28,22 @@ FACETS = ("model", "dataset", "adapter", "setup", "setting", "mode", "samples")
 def facets(run: "RunData") -> dict[str, str]:
     """The run's value of every :data:`FACETS` entry, as shown (``model`` falls back to the backend)."""
     r, s = run.run, run.summary
-    count = f"{s.samples} samples" if s.judged == s.samples else f"{s.judged} of {s.samples} judged"
     return {"model": str(r.model or r.backend or "?"), "dataset": str(r.dataset or "?"),
             "adapter": str(r.adapter or "?"), "setup": str(r.setup or "?"),
             "setting": str(r.setting or "unconstrained"),
-            "mode": f"{s.mode or r.mode or 'reference'} mode", "samples": count}
+            "mode": f"{s.mode or r.mode or 'reference'} mode", "samples": sample_count(run)}
+
+
+def sample_count(run: "RunData") -> str:
+    """``26 samples``; ``3 of 26 tasks`` for a run over part of its dataset (``--limit``, ``--api``, a
+    partial replay), with its samples when draws make them more (``3 of 26 tasks, 6 samples``) and
+    ``X of Y judged`` when some were not judged."""
+    s = run.summary
+    count = f"{s.samples} samples" if s.judged == s.samples else f"{s.judged} of {s.samples} judged"
+    if s.tasks is None or s.tasks_of is None or s.tasks >= s.tasks_of:
+        return count
+    scope = f"{s.tasks} of {s.tasks_of} tasks"
+    return scope if s.judged == s.samples == s.tasks else f"{scope}, {count}"
 
 
 def is_incomplete(run: "RunData") -> bool:

@@ -117,9 +117,11 @@ def request_diff(expected: dict[str, Any] | None, captured: dict[str, Any] | Non
 
 
 def verdict_lines(result: ResultLine) -> list[tuple[str, str, str]]:
-    """``(field path, verdict, reason)`` for the URL, the method and every argument, in report order."""
+    """``(field path, verdict, reason)`` for the URL, the method, the endpoint and every argument, in
+    report order."""
     rows = [("url", result.url or "-", result.reasons.get("url", "")),
-            ("method", result.method or "-", result.reasons.get("method", ""))]
+            ("method", result.method or "-", result.reasons.get("method", "")),
+            ("endpoint", result.endpoint or "-", result.reasons.get("endpoint", ""))]
     for field, names in result.arguments.items():
         if "data" in result.reasons and field == "data":
             rows.append(("data", "-", result.reasons["data"]))

@@ -20,12 +20,17 @@ def generate(b: HFBackend, reqs):
         b.close()
 
 
+def untimed(gens):
+    """The generations less their timings (a generation's wall time is never the same twice)."""
+    return [g.model_copy(update={"timings": None}) for g in gens]
+
+
 @pytest.mark.slow
 def test_programs_continue_the_starter_and_batch_size_changes_nothing(make_reqs):
     reqs = make_reqs()
     big = generate(backend(batch_size="4", no_cache="true"), reqs)
     small = generate(backend(batch_size="1", no_cache="true"), reqs)
-    assert big == small
+    assert untimed(big) == untimed(small)
     for gen, req in zip(big, sorted(reqs, key=lambda r: r.sample.id)):
         assert gen.code.startswith(req.prompt.starter) and len(gen.code) > len(req.prompt.starter)
         assert gen.error is None and gen.finish_reason == "length"
@@ -41,9 +46,32 @@ def test_a_rerun_is_served_from_the_cache_without_loading_the_model(make_reqs, m
     with monkeypatch.context() as patch:
         patch.setattr(module, "load_model", lambda *a, **k: pytest.fail("the model was loaded"))
         again = backend(max_new_tokens="11")
-        assert generate(again, reqs) == first and again.model_calls == 0
+        cached = generate(again, reqs)
+        assert untimed(cached) == untimed(first) and again.model_calls == 0
+    assert all(g.timings.latency_s is g.timings.tokens_in is g.timings.tokens_out is None for g in cached)  # cost nothing
     fresh = backend(max_new_tokens="11", no_cache="true")
-    assert generate(fresh, reqs) == first and fresh.model_calls == 3
+    assert untimed(generate(fresh, reqs)) == untimed(first) and fresh.model_calls == 3
+
+
+def test_a_generation_records_its_exact_tokens_and_its_share_of_the_batch_time(make_reqs, tiny_dir):
+    from transformers import AutoTokenizer
+
+    reqs = make_reqs()
+    tokenizer = AutoTokenizer.from_pretrained(tiny_dir)
+    by_size = {size: generate(backend(batch_size=size, no_cache="true", stop="e"), reqs) for size in ("4", "1")}
+    for gen, req in zip(by_size["4"], sorted(reqs, key=lambda r: r.sample.id)):
+        assert gen.timings.tokens_in == len(tokenizer(req.prompt.text)["input_ids"])  # the batch's padding not counted
+        assert 0 < gen.timings.latency_s < 60 and 1 <= gen.timings.tokens_out <= 10
+    assert [g.timings.tokens_out for g in by_size["4"]] == [g.timings.tokens_out for g in by_size["1"]]
+    assert [g.timings.tokens_in for g in by_size["4"]] == [g.timings.tokens_in for g in by_size["1"]]
+    stopped = [g for g in by_size["4"] if g.finish_reason == "stop"]
+    longest = max(stopped, key=lambda g: g.timings.tokens_out)
+    assert longest.timings.tokens_out > 1  # rows of one batch stopped at different steps
+    shorter = generate(backend(no_cache="true", stop="e", max_new_tokens=str(longest.timings.tokens_out - 1)),
+                       [r for r in reqs if r.sample.id == longest.sample])
+    assert shorter[0].finish_reason == "length"  # one token fewer and the stop string had not come yet
+    full = generate(backend(no_cache="true"), reqs[:2])
+    assert all(g.finish_reason == "length" and g.timings.tokens_out == 10 for g in full)
 
 
 @pytest.mark.slow
@@ -82,7 +110,7 @@ def test_sampled_draws_use_the_papers_settings_and_are_reproducible(make_reqs):
     described = b.describe()
     assert (described["temperature"], described["top_k"], described["top_p"], described["seed"]) == (0.2, 50, 1.0, 3)
     first = generate(b, reqs)
-    assert generate(backend(draws=3, no_cache="true", seed="3"), reqs) == first
+    assert untimed(generate(backend(draws=3, no_cache="true", seed="3"), reqs)) == untimed(first)
     assert len({g.draw for g in first}) == 3
 
 
@@ -98,7 +126,7 @@ def test_a_local_model_directory_works_like_a_hub_id(tiny_dir, make_reqs):
     reqs = make_reqs(2)
     by_name = generate(backend(no_cache="true"), reqs)
     by_path = generate(backend(model=str(tiny_dir), no_cache="true"), reqs)
-    assert by_path == by_name
+    assert untimed(by_path) == untimed(by_name)
 
 
 def test_running_out_of_memory_halves_the_batch(make_reqs, monkeypatch):

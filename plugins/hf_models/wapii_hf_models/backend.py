@@ -13,14 +13,15 @@ so a rerun of a finished run neither loads the model nor generates anything.
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
 from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest,
-                            RunConstraints, RunContext, WapiiError, cache_key, chat_messages, chat_program,
-                            continuation_program, is_chat_model, is_constrained, parse_options, prefill_messages,
-                            with_extra_instructions)
+                            GenerationTimings, RunConstraints, RunContext, WapiiError, cache_key, chat_messages,
+                            chat_program, continuation_program, is_chat_model, is_constrained, parse_options,
+                            prefill_messages, with_extra_instructions)
 
 from . import tiny
 from .call_stop import call_complete_predicate
@@ -242,15 +243,20 @@ class HFBackend:
             half = len(batch) // 2
             return self._complete(decoder, batch[:half]) + self._complete(decoder, batch[half:])
 
-    def _program(self, item: _Item, answer: Completion | CachedAnswer) -> Generation:
+    def _program(self, item: _Item, answer: Completion | CachedAnswer, latency_s: float | None = None) -> Generation:
+        """The generation of ``answer``, with the prompt as the model received it and what it cost: the
+        exact tokens in and out, and ``latency_s`` (the answer's share of its batch's wall time). A cached
+        answer cost nothing: its timings are null."""
         req = item.request
+        timings = (GenerationTimings(latency_s=latency_s, tokens_in=answer.tokens_in, tokens_out=answer.tokens_out)
+                   if isinstance(answer, Completion) else GenerationTimings())
         if self.chat and not item.prefilled:
             code = chat_program(req.prompt.starter, answer.text, req.prompt.call_start)
         else:
             code = continuation_program(req.prompt.starter, answer.text, self.params.stop)
         reason = answer.finish_reason if answer.finish_reason in ("length", "timeout", "unsatisfiable") else "stop"
         return Generation(sample=req.sample.id, draw=req.draw, code=code, finish_reason=reason, raw=answer.text,
-                          prompt=item.prompt)  # the text, or the messages the chat template renders
+                          prompt=item.prompt, timings=timings)  # the text, or the messages the chat template renders
 
     def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
         """Cached answers first; the rest in batches of ``batch_size`` prompts of similar length."""
@@ -271,7 +277,9 @@ class HFBackend:
         size = self.options.batch_size
         for start in range(0, len(misses), size):
             batch = misses[start:start + size]
+            began = time.perf_counter()
             results = self._complete(decoder, batch)
+            share = (time.perf_counter() - began) / len(batch)  # a batch's rows are generated together
             self.model_calls += len(batch)
             self.cache.put_many({item.key: CachedAnswer(text=r.text, finish_reason=r.finish_reason)
                                  for item, r in zip(batch, results)
@@ -281,7 +289,7 @@ class HFBackend:
                 if isinstance(result, str):
                     yield Generation(sample=req.sample.id, draw=req.draw, finish_reason="error", error=result)
                 else:
-                    yield self._program(item, result)
+                    yield self._program(item, result, share)
 
     def close(self) -> None:
         """Free the model (and GPU memory) and close the cache."""

@@ -10,6 +10,7 @@ that part first), the grammar mask applied at every step by
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Callable, Sequence
 
 from wapii_core.api import Engine, Row, WapiiError, get_engine
@@ -58,5 +59,5 @@ class ConstrainedDecoder:
         completions = self.decoder.complete(texts, add_special_tokens=add_special_tokens, seed=seed,
                                             logits_processor=[processor], complete=complete)
         # a row whose end token came with the last allowed step never reached the processor again
-        return [Completion(c.text, c.finish_reason if outcome == "length" else outcome, c.stopped_by)
+        return [replace(c, finish_reason=c.finish_reason if outcome == "length" else outcome)
                 for c, outcome in zip(completions, processor.outcomes())]

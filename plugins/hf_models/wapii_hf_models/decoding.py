@@ -13,7 +13,7 @@ not depend on the batch it ran in.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
 from wapii_core.api import cut_at_stop
@@ -40,11 +40,13 @@ class DecodingParams:
 
 @dataclass(frozen=True)
 class Completion:
-    """The text a model added to one prompt, cut after the stop string, and why it ended."""
+    """The text a model added to one prompt, cut after the stop string, why it ended and its tokens."""
 
     text: str
     finish_reason: str  # "stop" (stop string, end-of-sequence token or complete call) or "length"
     stopped_by: str = ""  # "stop", "eos", "call_complete" or "" (the token limit)
+    tokens_in: int | None = None  # the prompt's tokens (padding excluded)
+    tokens_out: int | None = None  # the tokens the model generated, up to the one that ended the row (included)
 
 
 class BatchDecoder:
@@ -116,11 +118,18 @@ class BatchDecoder:
         with torch.inference_mode():
             output = self.loaded.model.generate(**encoded, generation_config=config, **extra)
         mask = encoded["attention_mask"]
+        first = start if prompt_ids is not None else 1  # an encoder-decoder's output opens with its start token
         completions = []
         for row in range(len(texts)):
             new = output[row, start:].tolist()
             prompt = [] if prompt_ids is None else prompt_ids[row][mask[row].bool()].tolist()
-            completions.append(self._completion(prompt, new, stopper.reasons.get(row)))
+            completion = self._completion(prompt, new, stopper.reasons.get(row))
+            stopped_at = stopper.lengths.get(row)
+            made = new[first - start:]
+            ended = next((i for i, token in enumerate(made) if token in self.eos_ids), None)
+            tokens_out = (stopped_at - first if stopped_at is not None else ended + 1 if ended is not None
+                          else len(made))  # rows that ended early are padded to the batch's length
+            completions.append(replace(completion, tokens_in=int(mask[row].sum()), tokens_out=tokens_out))
         return completions
 
     def _shared_prefix_batch(self, texts: list[str], add_special_tokens: bool, extra: dict[str, Any]) -> Any:

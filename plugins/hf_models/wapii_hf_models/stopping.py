@@ -34,6 +34,7 @@ class GeneratedTextStop(StoppingCriteria):
         self.stop = stop or None
         self.complete = list(complete or [])
         self.reasons: dict[int, str] = {}  # row -> "stop" | "call_complete"
+        self.lengths: dict[int, int] = {}  # row -> the sequence's length (prompt included) when it stopped
 
     def text(self, ids: list[int]) -> str:
         """What ``ids`` (the prompt's last token, then the generated ones) add after that token."""
@@ -59,5 +60,6 @@ class GeneratedTextStop(StoppingCriteria):
                 reason = self._reason(row, ids)
                 if reason is not None:
                     self.reasons[row] = reason
+                    self.lengths[row] = input_ids.shape[1]
             done[row] = row in self.reasons
         return done
