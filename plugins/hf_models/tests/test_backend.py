@@ -36,6 +36,7 @@ def test_programs_continue_the_starter_and_batch_size_changes_nothing(make_reqs)
         assert gen.error is None and gen.finish_reason == "length"
 
 
+@pytest.mark.slow
 def test_a_rerun_is_served_from_the_cache_without_loading_the_model(make_reqs, monkeypatch):
     reqs = make_reqs(3)
     first_backend = backend(max_new_tokens="11")
