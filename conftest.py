@@ -14,6 +14,20 @@ def _isolated_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("WAPII_CACHE_DIR", os.environ.get("WAPII_TEST_CACHE_DIR", str(cache)))
 
 
+@pytest.fixture(autouse=True)
+def _isolation_requirement_restored(monkeypatch):
+    """``--require-isolation`` holds for the rest of a process (``set_require_isolation``): a test that
+    runs the CLI in this process must not leave it on for the tests after it."""
+    from wapii_core.sandbox import layers
+
+    monkeypatch.setattr(layers, "_required", layers._required)
+    if layers.REQUIRE_ENV in os.environ:
+        monkeypatch.setenv(layers.REQUIRE_ENV, os.environ[layers.REQUIRE_ENV])
+    else:  # recorded as absent, so that it is absent again after the test
+        monkeypatch.setenv(layers.REQUIRE_ENV, "")
+        monkeypatch.delenv(layers.REQUIRE_ENV)
+
+
 SLOW_S = 3.0
 """A test that takes longer than this (setup and call) belongs in the ``slow`` tier."""
 _unmarked_slow: list[tuple[float, str]] = []

@@ -20,9 +20,16 @@ COMPARE_FILES = ("compare.md", "compare.json")
 """What ``wapii compare`` writes next to its run directories."""
 
 
+UNFINISHED = ("batches.json", "batch")
+"""What a run killed while a provider-side batch was pending leaves before its ``run.json``: the
+batches it paid for (``batches.json``) and their files (``batch/``), which the same command resumes."""
+
+
 def _leftover(name: str) -> bool:
-    """An entry an unfinished wapii run may leave: its lock, or a temporary file of an atomic write."""
-    return name == LOCK_FILE or any(name.startswith(f".{own}.") for own in RUN_FILES + COMPARE_FILES)
+    """An entry an unfinished wapii run may leave: its lock, a temporary file of an atomic write, or
+    the record of a pending batch (:data:`UNFINISHED`)."""
+    return (name == LOCK_FILE or name in UNFINISHED
+            or any(name.startswith(f".{own}.") for own in RUN_FILES + COMPARE_FILES))
 
 
 def is_run_dir(directory: Path) -> bool:
