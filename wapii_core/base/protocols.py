@@ -171,9 +171,9 @@ class Adapter(Protocol):
 
     def start(self) -> None:
         """Optional (default: nothing). Begins starting the adapter's workers in the background and
-        returns at once; a run calls it as soon as it has made the adapter, so that the workers'
-        start-up overlaps loading the dataset, the specs and the generations. ``execute`` must work
-        without it, and report any failure to start itself."""
+        returns at once; a run calls it when it has generations to judge (every input checked, the
+        backend done), so that the workers' start-up overlaps the first extractions. ``execute`` must
+        work without it, and report any failure to start itself."""
         ...
 
     def close(self) -> None:

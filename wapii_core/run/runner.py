@@ -249,7 +249,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
     dataset, samples, keys = inputs.dataset, inputs.samples, inputs.keys
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir))  # released last, after the store has closed
-        adapter = _adapter(stack, config.adapter)  # started once every input is checked
+        adapter = _adapter(stack, config.adapter)  # started when there is something to judge
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         inputs.config = config
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
@@ -270,10 +270,6 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
         judge = _judge_for(adapter, inputs)
         store = RunStore.open(out_dir, describe_run(config, dataset, backend, task_set), lock=lock, fresh=force)
         stack.callback(store.close)
-        # Every input is checked by now (dataset, options, generations, out dir): a bad one has ended
-        # the run in one line before any worker started (or warned about its sandbox). The workers
-        # start while the prompts are built and the backend generates.
-        adapter.start()
         if store.generations or store.results:
             note(resume_note(out_dir, store, keys))
 
@@ -390,6 +386,11 @@ def _judge_pending(store: RunStore, judge: Judge, keys: list[str], progress: Pro
     finished = store.finished_generations()
     pending = [finished[k] for k in keys if k in finished and provisional(store.results.get(k))]  # unrun ones again
     advance = progress("judging", len(pending))
+    if pending:
+        # Only now, with every input checked, the backend's checks passed and the generations in: a run
+        # that ends before (bad input, a failed preflight, a backend that fails) starts no worker and
+        # prints no sandbox warning, and one with nothing left to judge starts none either.
+        judge.adapter.start()
     for chunk in _chunks(pending, CHUNK):
         for result in judge(chunk):
             store.add_result(result)
@@ -418,7 +419,6 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
         judge = _judge_for(adapter, inputs)
         store = RunStore.open(out_dir, record.model_copy(update={"record_version": RECORD_VERSION}), lock=lock)
         stack.callback(store.close)
-        adapter.start()  # after every check, as in run()
         store.reset_results()
         return _scored(store, judge, inputs, progress)
 
