@@ -1,4 +1,4 @@
-"""The ``openai`` backend against the project's test server with 100 ms latency: concurrency 1, 32, 128, 256.
+"""The ``openai`` backend against the tests' fake OpenAI server with 100 ms latency: concurrency 1, 32, 128, 256.
 
 The server (the tests' fake OpenAI server, ``tests/fake_openai``) runs in this process and answers every request
 after ``--latency`` seconds; each variant runs in its own fresh process (so each one's peak memory
@@ -57,7 +57,7 @@ def orchestrate(args: argparse.Namespace) -> None:
             print(f"concurrency {concurrency}: {result['samples_per_s']:.2f} samples/s, "
                   f"peak {server.peak_in_flight} in flight", file=sys.stderr)
     base = rows[0]
-    print(f"\nopenai backend, local test server, {args.latency * 1000:.0f} ms latency per request\n")
+    print(f"\nopenai backend, the tests' fake server, {args.latency * 1000:.0f} ms latency per request\n")
     print("| variant | requests | seconds | requests/s | speed-up | peak in flight (server) | peak RSS (MiB) "
           "| outputs identical |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
