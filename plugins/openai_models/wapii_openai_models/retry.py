@@ -12,7 +12,10 @@ import email.utils
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
+
+if TYPE_CHECKING:
+    from .options import OpenAIOptions
 
 T = TypeVar("T")
 
@@ -74,7 +77,7 @@ class RetryPolicy:
     max_retry_after: float = 600.0
 
     @classmethod
-    def of(cls, options: Any) -> "RetryPolicy":
+    def of(cls, options: "OpenAIOptions") -> "RetryPolicy":
         """The policy of the backend's options (``retries``, ``backoff``, ``max_backoff``, ``max_retry_after``)."""
         return cls(retries=options.retries, backoff=options.backoff, max_backoff=options.max_backoff,
                    max_retry_after=options.max_retry_after)
