@@ -1,6 +1,6 @@
-"""The ``openai`` backend against the project's test server with 100 ms latency: concurrency 1, 32, 128, 256.
+"""The ``openai`` backend against the tests' fake OpenAI server with 100 ms latency: concurrency 1, 32, 128, 256.
 
-The server (``wapii_openai_models.testing_server``) runs in this process and answers every request
+The server (the tests' fake OpenAI server, ``tests/fake_openai``) runs in this process and answers every request
 after ``--latency`` seconds; each variant runs in its own fresh process (so each one's peak memory
 is its own) and sends the WAPIIBench prompts (395 by default, ``full`` setup, axios adapter; ``--draws``
 repeats each) to the backend in one call, as the runner does, with the response cache off. Prints
@@ -19,7 +19,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from bench_generation import DEFAULT_DATA_DIR, identical, main_with_workers, run_worker, timed_generation, \
+from bench_generation import DEFAULT_DATA_DIR, REPO, identical, main_with_workers, run_worker, timed_generation, \
     wapiibench_requests
 
 
@@ -39,7 +39,8 @@ def worker(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def orchestrate(args: argparse.Namespace) -> None:
-    from wapii_openai_models.testing_server import OpenAIServer
+    sys.path.insert(0, str(REPO / "tests"))  # the fake server is test support, not an installed module
+    from fake_openai import OpenAIServer
 
     model = f"bench-{uuid.uuid4().hex[:8]}"
     common = ["--data-dir", str(args.data_dir), "--model", model, "--draws", str(args.draws)] + \
@@ -56,7 +57,7 @@ def orchestrate(args: argparse.Namespace) -> None:
             print(f"concurrency {concurrency}: {result['samples_per_s']:.2f} samples/s, "
                   f"peak {server.peak_in_flight} in flight", file=sys.stderr)
     base = rows[0]
-    print(f"\nopenai backend, local test server, {args.latency * 1000:.0f} ms latency per request\n")
+    print(f"\nopenai backend, the tests' fake server, {args.latency * 1000:.0f} ms latency per request\n")
     print("| variant | requests | seconds | requests/s | speed-up | peak in flight (server) | peak RSS (MiB) "
           "| outputs identical |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")

@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from fake_openai import OpenAIServer
 from support import REPO, WAPIIBENCH, needs_shared
 from wapii_core.datasets.generate import SYSTEM_MESSAGE, GenerateConfig, generate_dataset
 from wapii_core.datasets.loader import load_dataset_dir
 from wapii_core.spec.file import read_spec
 from wapii_core.base.errors import WapiiError
 
-testing_server = pytest.importorskip("wapii_openai_models.testing_server")
+pytest.importorskip("wapii_openai_models")  # the `openai` backend generates the samples
 pytestmark = needs_shared("wapiibench", "prompts")
 
 DEMO_SPEC = REPO / "specs" / "demo" / "specs" / "larchwood.yaml"
@@ -42,7 +43,7 @@ def test_a_malformed_answer_is_asked_again_and_samples_are_checked_and_deduplica
     def responder(call):
         return next(replies)
 
-    with testing_server.OpenAIServer(responder) as server:
+    with OpenAIServer(responder) as server:
         report = generate_dataset(config(tmp_path / "out", server))
         calls = server.calls
     assert len(calls) == 2 and report.requests == 1 and report.attempts == 2
@@ -67,7 +68,7 @@ def test_a_malformed_answer_is_asked_again_and_samples_are_checked_and_deduplica
 
 
 def test_answers_that_stay_malformed_are_reported_and_nothing_is_written(tmp_path):
-    with testing_server.OpenAIServer(lambda call: "no JSON here") as server:
+    with OpenAIServer(lambda call: "no JSON here") as server:
         with pytest.raises(WapiiError, match=r"no usable sample \(request 0: 2 attempt\(s\) failed: not JSON"):
             generate_dataset(config(tmp_path / "out", server, retries=1))
         assert server.answered == 2
@@ -77,7 +78,7 @@ def test_answers_that_stay_malformed_are_reported_and_nothing_is_written(tmp_pat
 def test_drop_failing_leaves_out_what_the_check_flags(tmp_path):
     bad = {**DEMO_SAMPLES[0], "task": "Bad enum.", "config": {**DEMO_SAMPLES[0]["config"],
                                                                "params": {"genre": "cookbooks"}}}
-    with testing_server.OpenAIServer(lambda call: answer(DEMO_SAMPLES[:3] + [bad])) as server:
+    with OpenAIServer(lambda call: answer(DEMO_SAMPLES[:3] + [bad])) as server:
         report = generate_dataset(config(tmp_path / "out", server, drop_failing=True))
     assert (report.flagged, report.dropped_failing, report.written) == (1, 1, 3)
 
@@ -88,7 +89,7 @@ def test_a_large_spec_is_asked_for_in_endpoint_subsets(tmp_path):
         "url": "https://slack.com/api/chat.postMessage", "method": "post",
         "headers": {"Accept": "application/json, text/plain, */*", "Authorization": "Bearer <token>",
                     "Content-Type": "application/json"}, "data": {"channel": "C1", "text": "hi"}}}
-    with testing_server.OpenAIServer(lambda call: json.dumps({"samples": [sample]})) as server:
+    with OpenAIServer(lambda call: json.dumps({"samples": [sample]})) as server:
         report = generate_dataset(GenerateConfig(
             spec=spec, backend="openai", model="scripted-chat", out=tmp_path / "slack", prompts_dir=WAPIIBENCH / "prompts",
             backend_options={"base_url": server.base_url, "no_cache": "true"}))
@@ -107,7 +108,7 @@ def test_a_large_spec_is_asked_for_in_endpoint_subsets(tmp_path):
 def test_the_generated_demo_dataset_scores_100_percent_with_the_oracle(tmp_path):
     from wapii_core.run import runner
 
-    with testing_server.OpenAIServer(lambda call: answer(DEMO_SAMPLES)) as server:
+    with OpenAIServer(lambda call: answer(DEMO_SAMPLES)) as server:
         report = generate_dataset(config(tmp_path / "gen", server))
     assert report.written == len(DEMO_SAMPLES) and report.flagged == 0
     summary = runner.run(runner.RunConfig(dataset="gen", dataset_dir=tmp_path / "gen", backend="oracle"),
@@ -126,7 +127,7 @@ def test_the_cli_command(tmp_path):
     app, group = typer.Typer(), typer.Typer()
     add_to(group)
     app.add_typer(group, name="datasets")
-    with testing_server.OpenAIServer(lambda call: answer(DEMO_SAMPLES[:4])) as server:
+    with OpenAIServer(lambda call: answer(DEMO_SAMPLES[:4])) as server:
         done = CliRunner().invoke(app, [
             "datasets", "generate", "--spec", str(DEMO_SPEC), "--backend", "openai", "--model", "scripted-chat",
             "--out", str(tmp_path / "cli"), "--prompts", str(WAPIIBENCH / "prompts"),
@@ -155,7 +156,7 @@ def test_subset_requests_show_only_their_paths_and_the_components_they_use(tmp_p
                 node = node[part.replace("~1", "/").replace("~0", "~")]
         text = subset_text(subset, False)
         assert parse_yaml(spec, text.encode()) == subset and len(text) < spec.stat().st_size / 2
-    with testing_server.OpenAIServer(lambda call: json.dumps({"samples": []})) as server:
+    with OpenAIServer(lambda call: json.dumps({"samples": []})) as server:
         with pytest.raises(WapiiError):  # no sample at all: nothing written, but every request was made
             generate_dataset(GenerateConfig(
                 spec=spec, backend="openai", model="scripted-chat", out=tmp_path / "asana", subset_spec=True,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,34 @@ def test_plugins_import_only_the_public_api_and_no_other_plugin():
     assert not problems, "plugins must import the core only through wapii_core.api:\n" + "\n".join(problems)
 
 
+def support_modules() -> set[str]:
+    """The importable names of the tests' own support code (``support``, ``fake_openai``, ``hostile``, ...)."""
+    tests = REPO / "tests"
+    modules = {p.stem for p in tests.glob("*.py") if not p.stem.startswith(("test_", "conftest"))}
+    packages = {d.name for d in tests.iterdir() if d.is_dir() and d.name != "example_plugin" and any(d.glob("*.py"))}
+    return modules | packages
+
+
+def test_no_plugin_imports_the_tests_support_code():
+    """Test doubles (the fake OpenAI server among them) live under ``tests/``: an installed plugin that
+    imported one would fail where the repository's tests are not on the path."""
+    support = support_modules()
+    assert {"support", "fake_openai", "hostile"} <= support
+    found = []
+    for root in plugin_packages():
+        for path in sorted(root.rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.Import):
+                    modules = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    modules = [node.module]
+                else:
+                    continue
+                found += [f"{path.relative_to(REPO)}:{node.lineno}: {m}" for m in modules
+                          if m.split(".")[0] in support | {"tests"}]
+    assert not found, "\n".join(found)
+
+
 def test_every_relative_import_of_a_plugin_names_one_of_its_own_modules():
     """(A module moved out of a plugin must not stay importable through an older installed copy.)"""
     missing = []
@@ -87,6 +116,48 @@ def test_every_public_name_resolves_and_nothing_else_does():
         assert getattr(api, name) is not None, name
     with pytest.raises(AttributeError, match="not part of the plugin API"):
         api.RunConfig  # noqa: B018 - internal
+
+
+def names_plugins_use() -> dict[str, set[str]]:
+    """Each name of the public API a plugin package uses (``from wapii_core.api import X``, or
+    ``api.X`` after ``from wapii_core import api``) -> the plugins using it."""
+    used: dict[str, set[str]] = {}
+    for root, own in plugin_packages().items():
+        for path in sorted(root.rglob("*.py")):
+            tree = ast.parse(path.read_text())
+            aliases = {alias.asname or "api" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                       and node.module == "wapii_core" for alias in node.names if alias.name == "api"}
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module == PUBLIC:
+                    names = [alias.name for alias in node.names]
+                elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                      and not node.attr.startswith("__")):  # api.__file__ is the module's, not a name of the API
+                    names = [node.attr]
+                else:
+                    continue
+                for name in names:
+                    used.setdefault(name, set()).add(own)
+    return used
+
+
+def names_documented() -> set[str]:
+    """The names the plugin guide (``docs/plugins.md``) writes as code."""
+    return set(re.findall(r"`([A-Za-z_]\w*)", (REPO / "docs" / "plugins.md").read_text(encoding="utf-8")))
+
+
+def test_every_public_name_is_used_by_a_plugin_or_documented_for_plugin_authors():
+    used, documented = names_plugins_use(), names_documented()
+    idle = [name for name in api.__all__ if name not in used and name not in documented]
+    assert not idle, ("names of wapii_core.api that no plugin uses and docs/plugins.md does not document: "
+                      f"{', '.join(idle)} (remove them, with a changelog entry, or document them)")
+    assert {"hookimpl", "Generation", "WapiiError"} <= set(used) and "API_VERSION" in documented
+    assert not set(used) - set(api.__all__)  # (the import scan's twin: nothing used that the API lacks)
+
+
+def test_the_api_version_is_the_changelogs_newest():
+    changelog = (REPO / "docs" / "changelog.md").read_text(encoding="utf-8")
+    versions = re.findall(r"^## (\d+\.\d+)\b", changelog, flags=re.M)
+    assert re.fullmatch(r"\d+\.\d+", api.API_VERSION) and versions and versions[0] == api.API_VERSION
 
 
 def test_the_register_metrics_docstring_states_the_real_signatures():

@@ -6,13 +6,23 @@ A plugin (backend, adapter, metric provider, dataset, command) imports from this
 
 Names are imported on first use (a sandboxed worker or ``wapii --help`` stays small), so
 ``from wapii_core.api import X`` costs only the modules X needs. Everything not listed here is
-internal and may change in any release; a test fails if a built-in plugin imports around it.
+internal and may change in any release; a test fails if a built-in plugin imports around it, and
+one fails if a name here is neither used by a built-in plugin nor documented for plugin authors
+(``docs/plugins.md``).
+
+:data:`API_VERSION` versions these names and the protocols' members the semver way (``docs/changelog.md``
+lists every version's changes).
 """
 
 from __future__ import annotations
 
 import importlib
 from typing import Any
+
+API_VERSION = "1.0"
+"""The plugin API's version, ``MAJOR.MINOR``: MINOR grows when names or optional protocol members are
+added (a plugin written for 1.0 works with every 1.x); MAJOR grows when a name is removed or renamed,
+or a signature or protocol changes incompatibly."""
 
 _WHERE: dict[str, str] = {
     # Hooks and registration.
@@ -22,43 +32,34 @@ _WHERE: dict[str, str] = {
     "GenerationRequest": "wapii_core.base.model", "Generation": "wapii_core.base.model",
     "GenerationTimings": "wapii_core.base.model", "ChatMessage": "wapii_core.base.model",
     "Extraction": "wapii_core.base.model", "Capture": "wapii_core.base.model", "SampleResult": "wapii_core.base.model",
-    "FIELDS": "wapii_core.base.model", "SPECIAL_HEADERS": "wapii_core.base.model", "ERROR_KINDS": "wapii_core.base.model",
     # Protocols a plugin implements, and what the core passes to it.
     "Backend": "wapii_core.base.protocols", "Adapter": "wapii_core.base.protocols",
     "MetricProvider": "wapii_core.base.protocols", "Dataset": "wapii_core.base.protocols",
     "BackendOptions": "wapii_core.base.protocols", "RunContext": "wapii_core.base.protocols",
     # Errors.
     "WapiiError": "wapii_core.base.errors", "InputError": "wapii_core.base.errors",
-    "MissingToolError": "wapii_core.base.errors", "GenerationPending": "wapii_core.base.errors",
+    "GenerationPending": "wapii_core.base.errors",
     # The spec index (the judge's view of an OpenAPI description).
     "SpecIndex": "wapii_core.spec.index",
     # Files and caches.
-    "cache_dir": "wapii_core.base.paths", "write_atomic": "wapii_core.store.rundir",
+    "cache_dir": "wapii_core.base.paths", "bundled_specs_dir": "wapii_core.base.paths",
+    "write_atomic": "wapii_core.store.rundir",
     "GenerationCache": "wapii_core.generation.gencache", "CachedAnswer": "wapii_core.generation.gencache",
     "cache_key": "wapii_core.generation.gencache",
     # The sandbox for generated code.
-    "Isolation": "wapii_core.sandbox", "Layer": "wapii_core.sandbox", "Limits": "wapii_core.sandbox",
-    "GiB": "wapii_core.sandbox", "MiB": "wapii_core.sandbox", "Program": "wapii_core.sandbox",
-    "plan": "wapii_core.sandbox", "enforce": "wapii_core.sandbox", "clean_env": "wapii_core.sandbox",
-    "Supervisor": "wapii_core.sandbox", "WorkerStartError": "wapii_core.sandbox",
-    "default_worker_count": "wapii_core.sandbox",
+    "Isolation": "wapii_core.sandbox",
     "PythonPool": "wapii_core.sandbox", "SnippetResult": "wapii_core.sandbox", "NoRequest": "wapii_core.sandbox",
     "NodeLibrary": "wapii_core.sandbox.node",
-    "NodePool": "wapii_core.sandbox.node",
     "NodeRunner": "wapii_core.sandbox.node",
-    "ensure_runtime": "wapii_core.sandbox.node",
-    "find_node": "wapii_core.sandbox.node",
     "to_capture": "wapii_core.sandbox.node",
-    "BAD_CAPTURE": "wapii_core.sandbox.node",
-    "WireRequest": "wapii_core.sandbox.wire_capture", "WireError": "wapii_core.sandbox.wire_capture",
+    "WireError": "wapii_core.sandbox.wire_capture",
     "parse_requests": "wapii_core.sandbox.wire_capture", "send_request": "wapii_core.sandbox.wire_capture",
     # Wire-mode helpers (judging what was sent, byte for byte).
-    "wire_text": "wapii_core.judge.wire", "judge_wire": "wapii_core.judge.wire",
+    "wire_text": "wapii_core.judge.wire",
     "js_literal": "wapii_core.generation.js_literal",
     "js_string": "wapii_core.generation.js_literal",
     "decode_body": "wapii_core.judge.wire_bodies",
     "parse_query": "wapii_core.judge.wire_bodies",
-    "raw_bytes": "wapii_core.judge.wire_bodies",
     "media_type": "wapii_core.judge.wire_bodies",
     "is_json": "wapii_core.judge.wire_bodies",
     "FORM_TYPE": "wapii_core.judge.wire_bodies",
@@ -70,7 +71,7 @@ _WHERE: dict[str, str] = {
     "LarkWriter": "wapii_core.grammar.lark", "Entry": "wapii_core.grammar.lark", "WS": "wapii_core.grammar.lark",
     "FREE_WHITESPACE": "wapii_core.grammar.lark", "COMPACT_WHITESPACE": "wapii_core.grammar.lark",
     "alternatives": "wapii_core.grammar.lark", "escape": "wapii_core.grammar.lark",
-    "literal": "wapii_core.grammar.lark", "regex": "wapii_core.grammar.lark", "sequence": "wapii_core.grammar.lark",
+    "literal": "wapii_core.grammar.lark", "regex": "wapii_core.grammar.lark",
     "Int": "wapii_core.grammar.types", "Num": "wapii_core.grammar.types", "Str": "wapii_core.grammar.types",
     "Obj": "wapii_core.grammar.types", "Prop": "wapii_core.grammar.types", "VType": "wapii_core.grammar.types",
     "as_header": "wapii_core.grammar.types",
@@ -78,40 +79,24 @@ _WHERE: dict[str, str] = {
     "header_literal": "wapii_core.grammar.values", "path_value_chars": "wapii_core.grammar.values",
     "path_text": "wapii_core.grammar.values", "PATH_ESCAPE": "wapii_core.grammar.values",
     "RunConstraints": "wapii_core.grammar.per_request", "is_constrained": "wapii_core.grammar.per_request",
-    "get_engine": "wapii_core.grammar", "Engine": "wapii_core.grammar", "Matcher": "wapii_core.grammar",
-    "accepts": "wapii_core.grammar",
-    "allowed_prefix": "wapii_core.grammar",
+    "get_engine": "wapii_core.grammar", "Engine": "wapii_core.grammar",
     "Arr": "wapii_core.grammar.types",
     "Bool": "wapii_core.grammar.types",
     "OneOf": "wapii_core.grammar.types",
-    "one_of": "wapii_core.grammar.types",
-    "STRING": "wapii_core.grammar.types",
-    "HEADER_STRING": "wapii_core.grammar.types",
-    "NULL": "wapii_core.grammar.types",
     "Row": "wapii_core.grammar.per_request",
-    # Files and values.
-    "bundled_specs_dir": "wapii_core.base.paths",
-    "unstorable": "wapii_core.base.jsonwalk",
     # What every model backend shares: decoding options (-O), chat messages, answer to program.
     "DecodingOptions": "wapii_core.generation.options",
     "parse_options": "wapii_core.generation.options",
-    "SAMPLED_TEMPERATURE": "wapii_core.generation.options",
     "STOP": "wapii_core.generation.programs",
-    "INSTRUCT_EXTRA": "wapii_core.generation.programs",
     "is_chat_model": "wapii_core.generation.programs",
     "chat_messages": "wapii_core.generation.programs",
     "with_extra_instructions": "wapii_core.generation.programs",
     "prefill_messages": "wapii_core.generation.programs",
     "cut_at_stop": "wapii_core.generation.programs",
     "continuation_program": "wapii_core.generation.programs",
-    "strip_role_marker": "wapii_core.generation.programs",
-    "code_of": "wapii_core.generation.programs",
     "chat_program": "wapii_core.generation.programs",
     # Metric providers: what each value is (rate, count, mean) and means.
     "Metric": "wapii_core.base.metric_kinds",
-    "MetricKind": "wapii_core.base.metric_kinds",
-    # The comparison modes a run is judged in.
-    "MODES": "wapii_core.base.protocols",
     # Datasets a plugin ships: read a directory in the WAPIIBench layout.
     "load_dataset_dir": "wapii_core.datasets.loader",
     # JavaScript adapters: extraction of the first call, the grammar dialect and literals.
@@ -135,10 +120,6 @@ _WHERE: dict[str, str] = {
     "PythonLibrary": "wapii_core.pyhttp.library",
     "PYTHON_REQUEST_METHODS": "wapii_core.pyhttp.library",
     "PythonAdapterBase": "wapii_core.pyhttp.adapter",
-    "extract_python_call": "wapii_core.pyhttp.extract",
-    "normalise_python_request": "wapii_core.pyhttp.normalise",
-    "python_capture": "wapii_core.pyhttp.capture",
-    "written_query": "wapii_core.pyhttp.written",
     "RequestMessage": "wapii_core.pyhttp.recording",
     "RequestIssued": "wapii_core.pyhttp.harness",
     "run_until_request": "wapii_core.pyhttp.harness",
@@ -152,7 +133,7 @@ _WHERE: dict[str, str] = {
 }
 """Where each public name lives (imported on first use)."""
 
-__all__ = sorted(_WHERE)
+__all__ = sorted([*_WHERE, "API_VERSION"])
 
 
 def __getattr__(name: str) -> Any:

@@ -7,7 +7,8 @@ import pytest
 
 from support import WAPIIBENCH, needs_shared
 from test_grammar_axios import SPEC_VIOLATIONS
-from wapii_core.api import Setup, accepts, get_engine
+from wapii_core.api import Setup, get_engine
+from wapii_core.grammar import accepts
 from wapii_aiohttp_py.prompt import starter_code
 
 PETSTORE = WAPIIBENCH / "grammar-cases" / "petstore-expanded-modified.yaml"

@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from wapii_openai_models.testing_server import OpenAIServer
+from fake_openai import OpenAIServer
 
 
 

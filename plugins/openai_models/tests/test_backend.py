@@ -7,11 +7,11 @@ import time
 
 import pytest
 
+from fake_openai import Fault, OpenAIServer, Reply
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.model import GenerationRequest, Prompt, Sample
 from wapii_core.base.protocols import BackendOptions
 from wapii_openai_models.backend import OpenAIBackend
-from wapii_openai_models.testing_server import Fault, OpenAIServer, Reply
 
 INSTRUCTIONS = "You are an assistant. Complete the code.\n\n```javascript\n"
 

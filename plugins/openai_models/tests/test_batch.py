@@ -16,8 +16,12 @@ import urllib3
 
 import pytest
 
+from fake_openai import Fault, OpenAIServer, run_batch
 from support import run_cli, without_sandbox_warnings
-from wapii_openai_models.testing_server import OpenAIServer, run_batch
+from wapii_core.base.errors import WapiiError
+from wapii_core.base.model import GenerationRequest, Prompt, Sample
+from wapii_core.base.protocols import BackendOptions
+from wapii_openai_models.backend import OpenAIBackend
 
 DEMO_SAMPLES = 26
 
@@ -36,6 +40,57 @@ def summary(run_dir: Path) -> dict:
 
 def generations(run_dir: Path) -> list[dict]:
     return [json.loads(line) for line in (run_dir / "generations.jsonl").read_text().splitlines() if line.strip()]
+
+
+def in_process(server: OpenAIServer, model: str, count: int, **extra: str) -> list:
+    """The generations of ``count`` requests through batches, the backend used from Python (it waits)."""
+    options = {"base_url": server.base_url, "batch": "true", "batch_poll": "0.05", "backoff": "0.01",
+               "max_backoff": "0.02", "no_cache": "true", **extra}
+    backend = OpenAIBackend(BackendOptions(model=model, extra=options))
+    starter = "const axios = require('axios');\n\naxios."
+    requests = [GenerationRequest(sample=Sample(api="demo", index=i, task=f"task {i}", config={}), draw=0,
+                                  prompt=Prompt(text=f"// task {i}\n" + starter, starter=starter))
+                for i in range(count)]
+    try:
+        return list(backend.generate(requests))
+    finally:
+        backend.close()
+
+
+def test_the_batch_apis_calls_are_retried_like_requests(model_name):
+    with OpenAIServer() as server:
+        server.inject_batch_api(Fault("rate_limit", retry_after=0.05), Fault("server_error", status=503),
+                                Fault("drop"), Fault("slow", delay=0.1), Fault("server_error", status=502))
+        gens = in_process(server, model_name, 3)
+        assert [g.error for g in gens] == [None] * 3 and len({g.code for g in gens}) == 3
+        assert server.batches.created == 1 and server.batches.uploads == 1
+
+
+def test_a_batch_api_call_that_keeps_failing_is_one_line_naming_the_call(model_name):
+    with OpenAIServer() as server:
+        server.inject_batch_api(*[Fault("server_error", status=503)] * 6)  # the listing's 3 attempts, the upload's 3
+        with pytest.raises(WapiiError) as raised:
+            in_process(server, model_name, 2, retries="2")
+        assert str(raised.value).startswith(f"backend openai: POST {server.base_url}/files failed: HTTP 503")
+        assert "\n" not in str(raised.value) and server.batches.uploads == 0
+
+
+def test_a_refused_batch_api_call_is_not_retried(model_name):
+    with OpenAIServer() as server:
+        server.inject_batch_api(Fault("server_error", status=400), Fault("server_error", status=400))
+        with pytest.raises(WapiiError, match=r"/files failed: HTTP 400"):  # a refused listing only finds nothing to adopt
+            in_process(server, model_name, 2)
+        assert server.batches.uploads == 0
+
+
+def test_a_batch_api_error_never_shows_the_key(monkeypatch, model_name):
+    monkeypatch.setenv("WAPII_TEST_KEY", "sk-wrong-0123456789")
+    with OpenAIServer(api_key="sk-right") as server:
+        with pytest.raises(WapiiError) as raised:
+            in_process(server, model_name, 2, api_key_env="WAPII_TEST_KEY")
+        message = str(raised.value)
+        assert message.startswith(f"backend openai: POST {server.base_url}/files failed: HTTP 401")
+        assert "Incorrect API key provided: ***" in message and "sk-wrong" not in message
 
 
 @pytest.mark.slow

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from fake_openai import Fault, OpenAIServer, Reply
 from support import run_cli
-from wapii_openai_models.testing_server import Fault, OpenAIServer, Reply
 
 
 def run_args(server: OpenAIServer, model: str, out: Path, *options: str) -> list[str]:

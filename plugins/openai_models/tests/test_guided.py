@@ -7,10 +7,10 @@ import json
 
 import pytest
 
+from fake_openai import OpenAIServer, Reply
 from support import run_cli
 from wapii_core.grammar import accepts
 from wapii_core.base.model import GenerationRequest, Setup
-from wapii_openai_models.testing_server import OpenAIServer, Reply
 
 HALLUCINATED = "get('https://library.example.test/v9/shelves/everything');\n"
 

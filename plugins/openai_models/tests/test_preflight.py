@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from fake_openai import Fault, OpenAIServer, Reply
 from support import run_cli
 from wapii_core.base.model import GenerationRequest, Prompt, Sample
 from wapii_core.base.protocols import BackendOptions
 from wapii_openai_models.backend import OpenAIBackend
-from wapii_openai_models.testing_server import Fault, OpenAIServer, Reply
 
 
 def openai_run(out: Path, model: str, *options: str, env: dict[str, str] | None = None):

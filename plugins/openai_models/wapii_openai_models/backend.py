@@ -133,10 +133,8 @@ class OpenAIBackend:
     def _ensure_started(self) -> tuple[ApiClient, ThreadPoolExecutor]:
         if self._client is None or self._pool is None:
             o = self.options
-            policy = RetryPolicy(retries=o.retries, backoff=o.backoff, max_backoff=o.max_backoff,
-                                 max_retry_after=o.max_retry_after)
             self._client = ApiClient(o.base_url, os.environ.get(o.api_key_env) or None, timeout=o.timeout,
-                                     policy=policy, connections=o.concurrency)
+                                     policy=RetryPolicy.of(o), connections=o.concurrency)
             self._pool = ThreadPoolExecutor(max_workers=o.concurrency, thread_name_prefix="wapii-openai")
         return self._client, self._pool
 

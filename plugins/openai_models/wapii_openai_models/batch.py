@@ -38,8 +38,8 @@ from wapii_core.api import CachedAnswer, Generation, GenerationPending, InputErr
 
 from .client import Answer, parse_answer
 from .options import OpenAIOptions
-from .retry import RetryPolicy, is_retryable_status, parse_retry_after
-from .transport import classify, detail, pool
+from .retry import RetryPolicy, Transient, raise_if_retryable
+from .transport import classify, detail, one_line, pool, redact
 
 if TYPE_CHECKING:
     from .backend import OpenAIBackend, _Call
@@ -276,7 +276,7 @@ class BatchRun:
         elif record.status == "failed":
             errors = ((view or {}).get("errors") or {}).get("data") or [{}]
             first = errors[0] if isinstance(errors[0], dict) else {}
-            reason = f"{where} failed: {_one_line(str(first.get('message') or first.get('code') or 'no reason'))}"
+            reason = f"{where} failed: {one_line(str(first.get('message') or first.get('code') or 'no reason'))}"
             for cid in record.custom_ids:
                 yield cid, reason
             return
@@ -315,8 +315,7 @@ class BatchRun:
         if url not in self._apis:
             o = self.options
             self._apis[url] = _Api(url, os.environ.get(o.api_key_env) or None, timeout=o.timeout,
-                                   policy=RetryPolicy(retries=o.retries, backoff=o.backoff, max_backoff=o.max_backoff,
-                                                      max_retry_after=o.max_retry_after))
+                                   policy=RetryPolicy.of(o))
         return self._apis[url]
 
     def close(self) -> None:
@@ -342,11 +341,11 @@ def _parse_results(blob: bytes, kind: str, where: str) -> Iterator[tuple[str, An
             try:
                 yield line["custom_id"], parse_answer(kind, body)
             except Exception as exc:  # the provider's answer is malformed: that request failed
-                yield line["custom_id"], f"{where}: {_one_line(str(exc))}"
+                yield line["custom_id"], f"{where}: {one_line(str(exc))}"
             continue
-        detail = error or (body.get("error") if isinstance(body, dict) else None) or {}
-        code = detail.get("code") or (f"HTTP {status}" if status else "error")
-        yield line["custom_id"], f"{where}: {code}: {_one_line(str(detail.get('message') or 'no message'))}"
+        problem = error or (body.get("error") if isinstance(body, dict) else None) or {}
+        code = problem.get("code") or (f"HTTP {status}" if status else "error")
+        yield line["custom_id"], f"{where}: {code}: {one_line(str(problem.get('message') or 'no message'))}"
 
 
 class _Api:
@@ -384,35 +383,32 @@ class _Api:
         return bytes(self._call("GET", f"/files/{file_id}/content").data)
 
     def _call(self, method: str, path: str, *, missing_ok: bool = False, **kwargs: Any) -> Any:
-        """The response (a 2xx); None for a 404 when ``missing_ok``; else a one-line :class:`WapiiError`."""
+        """The response (a 2xx); None for a 404 when ``missing_ok``; else a one-line :class:`WapiiError`
+        (after the policy's retries when the failure was transient)."""
         url = self.base_url + path
-        last = ""
-        for attempt in range(self.policy.retries + 1):
-            retry_after = None
+
+        def attempt() -> Any:
             try:
                 response = self._pool.request(method, url, **kwargs)
             except HTTPError as exc:
                 kind, reason = classify(exc)
                 if kind == "unreachable":
-                    raise WapiiError(self._redact(f"backend openai: cannot reach {url} ({detail(exc)}); the "
-                                                  "batches are kept in the run directory: run the same command "
-                                                  "again once it is reachable")) from None
-                last = reason
-            else:
-                if response.status < 300:
-                    return response
-                if response.status == 404 and missing_ok:
-                    return None
-                last = f"HTTP {response.status}: {_one_line(response.data.decode('utf-8', 'replace'))}"
-                if not is_retryable_status(response.status):
-                    break
-                retry_after = parse_retry_after(response.headers.get("retry-after"))
-            if attempt < self.policy.retries:
-                time.sleep(self.policy.delay(attempt, retry_after))
-        raise WapiiError(self._redact(f"backend openai: {method} {url} failed: {last}"))
+                    raise WapiiError(redact(f"backend openai: cannot reach {url} ({detail(exc)}); the batches are "
+                                            "kept in the run directory: run the same command again once it is "
+                                            "reachable", self.api_key)) from None
+                raise Transient(reason) from None
+            if response.status < 300:
+                return response
+            if response.status == 404 and missing_ok:
+                return None
+            message = f"HTTP {response.status}: {one_line(response.data.decode('utf-8', 'replace'))}"
+            raise_if_retryable(response.status, response.headers, message)
+            raise WapiiError(redact(f"backend openai: {method} {url} failed: {message}", self.api_key))
 
-    def _redact(self, text: str) -> str:
-        return text.replace(self.api_key, "***") if self.api_key else text
+        try:
+            return self.policy.call(attempt)
+        except Transient as exc:
+            raise WapiiError(redact(f"backend openai: {method} {url} failed: {exc}", self.api_key)) from None
 
     def close(self) -> None:
         self._pool.clear()
@@ -422,14 +418,9 @@ def _digest(ids: list[str]) -> str:
     return hashlib.sha256("\n".join(sorted(ids)).encode("utf-8")).hexdigest()[:32]
 
 
-def _one_line(text: str, limit: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
-
-
 def _first_problem(exc: Exception) -> str:
     if isinstance(exc, ValidationError):
         error = exc.errors()[0]
         where = ".".join(str(p) for p in error.get("loc", ())) or "file"
         return f"{where}: {error.get('msg')}"
-    return _one_line(str(exc))
+    return one_line(str(exc))

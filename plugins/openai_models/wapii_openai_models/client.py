@@ -16,8 +16,8 @@ from typing import Any
 
 from urllib3.exceptions import HTTPError
 
-from .retry import RetryPolicy, is_retryable_status, parse_retry_after
-from .transport import classify, pool
+from .retry import RetryPolicy, Transient, raise_if_retryable
+from .transport import classify, one_line, pool, redact
 
 
 @dataclass(frozen=True)
@@ -39,25 +39,14 @@ class _Unreachable(Exception):
     """No connection could be opened (DNS failure, connection refused): backing off will not heal it."""
 
 
-class _Transient(Exception):
-    def __init__(self, message: str, retry_after: float | None = None) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
-
-
-def _snippet(text: str, limit: int = 200) -> str:
-    one_line = " ".join(text.split())
-    return one_line if len(one_line) <= limit else one_line[:limit] + "…"
-
-
 def parse_answer(endpoint: str, payload: Any) -> Answer:
     """The first choice of a completions (``text``) or chat (``message.content``) response."""
     try:
         choice = payload["choices"][0]
         text = choice["message"]["content"] if endpoint == "chat" else choice["text"]
     except (KeyError, IndexError, TypeError):
-        raise _Transient(f"response without choices[0].{'message.content' if endpoint == 'chat' else 'text'}: "
-                         f"{_snippet(json.dumps(payload))}") from None
+        raise Transient(f"response without choices[0].{'message.content' if endpoint == 'chat' else 'text'}: "
+                        f"{one_line(json.dumps(payload))}") from None
     reason = choice.get("finish_reason") if isinstance(choice, dict) else None
     usage = payload.get("usage") if isinstance(payload, dict) else None
     tokens = [usage.get(k) if isinstance(usage, dict) else None for k in ("prompt_tokens", "completion_tokens")]
@@ -86,21 +75,20 @@ class ApiClient:
     def _next_url(self) -> str:
         return self.base_urls[next(self._turn) % len(self.base_urls)]
 
-    def _redact(self, message: str) -> str:
-        return message.replace(self._api_key, "***") if self._api_key else message
-
     def complete(self, endpoint: str, body: dict[str, Any]) -> Answer:
-        """POST ``body`` to ``endpoint`` ("completions" or "chat"), retrying transient failures.
+        """POST ``body`` to ``endpoint`` ("completions" or "chat"), retrying transient failures
+        (:meth:`RetryPolicy.call`; the wait between attempts ends early when the client is closed).
 
         Raises :class:`CallFailed` with a one-line reason when every attempt failed or the server
         refused the request (a 4xx other than 408/409/425/429).
         """
-        attempts = self.policy.retries + 1
         last = "no attempt"
         unreachable: set[str] = set()  # servers this call could not connect to
-        for attempt in range(attempts):
+
+        def attempt() -> Answer:
+            nonlocal last
             if self._closed.is_set():
-                raise CallFailed(f"client closed; last error: {last}")
+                raise CallFailed(redact(f"client closed; last error: {last}", self._api_key))
             base = self._next_url()
             if base in unreachable:
                 base = next(u for u in self.base_urls if u not in unreachable)
@@ -111,30 +99,34 @@ class ApiClient:
                 last = f"{url}: {exc}"
                 unreachable.add(base)
                 if len(unreachable) == len(self.base_urls):
-                    raise CallFailed(self._redact(f"{last}; not retried (an unknown host or a refused connection "
-                                                  "does not heal by waiting)")) from None
-            except _Transient as exc:
+                    raise CallFailed(redact(f"{last}; not retried (an unknown host or a refused connection does "
+                                            "not heal by waiting)", self._api_key)) from None
+                raise Transient(last, retry_after=0.0) from None  # another server, at once
+            except Transient as exc:
                 last = f"{url}: {exc}"
-                if attempt + 1 < attempts:
-                    self._closed.wait(self.policy.delay(attempt, exc.retry_after))
-        raise CallFailed(self._redact(f"gave up after {attempts} attempts; last error: {last}"))
+                raise
+
+        try:
+            return self.policy.call(attempt, sleep=self._closed.wait)
+        except Transient:
+            raise CallFailed(redact(f"gave up after {self.policy.retries + 1} attempts; last error: {last}",
+                                    self._api_key)) from None
 
     def _attempt(self, base: str, url: str, endpoint: str, body: dict[str, Any]) -> Answer:
         try:
             response = self._pools[base].request("POST", url, body=json.dumps(body).encode("utf-8"))
         except HTTPError as exc:
             kind, reason = classify(exc)
-            raise (_Unreachable if kind == "unreachable" else _Transient)(reason) from None
+            raise (_Unreachable if kind == "unreachable" else Transient)(reason) from None
         text = response.data.decode("utf-8", "replace")
         if response.status != 200:
-            message = f"HTTP {response.status}: {_snippet(text)}"
-            if is_retryable_status(response.status):
-                raise _Transient(message, parse_retry_after(response.headers.get("retry-after")))
-            raise CallFailed(self._redact(f"{url}: {message}"))
+            message = f"HTTP {response.status}: {one_line(text)}"
+            raise_if_retryable(response.status, response.headers, message)
+            raise CallFailed(redact(f"{url}: {message}", self._api_key))
         try:
             payload = json.loads(text)
         except json.JSONDecodeError:
-            raise _Transient(f"malformed JSON in the response: {_snippet(text)}") from None
+            raise Transient(f"malformed JSON in the response: {one_line(text)}") from None
         return parse_answer(endpoint, payload)
 
     def close(self) -> None:

@@ -22,7 +22,7 @@ from urllib3.exceptions import HTTPError, TimeoutError
 
 from wapii_core.api import GenerationRequest, WapiiError
 
-from .transport import classify, detail, pool
+from .transport import classify, detail, one_line, pool, redact
 
 if TYPE_CHECKING:
     from .backend import OpenAIBackend
@@ -78,11 +78,11 @@ def check_server(base_url: str, model: str, api_key: str | None, api_key_env: st
         response = manager.request("GET", f"{base_url}/models")
     except HTTPError as exc:
         if classify(exc)[0] == "unreachable":
-            raise WapiiError(f"backend openai: cannot reach {base_url}: {_hide(detail(exc), api_key)} "
+            raise WapiiError(f"backend openai: cannot reach {base_url}: {redact(detail(exc), api_key)} "
                              "(is the server running? check -O base_url)") from None
         if isinstance(exc, TimeoutError):
             raise WapiiError(f"backend openai: {base_url} did not answer within {timeout:g} s ({SKIP})") from None
-        raise WapiiError(f"backend openai: cannot reach {base_url}: {_hide(detail(exc), api_key)}") from None
+        raise WapiiError(f"backend openai: cannot reach {base_url}: {redact(detail(exc), api_key)}") from None
     finally:
         manager.clear()
     if response.status in (401, 403):
@@ -91,7 +91,7 @@ def check_server(base_url: str, model: str, api_key: str | None, api_key_env: st
                              f"${api_key_env} is not set (export it, or name another variable with "
                              "-O api_key_env=NAME)")
         raise WapiiError(f"backend openai: {base_url} refused the API key in ${api_key_env} "
-                         f"(HTTP {response.status}: {_message(response)})")
+                         f"(HTTP {response.status}: {redact(_message(response), api_key)})")
     if response.status != 200:
         return  # no model list (404), or a passing failure the requests will retry
     served = _model_ids(response)
@@ -114,8 +114,4 @@ def _message(response: Any) -> str:
         text = str(response.json()["error"]["message"])
     except (ValueError, KeyError, TypeError):
         text = response.data.decode("utf-8", "replace")
-    return " ".join(text.split())[:200]
-
-
-def _hide(text: str, api_key: str | None) -> str:
-    return text.replace(api_key, "***") if api_key else text
+    return one_line(text)

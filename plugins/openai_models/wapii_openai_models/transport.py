@@ -8,7 +8,8 @@ in flight (see ``benchmarks/bench_openai.py``).
 :func:`pool` honours the environment's proxy settings (``HTTPS_PROXY``, ``NO_PROXY``, ...) as
 httpx did. :func:`classify` sorts a failed request: ``unreachable`` (no connection could be made:
 an unknown host, a refused connection, a TLS failure; waiting does not heal these), or
-``transient`` (timeouts, dropped connections: worth retrying).
+``transient`` (timeouts, dropped connections: worth retrying). :func:`one_line` and :func:`redact`
+shape what a failure says: short, and never the key.
 """
 
 from __future__ import annotations
@@ -54,5 +55,17 @@ def detail(exc: BaseException) -> str:
     """The exception's message on one line, without urllib3's ``<... object at 0x...>:`` and
     ``HTTPConnection(host=..., port=...):`` prefixes (the URL is named by the caller)."""
     text = " ".join(str(exc).split())
-    text = re.sub(r"<[^<>]* object at 0x[0-9a-fA-F]+>:? ?|HTTPS?Connection\(host=[^()]*\): ", "", text)
-    return text if len(text) <= 200 else text[:200] + "…"
+    return one_line(re.sub(r"<[^<>]* object at 0x[0-9a-fA-F]+>:? ?|HTTPS?Connection\(host=[^()]*\): ", "", text))
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """``text`` with its whitespace collapsed, cut to ``limit`` characters (an ellipsis ending a cut
+    one): how a server's answer or an error appears in a message."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def redact(text: str, secret: str | None) -> str:
+    """``text`` with every occurrence of ``secret`` (the API key) replaced by ``***``: what any message
+    that may quote a URL, a header or a server's answer goes through."""
+    return text.replace(secret, "***") if secret else text

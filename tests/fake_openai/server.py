@@ -4,7 +4,7 @@ It serves ``POST /v1/completions``, ``POST /v1/chat/completions`` and ``GET /v1/
 vLLM or OpenAI would, with answers scripted per test (a *responder*), counts every request (and
 the most it had in flight at once), and injects faults on demand: 429 with ``Retry-After``, 5xx,
 slow answers, malformed JSON and dropped connections. It also serves OpenAI's Batch API
-(``/v1/files`` and ``/v1/batches``, :mod:`.testing_batches`) with slow completion, expiry,
+(``/v1/files`` and ``/v1/batches``, :mod:`.batches`) with slow completion, expiry,
 cancellation and per-line errors. It applies ``stop`` strings the way real servers do (the answer ends before the
 stop string, which is not returned), and guided decoding the way vLLM's ``guidance`` backend does:
 a request with a grammar (``structured_outputs.grammar`` or the older ``guided_grammar``) gets a 400
@@ -16,7 +16,7 @@ when the grammar does not compile, and an answer cut to what the grammar allows 
         ...  # point a client at server.base_url
         assert server.requests == 3
 
-From a shell: ``python -m wapii_openai_models.testing_server --port 8000 --latency 0.1``.
+From a checkout's root: ``PYTHONPATH=tests python -m fake_openai --port 8000 --latency 0.1``.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Literal
 
 if TYPE_CHECKING:
-    from .testing_batches import BatchService
+    from .batches import BatchService
 
 FaultKind = Literal["rate_limit", "server_error", "slow", "malformed", "drop"]
 
@@ -96,6 +96,7 @@ class _State:
     api_key: str | None
     lock: threading.Lock = field(default_factory=threading.Lock)
     faults: list[Fault] = field(default_factory=list)
+    batch_faults: list[Fault] = field(default_factory=list)  # for the next Batch API requests
     always: Fault | None = None
     requests: int = 0
     answered: int = 0
@@ -104,7 +105,7 @@ class _State:
     models: list[str] | None = None  # None: any model name is served, and none is listed
     in_flight: int = 0
     peak_in_flight: int = 0
-    batches: Any = None  # the Batch API (testing_batches.BatchService)
+    batches: Any = None  # the Batch API (batches.BatchService)
 
 
 def _grammar(body: dict[str, Any]) -> str | None:
@@ -130,7 +131,7 @@ def answer(state: _State, endpoint: str, body: dict[str, Any], authorization: st
     reply = Reply(reply) if isinstance(reply, str) else reply
     grammar = _grammar(body)
     if grammar is not None:
-        from wapii_core.api import allowed_prefix
+        from wapii_core.grammar import allowed_prefix
 
         try:
             allowed, complete = allowed_prefix(grammar, reply.text)
@@ -179,8 +180,11 @@ class _Handler(BaseHTTPRequestHandler):
     def _authorised(self) -> bool:
         """Whether the request carries the server's key (when it has one); answers 401 when not."""
         state = self.server.state
-        if state.api_key and self.headers.get("Authorization") != f"Bearer {state.api_key}":
-            self._json(401, {"error": {"message": "invalid api key", "type": "invalid_request_error"}})
+        presented = self.headers.get("Authorization") or ""
+        if state.api_key and presented != f"Bearer {state.api_key}":
+            # some servers quote the key they were given: a client must keep it out of its own messages
+            self._json(401, {"error": {"message": f"Incorrect API key provided: {presented.removeprefix('Bearer ')}",
+                                       "type": "invalid_request_error"}})
             return False
         return True
 
@@ -195,7 +199,8 @@ class _Handler(BaseHTTPRequestHandler):
             else:
                 self._json(200, {"object": "list", "data": [{"id": m, "object": "model"} for m in state.models]})
         elif path.startswith(("/files", "/batches")):
-            self._reply(state.batches.get(self.path.removeprefix("/v1")))
+            if not self._batch_fault():
+                self._reply(state.batches.get(self.path.removeprefix("/v1")))
         else:
             self._json(404, {"error": {"message": f"no route {self.path}"}})
 
@@ -211,7 +216,7 @@ class _Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         path = self.path.rstrip("/").removeprefix("/v1")
         if path.startswith(("/files", "/batches")):
-            if self._authorised():
+            if self._authorised() and not self._batch_fault():
                 self._reply(state.batches.post(path, raw, self.headers.get("Content-Type", ""),
                                                self.headers.get("Authorization")))
             return
@@ -248,6 +253,13 @@ class _Handler(BaseHTTPRequestHandler):
                                        "type": "NotFoundError"}})
             return
         self._json(*answer(state, endpoint, body, self.headers.get("Authorization")))
+
+    def _batch_fault(self) -> bool:
+        """Play the next injected Batch API fault, if any; True when the request is finished with it."""
+        state = self.server.state
+        with state.lock:
+            fault = state.batch_faults.pop(0) if state.batch_faults else None
+        return fault is not None and self._inject(fault)
 
     def _inject(self, fault: Fault) -> bool:
         """Play ``fault``; True when the request is finished with it."""
@@ -286,7 +298,7 @@ class OpenAIServer:
                  host: str = "127.0.0.1", port: int = 0, models: list[str] | None = None) -> None:
         """``models``: the model names served and listed at ``GET /v1/models`` (another name gets a
         404); None serves any name and answers that listing with 404, as some servers do."""
-        from .testing_batches import BatchService
+        from .batches import BatchService
 
         self._state = _State(responder or default_responder, latency, api_key, models=models)
         self._state.batches = BatchService(lambda endpoint, body, auth: answer(self._state, endpoint, body, auth),
@@ -315,7 +327,7 @@ class OpenAIServer:
 
     @property
     def batches(self) -> "BatchService":
-        """The Batch API's state: ``created``, ``uploads``, ``behave(...)`` (see :mod:`.testing_batches`)."""
+        """The Batch API's state: ``created``, ``uploads``, ``behave(...)`` (see :mod:`.batches`)."""
         return self._state.batches
 
     @property
@@ -338,6 +350,11 @@ class OpenAIServer:
         with self._state.lock:
             self._state.faults.extend(faults)
 
+    def inject_batch_api(self, *faults: Fault) -> None:
+        """Fail the next Batch API requests (``/v1/files``, ``/v1/batches``) with ``faults``, one each, in order."""
+        with self._state.lock:
+            self._state.batch_faults.extend(faults)
+
     def fail_always(self, fault: Fault | None) -> None:
         """Fail every request (after the injected ones) with ``fault``; None heals the server."""
         with self._state.lock:
@@ -358,7 +375,7 @@ class OpenAIServer:
     def start(self) -> "OpenAIServer":
         if self._thread is None:
             self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                            name="wapii-openai-testing-server", daemon=True)
+                                            name="fake-openai-server", daemon=True)
             self._thread.start()
         return self
 
@@ -380,7 +397,7 @@ def run_batch(input_path: str | Path, output_path: str | Path, responder: Respon
     """Do what ``vllm run-batch -i INPUT -o OUTPUT`` does, answering each line as this server would
     (``responder``, stop strings, grammars): one ``{"id", "custom_id", "response": {"status_code",
     "request_id", "body"}, "error"}`` line per request. Returns the number of requests."""
-    from .testing_batches import ENDPOINTS
+    from .batches import ENDPOINTS
 
     state = _State(responder or default_responder, 0.0, None)
     records = []
@@ -421,6 +438,3 @@ def main(argv: list[str] | None = None) -> None:
     except KeyboardInterrupt:
         server.stop()
 
-
-if __name__ == "__main__":
-    main()

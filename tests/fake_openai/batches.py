@@ -10,7 +10,7 @@ a batch with a bad line fails with ``errors``.
 A batch runs in simulated time, worked out whenever it is looked at: it is ``validating`` for
 the first tenth of its ``duration``, then ``in_progress`` with ``request_counts`` growing, and
 then ends. Each line is answered like a request to the completions or chat endpoint
-(:func:`.testing_server.answer`: the responder, stop strings, grammars) when the batch ends; the
+(:func:`.server.answer`: the responder, stop strings, grammars) when the batch ends; the
 output file holds the answers (``{"id", "custom_id", "response": {"status_code", "request_id",
 "body"}, "error": null}``), the error file the lines that failed. How batches behave is set with
 :meth:`BatchService.behave`: slow completion (``duration``), expiry (``expire``: only part of the
