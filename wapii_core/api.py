@@ -54,6 +54,7 @@ _WHERE: dict[str, str] = {
     "parse_requests": "wapii_core.sandbox.wire_capture", "send_request": "wapii_core.sandbox.wire_capture",
     # Wire-mode helpers (judging what was sent, byte for byte).
     "wire_text": "wapii_core.judge.wire", "judge_wire": "wapii_core.judge.wire",
+    "normalise_wire_request": "wapii_core.judge.sent_request", "sends_as_text": "wapii_core.judge.sent_request",
     "js_literal": "wapii_core.generation.js_literal",
     "js_string": "wapii_core.generation.js_literal",
     "decode_body": "wapii_core.judge.wire_bodies",
@@ -64,7 +65,7 @@ _WHERE: dict[str, str] = {
     "FORM_TYPE": "wapii_core.judge.wire_bodies",
     "MULTIPART_TYPE": "wapii_core.judge.wire_bodies",
     # Constrained decoding: grammar building blocks.
-    "Constraint": "wapii_core.grammar", "cached": "wapii_core.grammar",
+    "Constraint": "wapii_core.grammar", "cached": "wapii_core.grammar", "adapter_constraint": "wapii_core.grammar",
     "Api": "wapii_core.grammar.endpoints", "Endpoint": "wapii_core.grammar.endpoints",
     "load_api": "wapii_core.grammar.endpoints",
     "LarkWriter": "wapii_core.grammar.lark", "Entry": "wapii_core.grammar.lark", "WS": "wapii_core.grammar.lark",
