@@ -113,6 +113,8 @@ _WHERE: dict[str, str] = {
     "MetricKind": "wapii_core.base.metric_kinds",
     # The comparison modes a run is judged in.
     "MODES": "wapii_core.base.protocols",
+    # What an adapter declares it can do (language, single call, constrained decoding, modes).
+    "AdapterCapabilities": "wapii_core.base.capabilities", "default_capabilities": "wapii_core.base.capabilities",
     # Datasets a plugin ships: read a directory in the WAPIIBench layout.
     "load_dataset_dir": "wapii_core.datasets.loader",
     # JavaScript adapters: extraction of the first call, the grammar dialect and literals.
