@@ -143,7 +143,7 @@ class _Captures:
 
 
 def _failure(result: SampleResult) -> str:
-    why = "; ".join(result.reasons[:2]) if result.reasons else (result.error_detail or "")
+    why = "; ".join(list(result.reasons.values())[:2]) or result.error_detail or ""
     return f"{result.sample}: {result.error or result.verdict}" + (f" ({why})" if why else "")
 
 
@@ -210,10 +210,10 @@ def _expectation_met(expect: str, result: SampleResult) -> bool:
         return any(_expectation_met(one, result) for one in expect.split("|"))
     if expect == "not_correct":
         return result.verdict != "correct"
-    if result.error is None or not result.error_detail:
+    if result.error is None:
         return False
     if expect == "bad_capture":
-        return result.error == "runtime_error" and result.error_detail.startswith("bad_capture")
+        return result.error == "runtime_error" and (result.error_detail or "").startswith("bad_capture")
     if expect == "blocked":
         return result.error.startswith("blocked: ")
     return result.error == expect
