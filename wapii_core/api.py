@@ -115,6 +115,10 @@ _WHERE: dict[str, str] = {
     "MODES": "wapii_core.base.protocols",
     # What an adapter declares it can do (language, single call, constrained decoding, modes).
     "AdapterCapabilities": "wapii_core.base.capabilities", "default_capabilities": "wapii_core.base.capabilities",
+    # The conformance kit an adapter runs on itself (oracle, replay corpora, hostile programs).
+    "check_adapter": "wapii_core.run.conformance", "ConformanceReport": "wapii_core.run.conformance",
+    "CheckOutcome": "wapii_core.run.conformance", "ReplayCorpus": "wapii_core.run.conformance",
+    "HostileProgram": "wapii_core.run.conformance",
     # Datasets a plugin ships: read a directory in the WAPIIBench layout.
     "load_dataset_dir": "wapii_core.datasets.loader",
     # JavaScript adapters: extraction of the first call, the grammar dialect and literals.
