@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from support import WAPIIBENCH
+from hostile.fixtures import canaries, sandbox_user  # noqa: F401 - fixtures
+from support import WAPIIBENCH, adapters_where
 from wapii_core.base import plugins
 from wapii_core.base.model import Setup
 from wapii_core.run.conformance import HostileProgram, ReplayCorpus, check_adapter, hostile_check, oracle_checks
@@ -113,3 +114,32 @@ def test_a_replay_corpus_is_compared_verdict_by_verdict(tmp_path, demo) -> None:
     (outcome,) = check_adapter("requests_py", datasets=[], replays=[corpus]).checks
     assert (outcome.kind, outcome.total, outcome.passed) == ("replay", 2, 1)
     assert outcome.failures[0].startswith(f"{demo.samples[1].id}: (ours, expected) {{'error': ('no_request', None)")
+
+
+def _hostile_families() -> dict[str, str]:
+    """Installed JavaScript adapter -> its hostile family (``tests/hostile/<family>``: the attacks on
+    the runtime written with its library, and the attempts at forging its capture)."""
+    from hostile.run_corpus import JS_CORPORA
+
+    return {name: JS_CORPORA[name] for name in adapters_where(language="javascript") if name in JS_CORPORA}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("adapter_name", list(_hostile_families()))
+def test_the_hostile_family_of_its_language_is_contained(adapter_name, demo, canaries) -> None:
+    """The kit's hostile check on the adapter's family: each program aims at the task the oracle program
+    after it is judged on (and at another request for whatever follows it); each ends as it states,
+    every oracle program after one is judged correct, and no canary trips."""
+    from hostile.canaries import FORGE_DEFAULT, corpus
+
+    benign = demo.samples[0]
+    programs = [HostileProgram(p.name, p.aimed_at(benign.config, FORGE_DEFAULT), p.expect, sample=benign.id)
+                for p in corpus(_hostile_families()[adapter_name], canaries.directory, canaries.port, canaries.marker)]
+    adapter = plugins.adapters.get(adapter_name)(workers=1, timeout_s=1.0)
+    try:
+        report = check_adapter(adapter, datasets=[demo], setups=[], hostile={adapter_name: programs})
+    finally:
+        adapter.close()
+    (outcome,) = report.checks
+    assert outcome.total == 2 * len(programs) and report.problems() == []
+    assert canaries.violations([report.model_dump_json()]) == []
