@@ -79,6 +79,10 @@ def test_a_wrong_rendering_fails_the_oracle_check_and_says_why(demo) -> None:
     assert outcome.failures[0].startswith(f"{demo.samples[0].id}: illegal (method illegal: sent 'delete', expected ")
 
 
+FORGED = {"url": "https://api.example.com/forged", "method": "get", "headers": {"X-Forged": "yes"},
+          "params": {"forged": "1"}}
+
+
 def test_hostile_programs_are_held_to_their_expectation(demo) -> None:
     adapter = plugins.adapters.get("requests_py")(timeout_s=1.0)
     try:
@@ -87,11 +91,16 @@ def test_hostile_programs_are_held_to_their_expectation(demo) -> None:
                            "timeout|runtime_error"),
             HostileProgram("sends nothing", "import requests\nx = 1\n", "no_request"),
             HostileProgram("claims a timeout", "import requests\nx = 1\n", "timeout"),
+            HostileProgram("sends what it aims at", "import requests\nrequests.get('https://api.example.com/forged', "
+                           "params={'forged': '1'}, headers={'X-Forged': 'yes'})\n", "not_correct", forge=FORGED),
+            HostileProgram("sends something else", "import requests\nrequests.get('https://api.example.com/forged', "
+                           "params={'forged': '2'}, headers={'X-Forged': 'yes'})\n", "not_correct", forge=FORGED),
         ], "python")
     finally:
         adapter.close()
-    assert (outcome.total, outcome.passed) == (6, 5)
-    assert outcome.failures == ["claims a timeout: expected timeout, got no_request ()"]
+    assert (outcome.total, outcome.passed) == (10, 8)
+    assert outcome.failures == ["claims a timeout: expected timeout, got no_request ()",
+                                "sends what it aims at: expected not_correct, got illegal ()"]
 
 
 def test_a_replay_corpus_is_compared_verdict_by_verdict(tmp_path, demo) -> None:
@@ -127,13 +136,13 @@ def _hostile_families() -> dict[str, str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("adapter_name", list(_hostile_families()))
 def test_the_hostile_family_of_its_language_is_contained(adapter_name, demo, canaries) -> None:
-    """The kit's hostile check on the adapter's family: each program aims at the task the oracle program
-    after it is judged on (and at another request for whatever follows it); each ends as it states,
-    every oracle program after one is judged correct, and no canary trips."""
-    from hostile.canaries import FORGE_DEFAULT, corpus
+    """The kit's hostile check on the adapter's family: each program ends as it states (one that tries to
+    be judged on a request it did not send is not judged on it), every oracle program after one is
+    judged correct (a program that tries to impose its request on the next call fails), and no canary
+    trips."""
+    from hostile.canaries import corpus
 
-    benign = demo.samples[0]
-    programs = [HostileProgram(p.name, p.aimed_at(benign.config, FORGE_DEFAULT), p.expect, sample=benign.id)
+    programs = [HostileProgram(p.name, p.aimed_at(), p.expect, forge=p.forge)
                 for p in corpus(_hostile_families()[adapter_name], canaries.directory, canaries.port, canaries.marker)]
     adapter = plugins.adapters.get(adapter_name)(workers=1, timeout_s=1.0)
     try:

@@ -114,14 +114,17 @@ class ReplayCorpus:
 class HostileProgram:
     """One hostile program: ``code`` (a full program), and ``expect``, how it must end: an error kind
     (``runtime_error``, ``no_request``, ...), ``blocked`` (a ``blocked: <what>`` error),
-    ``bad_capture`` (a ``runtime_error`` whose detail starts so) or ``not_correct`` (anything but a
-    ``correct`` verdict on ``sample``, the task whose request it tries to have judged); alternatives
-    joined by ``|``."""
+    ``bad_capture`` (a ``runtime_error`` whose detail starts so) or ``not_correct`` (an error, or a
+    request other than ``forge``, the neutral request it tries to have judged in place of what it
+    sent: the same ``url``, ``method``, ``params`` and ``data``, and its headers among those judged,
+    make it the forged one; without ``forge``, anything but a ``correct`` verdict on ``sample``);
+    alternatives joined by ``|``."""
 
     name: str
     code: str
     expect: str
     sample: str | None = None  # the task it is judged on (default: the benign task)
+    forge: dict[str, Any] | None = None
 
 
 @dataclass
@@ -205,10 +208,23 @@ def replay_check(adapter_name: str, corpus: ReplayCorpus, out: Path | None = Non
     return _outcome("replay", corpus.name, failures, len(corpus.expected)), results
 
 
-def _expectation_met(expect: str, result: SampleResult) -> bool:
+def _is_forged(request: dict[str, Any] | None, forge: dict[str, Any]) -> bool:
+    """Whether a judged request is ``forge``: the same ``url``, ``method``, ``params`` and ``data`` (absent
+    in both, or equal), the forge's headers among the request's."""
+    if request is None:
+        return False
+    if any(request.get(key) != forge.get(key) for key in ("url", "method", "params", "data")):
+        return False
+    headers = {str(name).lower(): value for name, value in (request.get("headers") or {}).items()}
+    return all(headers.get(name.lower()) == value for name, value in (forge.get("headers") or {}).items())
+
+
+def _expectation_met(program: HostileProgram, expect: str, result: SampleResult) -> bool:
     if "|" in expect:
-        return any(_expectation_met(one, result) for one in expect.split("|"))
+        return any(_expectation_met(program, one, result) for one in expect.split("|"))
     if expect == "not_correct":
+        if program.forge is not None:
+            return result.error is not None or not _is_forged(result.request, program.forge)
         return result.verdict != "correct"
     if result.error is None:
         return False
@@ -237,7 +253,7 @@ def hostile_check(adapter: Adapter, dataset: Dataset, programs: Sequence[Hostile
     failures = []
     for n, program in enumerate(programs):
         hostile, after = results[2 * n], results[2 * n + 1]
-        if not _expectation_met(program.expect, hostile):
+        if not _expectation_met(program, program.expect, hostile):
             failures.append(f"{program.name}: expected {program.expect}, got {hostile.error or hostile.verdict} "
                             f"({(hostile.error_detail or '')[:120]})")
         if after.verdict != "correct":
