@@ -83,6 +83,7 @@ FORGED = {"url": "https://api.example.com/forged", "method": "get", "headers": {
           "params": {"forged": "1"}}
 
 
+@pytest.mark.slow
 def test_hostile_programs_are_held_to_their_expectation(demo) -> None:
     adapter = plugins.adapters.get("requests_py")(timeout_s=1.0)
     try:

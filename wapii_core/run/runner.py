@@ -253,7 +253,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
         if config.setting.startswith("constrained") and config.backend != "replay" \
                 and not adapter.capabilities.constrained:
             raise WapiiError(f"adapter {config.adapter!r} cannot constrain generation (setting {config.setting!r}); "
-                             "run it unconstrained, or pick an adapter that can (wapii plugins)")
+                             "run it unconstrained, or pick an adapter that can (wapii adapters list)")
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         inputs.config = config
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
