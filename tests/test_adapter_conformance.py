@@ -104,6 +104,7 @@ def test_hostile_programs_are_held_to_their_expectation(demo) -> None:
                                 "sends what it aims at: expected not_correct, got illegal ()"]
 
 
+@pytest.mark.slow
 def test_a_replay_corpus_is_compared_verdict_by_verdict(tmp_path, demo) -> None:
     adapter = plugins.adapters.get("requests_py")()
     try:
