@@ -95,7 +95,8 @@ def test_hostile_python_programs_through_the_example_adapter_are_contained(examp
         hostile, benign = requests[2 * n], requests[2 * n + 1]
         if hostile is not None and same_request(hostile, FORGE_DEFAULT):
             problems.append(f"{program.name}: captured as the request it forges")
-        expected = {"url": f"https://api.example.com/items/{n}", "method": "get", "headers": {"X-n": str(n)},
+        url = f"https://api.example.com/items/{n}"
+        expected = {"url": url, "sent_url": url, "method": "get", "headers": {"X-n": str(n)},
                     "params": {"q": str(n)}, "sent_params": {"q": str(n)}}
         if benign != expected:
             problems.append(f"{program.name}: the benign program after it got {captures[2 * n + 1]}")
