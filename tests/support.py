@@ -63,6 +63,32 @@ def same(a, b) -> bool:
     return a == b
 
 
+def adapter_capabilities() -> dict:
+    """``{name: AdapterCapabilities}`` of every registered adapter (each created, never started)."""
+    from wapii_core.base import plugins
+
+    found = {}
+    for name in plugins.adapters.names():
+        adapter = plugins.adapters.get(name)()
+        try:
+            found[name] = adapter.capabilities
+        finally:
+            adapter.close()
+    return found
+
+
+def adapters_where(**wanted) -> list[str]:
+    """The registered adapters whose capabilities hold every ``field=value`` of ``wanted`` (a tuple
+    value: any of its items), e.g. ``adapters_where(language="python")``, ``adapters_where(constrained=True)``:
+    tests ask the adapters what they can do instead of listing them by name."""
+    def fits(capabilities, field, value):
+        have = getattr(capabilities, field)
+        return have in value if isinstance(value, tuple) else have == value
+
+    return [name for name, capabilities in adapter_capabilities().items()
+            if all(fits(capabilities, field, value) for field, value in wanted.items())]
+
+
 def grammar_adapter(name: str):
     """A context giving an instance of adapter ``name`` for a grammar test (closed after it); the test
     is skipped when no grammar engine or that adapter is installed."""

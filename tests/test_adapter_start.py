@@ -16,16 +16,33 @@ import pytest
 from wapii_core.base import plugins
 
 HAS_NODE = bool(os.environ.get("WAPII_NODE") or shutil.which("node"))
-ADAPTERS = ["requests_py"] + (["axios_js", "fetch_js"] if HAS_NODE else [])
-PROGRAMS = {
-    "requests_py": "import requests\nrequests.get('https://example.com/a', params={'q': 1})\n",
-    "axios_js": "const axios = require('axios');\naxios.get('https://example.com/a', { params: { q: 1 } });\n",
-    "fetch_js": "fetch('https://example.com/a?q=1');\n",
-}
+
+
+def _on_the_core_pools() -> list[str]:
+    """The registered adapters built on the core's Node runtime or Python pool (whose workers this
+    test watches), JavaScript ones only where Node is installed."""
+    from wapii_core.pyhttp.adapter import PythonAdapterBase
+    from wapii_core.sandbox.node.adapter import NodeAdapterBase
+
+    found = []
+    for name in plugins.adapters.names():
+        adapter = plugins.adapters.get(name)()
+        if isinstance(adapter, PythonAdapterBase) or (isinstance(adapter, NodeAdapterBase) and HAS_NODE):
+            found.append(name)
+        adapter.close()
+    return found
+
+
+ADAPTERS = _on_the_core_pools()
 
 
 def _call(adapter, name: str) -> str:
-    extraction = adapter.extract(PROGRAMS[name])
+    """The call of the oracle's program for the demo's first task."""
+    from wapii_core.base.model import Setup
+    from wapii_core.run.runner import load_dataset
+
+    sample = load_dataset("demo", None).samples[0]
+    extraction = adapter.extract(adapter.render(sample.config, Setup.full, sample))
     assert extraction.call is not None, extraction
     return extraction.call
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -11,14 +10,13 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from support import adapter_capabilities
 from wapii_core.cli import compare, report
 from wapii_core.run.runner import load_dataset
 
 pytest.importorskip("wapii_requests_py")
 
 DEMO = load_dataset("demo", None)
-PYTHON = ["requests_py", "httpx_py"]
-AIOHTTP = ["aiohttp_py"] if importlib.util.find_spec("wapii_aiohttp_py") else []
 HAS_NODE = shutil.which("node") is not None
 
 
@@ -42,7 +40,8 @@ def table(compared: dict, title: str) -> dict[str, list]:
 
 @pytest.mark.slow
 def test_oracle_scores_every_library_fully_and_no_task_differs(tmp_path: Path) -> None:
-    adapters = PYTHON + AIOHTTP + (["axios_js", "fetch_js"] if HAS_NODE else [])
+    adapters = [name for name, capabilities in adapter_capabilities().items()
+                if HAS_NODE or capabilities.language != "javascript"]  # every installed library
     out = tmp_path / "cmp"
     invoke("compare", *[a for name in adapters for a in ("--adapter", name)], "--backend", "oracle",
            "--out", str(out), "--resamples", "0", "--quiet")
@@ -122,9 +121,10 @@ def section(markdown: str, heading: str) -> str:
 
 
 def test_generations_must_name_their_adapter_when_there_are_several() -> None:
-    assert compare.parse_generations(["x.jsonl"], PYTHON) == {name: Path("x.jsonl") for name in PYTHON}
+    pair = ["requests_py", "httpx_py"]
+    assert compare.parse_generations(["x.jsonl"], pair) == {name: Path("x.jsonl") for name in pair}
     with pytest.raises(Exception, match="ADAPTER=PATH"):
-        compare.parse_generations(["a.jsonl", "b.jsonl"], PYTHON)
+        compare.parse_generations(["a.jsonl", "b.jsonl"], pair)
 
 
 @pytest.mark.slow

@@ -2,8 +2,8 @@
 
 For every ``<name>.reference.json`` in ``../shared/conformance``, the programs in ``<name>/<api>/
 <index:04d>_code.js`` are re-scored the way a user would (``wapii run --backend replay --generations
-<name>``: the ``axios_js`` adapter extracts, executes and normalises, the core judges in reference
-mode and aggregates); every per-sample verdict in ``results.jsonl``, every statistic and every row
+<name>``, the conformance kit's replay check: the ``axios_js`` adapter extracts, executes and
+normalises, the core judges in reference mode and aggregates); every per-sample verdict in ``results.jsonl``, every statistic and every row
 of ``summary.json`` must equal what the reference pipeline produced for the same files (floating-point
 values to 1e-9). A program ending in ``timeout`` / ``unsatisfiable_constraints`` is the reference's
 marker for a constrained generation that stopped on its time limit / on unsatisfiable constraints.
@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 
-from support import CONFORMANCE, WAPIIBENCH, run_cli
+from support import CONFORMANCE, WAPIIBENCH
 from wapii_core.judge.metrics import ROW_NAMES
 from wapii_core.base.model import SampleResult
 from wapii_core.judge.refstats import reference_statistics
+from wapii_core.run.conformance import CheckOutcome, ReplayCorpus, replay_check
 
 CORPORA = sorted(CONFORMANCE.glob("*.reference.json"))
 TOLERANCE = 1e-9
@@ -57,16 +58,16 @@ class Corpus:
     reference: dict[str, Any]
     results: dict[str, SampleResult]  # sample id -> result
     summary: dict[str, Any]  # the run's summary.json
+    outcome: CheckOutcome  # the kit's per-sample comparison
 
 
-def _judge_corpus(directory: Path, out: Path) -> tuple[dict[str, SampleResult], dict[str, Any]]:
-    """Re-score the corpus exactly as a user would: ``wapii run --backend replay``; results by sample id."""
-    done = run_cli("run", "--dataset", "wapiibench", "--data-dir", str(WAPIIBENCH), "--adapter", "axios_js",
-                   "--backend", "replay", "--generations", str(directory), "--setup", "full", "--out", str(out),
-                   "--quiet")
-    assert done.returncode == 0, done.stderr
-    results = [SampleResult.model_validate_json(line) for line in (out / "results.jsonl").read_text().splitlines()]
-    return {r.sample: r for r in results}, json.loads((out / "summary.json").read_text())
+def _judge_corpus(name: str, directory: Path, reference: dict[str, Any],
+                  out: Path) -> tuple[CheckOutcome, dict[str, SampleResult], dict[str, Any]]:
+    """Re-score the corpus exactly as a user would (``wapii run --backend replay``, the conformance kit's
+    replay check): its per-sample outcome, the results by sample id and the run's summary."""
+    corpus = ReplayCorpus(name, directory, reference["samples"], dataset="wapiibench", data_dir=WAPIIBENCH)
+    outcome, results = replay_check("axios_js", corpus, out)
+    return outcome, {r.sample: r for r in results}, json.loads((out / "summary.json").read_text())
 
 
 @pytest.fixture(scope="module", params=CORPORA, ids=[p.name.removesuffix(".reference.json") for p in CORPORA])
@@ -75,8 +76,8 @@ def corpus(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     name = path.name.removesuffix(".reference.json")
     reference = json.loads(path.read_text())
     directory = path.parent / name
-    results, summary = _judge_corpus(directory, tmp_path_factory.mktemp(name) / "run")
-    return Corpus(name, directory, reference, results, summary)
+    outcome, results, summary = _judge_corpus(name, directory, reference, tmp_path_factory.mktemp(name) / "run")
+    return Corpus(name, directory, reference, results, summary, outcome)
 
 
 def _close(ours: Any, theirs: Any) -> bool:
@@ -113,11 +114,6 @@ def statistic_differences(ours: dict[str, Any], theirs: dict[str, Any], scope: s
     return diffs
 
 
-def _verdicts(result: SampleResult) -> dict[str, Any]:
-    return {"error": result.error, "sample": result.verdict, "url": result.url, "method": result.method,
-            "endpoint": result.endpoint, "arguments": {f: v for f, v in result.arguments.items() if v}}
-
-
 def _scopes(corpus: Corpus) -> dict[str, list[SampleResult]]:
     results = list(corpus.results.values())
     return {scope: results if scope == "all" else [r for r in results if r.api == scope]
@@ -132,14 +128,10 @@ def test_corpus_layout_matches_its_reference(corpus: Corpus) -> None:
 
 
 def test_every_sample_verdict_matches_the_reference(corpus: Corpus) -> None:
-    diffs = []
-    for sample_id, want in corpus.reference["samples"].items():
-        want = {**want, "arguments": {f: v for f, v in want["arguments"].items() if v}}
-        got = _verdicts(corpus.results[sample_id])
-        if got != want:
-            detail = {k: (got[k], want[k]) for k in want if got.get(k) != want[k]}
-            diffs.append(f"{sample_id} (ours, reference): {detail}; call={corpus.results[sample_id].call!r}")
-    assert not diffs, f"{len(diffs)} of {len(corpus.reference['samples'])} samples differ:\n" + "\n".join(diffs[:25])
+    outcome = corpus.outcome
+    assert outcome.total == len(corpus.reference["samples"])
+    assert outcome.failures == [], f"{outcome.total - outcome.passed} of {outcome.total} samples differ:\n" + \
+        "\n".join(outcome.failures)
 
 
 def test_every_statistic_matches_the_reference(corpus: Corpus) -> None:

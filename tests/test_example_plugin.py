@@ -95,9 +95,23 @@ def test_hostile_python_programs_through_the_example_adapter_are_contained(examp
         hostile, benign = requests[2 * n], requests[2 * n + 1]
         if hostile is not None and same_request(hostile, FORGE_DEFAULT):
             problems.append(f"{program.name}: captured as the request it forges")
-        expected = {"url": f"https://api.example.com/items/{n}", "method": "get", "headers": {"X-n": str(n)},
+        url = f"https://api.example.com/items/{n}"
+        expected = {"url": url, "sent_url": url, "method": "get", "headers": {"X-n": str(n)},
                     "params": {"q": str(n)}, "sent_params": {"q": str(n)}}
         if benign != expected:
             problems.append(f"{program.name}: the benign program after it got {captures[2 * n + 1]}")
     assert problems == []
     assert canaries.violations([json.dumps([c.model_dump() for c in captures])]) == []
+
+
+@pytest.mark.slow
+def test_a_constrained_run_with_an_adapter_that_cannot_constrain_is_refused_in_one_line(example_env, tmp_path):
+    """The example adapter declares no capabilities and has no ``constraint``: the default says it
+    cannot constrain, and the run says so before any backend or worker starts."""
+    out = tmp_path / "run"
+    done = run_cli("run", "--adapter", "urllib_py", "--backend", "fixed", "--setting", "constrained",
+                   "-O", "completion=''", "--out", str(out), "--quiet", env=example_env)
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "adapter 'urllib_py' cannot constrain generation (setting 'constrained')" in lines[0]
+    assert not out.exists()

@@ -22,7 +22,17 @@ import pytest
 from wapii_core.base.model import Generation
 
 CASES = Path(__file__).resolve().parent / "data" / "library_specific"
-ADAPTERS = {"requests_py": "py", "httpx_py": "py", "aiohttp_py": "py", "axios_js": "js", "fetch_js": "js"}
+
+
+def _libraries() -> dict[str, str]:
+    """Adapter -> the file extension of its programs: every library the cases are written for (read
+    from the first case's program files; a library joins by adding its program and expectations to
+    every case and its replay file)."""
+    first = next(path for path in sorted(CASES.iterdir()) if (path / "case.json").is_file())
+    return {path.stem: path.suffix[1:] for path in sorted(first.iterdir()) if path.name != "case.json"}
+
+
+ADAPTERS = _libraries()
 REPLAY = {
     "larchwood/0": "boolean_query_as_python_bool",
     "larchwood/1": "integral_float_in_query",

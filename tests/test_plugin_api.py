@@ -13,6 +13,7 @@ import pytest
 
 from wapii_core import api
 from wapii_core.base import hookspecs
+from wapii_core.base.capabilities import AdapterCapabilities
 from wapii_core.base.metric_kinds import Metric
 from wapii_core.base.plugin_checks import PluginError, conform, provider_problem, registration_problem
 
@@ -181,6 +182,7 @@ class GoodAdapter:
 def test_an_adapter_gets_the_defaults_of_the_optional_members_it_lacks():
     adapter = conform("adapter", GoodAdapter())
     assert adapter.default_mode == "reference" and adapter.isolation() is None and adapter.close() is None
+    assert adapter.capabilities == AdapterCapabilities(language="unknown", constrained=False)
     assert adapter.render("c", None, None, mode="wire") == "c"  # ``mode`` taken, and ignored
     with pytest.raises(Exception, match="adapter 'good' cannot constrain generation"):
         adapter.constraint("spec.yaml", None)
@@ -192,6 +194,10 @@ def test_an_adapter_gets_the_defaults_of_the_optional_members_it_lacks():
     ({"name": 3}, "attribute name is int, not str"),
     ({"default_mode": "loose"}, "default_mode 'loose' is not one of reference, strict, wire"),
     ({"close": "no"}, "close is str, not a method close()"),
+    ({"capabilities": {"language": "go"}}, "attribute capabilities is dict, not an AdapterCapabilities "
+                                           "(from wapii_core.api)"),
+    ({"capabilities": AdapterCapabilities(language="go", constrained=True)}, "capabilities.constrained is true but it lacks method constraint(spec, setup)"),
+    ({"capabilities": AdapterCapabilities(language="go", modes=("wire",))}, "default_mode 'reference' is not one of its capabilities.modes (wire)"),
 ])
 def test_an_adapter_that_breaks_its_protocol_is_named(change, problem):
     members = {k: v for k, v in vars(GoodAdapter).items() if not k.startswith("__")}

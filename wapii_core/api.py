@@ -52,20 +52,19 @@ _WHERE: dict[str, str] = {
     "NodeLibrary": "wapii_core.sandbox.node",
     "NodeRunner": "wapii_core.sandbox.node",
     "to_capture": "wapii_core.sandbox.node",
-    "WireError": "wapii_core.sandbox.wire_capture",
+    "WireRequest": "wapii_core.sandbox.wire_capture", "WireError": "wapii_core.sandbox.wire_capture",
     "parse_requests": "wapii_core.sandbox.wire_capture", "send_request": "wapii_core.sandbox.wire_capture",
     # Wire-mode helpers (judging what was sent, byte for byte).
     "wire_text": "wapii_core.judge.wire",
+    "normalise_wire_request": "wapii_core.judge.sent_request", "sends_as_text": "wapii_core.judge.sent_request",
     "js_literal": "wapii_core.generation.js_literal",
     "js_string": "wapii_core.generation.js_literal",
-    "decode_body": "wapii_core.judge.wire_bodies",
-    "parse_query": "wapii_core.judge.wire_bodies",
     "media_type": "wapii_core.judge.wire_bodies",
     "is_json": "wapii_core.judge.wire_bodies",
     "FORM_TYPE": "wapii_core.judge.wire_bodies",
     "MULTIPART_TYPE": "wapii_core.judge.wire_bodies",
     # Constrained decoding: grammar building blocks.
-    "Constraint": "wapii_core.grammar", "cached": "wapii_core.grammar",
+    "Constraint": "wapii_core.grammar", "adapter_constraint": "wapii_core.grammar",
     "Api": "wapii_core.grammar.endpoints", "Endpoint": "wapii_core.grammar.endpoints",
     "load_api": "wapii_core.grammar.endpoints",
     "LarkWriter": "wapii_core.grammar.lark", "Entry": "wapii_core.grammar.lark", "WS": "wapii_core.grammar.lark",
@@ -97,6 +96,12 @@ _WHERE: dict[str, str] = {
     "chat_program": "wapii_core.generation.programs",
     # Metric providers: what each value is (rate, count, mean) and means.
     "Metric": "wapii_core.base.metric_kinds",
+    # What an adapter declares it can do (language, single call, constrained decoding, modes).
+    "AdapterCapabilities": "wapii_core.base.capabilities",
+    # The conformance kit an adapter runs on itself (oracle, replay corpora, hostile programs).
+    "check_adapter": "wapii_core.run.conformance", "ConformanceReport": "wapii_core.run.conformance",
+    "CheckOutcome": "wapii_core.run.conformance", "ReplayCorpus": "wapii_core.run.conformance",
+    "HostileProgram": "wapii_core.run.conformance",
     # Datasets a plugin ships: read a directory in the WAPIIBench layout.
     "load_dataset_dir": "wapii_core.datasets.loader",
     # JavaScript adapters: extraction of the first call, the grammar dialect and literals.

@@ -59,6 +59,12 @@ def _cannot_constrain(instance: Any) -> Callable[..., Any]:
     return constraint
 
 
+def _default_capabilities(instance: Any) -> Any:
+    from wapii_core.base.capabilities import default_capabilities  # (pydantic: not at start-up)
+
+    return default_capabilities(instance)
+
+
 ADAPTER = (
     Member("name", kind=str),
     Member("prompt", ("sample", "setup", "dataset")),
@@ -68,6 +74,7 @@ ADAPTER = (
     Member("render", ("config", "setup", "sample")),
     Member("setup", ()),
     Member("default_mode", kind=str, default=lambda _: "reference"),
+    Member("capabilities", default=_default_capabilities),  # before constraint: its default asks for one
     Member("constraint", ("spec", "setup"), default=_cannot_constrain),
     Member("isolation", (), default=lambda _: _nothing),
     Member("start", (), default=lambda _: _nothing),
@@ -188,16 +195,34 @@ def _render_with_mode(render: Callable[..., str]) -> Callable[..., str]:
     return with_mode
 
 
+def _adapter_problem(adapter: Any) -> str | None:
+    """What is wrong with an adapter's ``default_mode`` and declared ``capabilities`` (None: nothing)."""
+    from wapii_core.base.capabilities import MODES, AdapterCapabilities  # (pydantic: not at start-up)
+
+    mode = getattr(adapter, "default_mode", "reference")
+    if mode not in MODES:
+        return f"default_mode {mode!r} is not one of {', '.join(MODES)}"
+    if not hasattr(adapter, "capabilities"):
+        return None
+    declared = adapter.capabilities
+    if not isinstance(declared, AdapterCapabilities):
+        return (f"attribute capabilities is {type(declared).__name__}, not an AdapterCapabilities "
+                "(from wapii_core.api)")
+    if mode not in declared.modes:
+        return f"default_mode {mode!r} is not one of its capabilities.modes ({', '.join(declared.modes)})"
+    if declared.constrained and not callable(getattr(adapter, "constraint", None)):
+        return "capabilities.constrained is true but it lacks method constraint(spec, setup)"
+    return None
+
+
 def conform(kind: str, instance: Any) -> Any:
     """``instance`` (an ``adapter`` or ``backend``), checked and completed with the defaults of the
     optional members it lacks; a :class:`PluginError` (without the plugin's name) when it does not
     follow its protocol."""
     members = ADAPTER if kind == "adapter" else BACKEND
     problem = members_problem(instance, members)
-    from wapii_core.base.protocols import MODES  # (the protocols import the pydantic models: not at start-up)
-
-    if problem is None and kind == "adapter" and getattr(instance, "default_mode", "reference") not in MODES:
-        problem = f"default_mode {instance.default_mode!r} is not one of {', '.join(MODES)}"
+    if problem is None and kind == "adapter":
+        problem = _adapter_problem(instance)
     if problem:
         raise PluginError(problem)
     try:

@@ -9,11 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, runtime_checkable
 
+from wapii_core.base.capabilities import MODES, AdapterCapabilities  # noqa: F401  (MODES: re-exported)
 from wapii_core.base.metric_kinds import Metric
 from wapii_core.base.model import Capture, Extraction, Generation, GenerationRequest, Prompt, Sample, SampleResult, Setup
-
-MODES = ("reference", "strict", "wire")
-"""Comparison modes: the paper's (metrics.md), with literal URL matching, and what goes on the wire (wire.py)."""
 
 
 @dataclass
@@ -135,13 +133,19 @@ class Adapter(Protocol):
 
     Optional (declared below with their defaults; :mod:`wapii_core.base.plugin_checks` checks each one an
     adapter has, and installs the default of each one it lacks, when the adapter is created):
-    ``default_mode``, ``constraint(spec, setup, **options)``, ``isolation()``, ``close()``.
+    ``default_mode``, ``capabilities``, ``constraint(spec, setup, **options)``, ``isolation()``,
+    ``start()``, ``close()``.
     """
 
     name: str
     default_mode: str
     """Optional (default ``"reference"``): the comparison mode a run is judged in unless ``--mode`` says
-    otherwise; one of ``reference``, ``strict``, ``wire``."""
+    otherwise; one of ``reference``, ``strict``, ``wire`` (and of ``capabilities.modes``)."""
+    capabilities: AdapterCapabilities
+    """Optional (default: :func:`~wapii_core.base.capabilities.default_capabilities`, an unknown language,
+    ``constrained`` where the adapter has its own ``constraint``): what the adapter offers (language,
+    single-call extraction, constrained decoding, comparison modes, wire capture), asked by the core,
+    backends and tests instead of adapter names."""
 
     def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt: ...
 

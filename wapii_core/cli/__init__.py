@@ -52,8 +52,8 @@ def _options(version: Optional[bool] = typer.Option(None, "--version", callback=
 
 
 def _add_builtin_commands() -> None:
-    from wapii_core.cli import (backends_cmd, cluster, compare, datasets, doctor, merge, plugins_cmd, report, run,
-                                show, view)
+    from wapii_core.cli import (adapters_cmd, backends_cmd, cluster, compare, datasets, doctor, merge, plugins_cmd,
+                                report, run, show, view)
 
     run.add_to(app)
     report.add_to(app)
@@ -63,6 +63,7 @@ def _add_builtin_commands() -> None:
     plugins_cmd.add_to(app)
     backends_cmd.add_to(app)
     doctor.add_to(app)
+    adapters_cmd.add_to(app)
     merge.add_to(app)
     cluster.add_to(app)
     view.add_to(app)

@@ -10,7 +10,7 @@
 - :mod:`.engine` is the engine interface a backend uses (:func:`get_engine`: llguidance).
 """
 
-from wapii_core.grammar.constraint import Constraint, cached
+from wapii_core.grammar.constraint import Constraint, adapter_constraint, cached
 from wapii_core.grammar.engine import CompiledGrammar, Engine, Matcher, accepts, allowed_prefix, get_engine
 
-__all__ = ["CompiledGrammar", "Constraint", "Engine", "Matcher", "accepts", "allowed_prefix", "cached", "get_engine"]
+__all__ = ["CompiledGrammar", "Constraint", "adapter_constraint", "Engine", "Matcher", "accepts", "allowed_prefix", "cached", "get_engine"]

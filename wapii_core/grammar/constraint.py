@@ -19,10 +19,14 @@ import tempfile
 import threading
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
+from wapii_core.base.setups import Setup
 from wapii_core.base.paths import cache_dir
 from wapii_core.grammar.lark import WS, alternatives
+
+if TYPE_CHECKING:
+    from wapii_core.spec.index import SpecIndex
 
 log = logging.getLogger("wapii.grammar")
 _STARTER_CALL = re.compile(r"([a-z]+)\(\s*(.*?)\s*,", re.S)
@@ -100,6 +104,25 @@ def cached(adapter: str, version: int, spec_sha256: str, setup: str, build: Call
     with _lock:
         _memo[name] = found
     return found
+
+
+Builder = Callable[["SpecIndex", Setup, bool, bool], Constraint]
+"""``build(index, setup, references, compact)``: an adapter's constraint for one spec and setup, not cached."""
+
+
+def adapter_constraint(adapter: str, version: int, spec: "Path | str | SpecIndex", setup: Setup | str,
+                       build: Builder, *, references: bool = True, compact: bool = False) -> Constraint:
+    """What an adapter's ``constraint(spec, setup, references=, compact=)`` returns: ``build``'s
+    constraint for the spec file (or loaded index) ``spec`` and ``setup``, cached per adapter, grammar
+    ``version`` (bump it whenever the grammar written for a spec changes), spec sha256, setup and options
+    (:func:`cached`). ``references=False``: every value a literal; ``compact``: little whitespace."""
+    from wapii_core.spec.index import SpecIndex
+
+    index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
+    setup = Setup(setup)
+    kind = ("import" if setup is Setup.imports else "call") + ("" if references else "-literal") + \
+        ("-compact" if compact else "")
+    return cached(adapter, version, index.sha256, kind, lambda: build(index, setup, references, compact))
 
 
 def _read(path: Path) -> Constraint | None:

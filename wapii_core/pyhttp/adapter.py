@@ -15,6 +15,7 @@ import os
 import threading
 from typing import Any, ClassVar, Protocol
 
+from wapii_core.base.capabilities import AdapterCapabilities
 from wapii_core.base.model import Capture, Extraction
 from wapii_core.pyhttp.capture import python_capture
 from wapii_core.pyhttp.extract import extract_python_call
@@ -59,6 +60,13 @@ class PythonAdapterBase:
         self._pool: SnippetPool | None = None
         self._lock = threading.Lock()
         self._closes = 0
+
+    @property
+    def capabilities(self) -> AdapterCapabilities:
+        """Python, the library's module, captured on the wire; constrained where the subclass has a
+        ``constraint``; the statements after the call still run (not a single call)."""
+        return AdapterCapabilities(language="python", library=self.library.module, wire_capture=True,
+                                   constrained=callable(getattr(type(self), "constraint", None)))
 
     def extract(self, code: str) -> Extraction:
         """The statements that issue the program's first request (see :mod:`wapii_core.pyhttp.extract`)."""

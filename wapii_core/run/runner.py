@@ -250,6 +250,10 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir))  # released last, after the store has closed
         adapter = _adapter(stack, config.adapter)  # started when there is something to judge
+        if config.setting.startswith("constrained") and config.backend != "replay" \
+                and not adapter.capabilities.constrained:
+            raise WapiiError(f"adapter {config.adapter!r} cannot constrain generation (setting {config.setting!r}); "
+                             "run it unconstrained, or pick an adapter that can (wapii adapters list)")
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         inputs.config = config
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,

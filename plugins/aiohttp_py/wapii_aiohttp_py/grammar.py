@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wapii_core.api import Constraint, PythonCallGrammar, Setup, SpecIndex, cached, load_api
+from wapii_core.api import Constraint, PythonCallGrammar, Setup, SpecIndex, adapter_constraint, load_api
 
 from .library import AIOHTTP
 from .prompt import ANCHOR
@@ -31,11 +31,7 @@ def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, co
 
 def constraint(spec: Path | str | SpecIndex, setup: Setup, *, references: bool = True,
                compact: bool = False) -> Constraint:
-    """The constraint for one spec and setup, cached per spec sha256 (see :func:`wapii_core.api.cached`);
+    """The constraint for one spec and setup, cached per spec sha256 (see :func:`wapii_core.api.adapter_constraint`);
     the options as in the axios grammar."""
-    index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
-    setup = Setup(setup)
-    kind = ("import" if setup is Setup.imports else "call") + ("" if references else "-literal") + \
-        ("-compact" if compact else "")
-    return cached(AIOHTTP.adapter, VERSION, index.sha256, kind,
-                  lambda: build_constraint(index, setup, references, compact))
+    return adapter_constraint(AIOHTTP.adapter, VERSION, spec, setup, build_constraint, references=references,
+                              compact=compact)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import Dataset, Extraction, NodeAdapterBase, Prompt, Sample, Setup
+from wapii_core.api import AdapterCapabilities, Dataset, Extraction, NodeAdapterBase, Prompt, Sample, Setup
 
 from .extract import extract_call
 from .normalise import normalise_request
@@ -30,6 +30,7 @@ class AxiosAdapter(NodeAdapterBase):
     """
 
     name = "axios_js"
+    capabilities = AdapterCapabilities(language="javascript", library="axios", single_call=True, constrained=True)
 
     node_library = staticmethod(library)
     record = CapturedRequest

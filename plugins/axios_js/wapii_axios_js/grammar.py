@@ -28,7 +28,7 @@ from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
                             JavaScriptUrl, LarkWriter, Obj, Prop, Setup, SpecIndex, UrlTrie, ValueRules, alternatives,
-                            as_header, cached, escape, literal, load_api, regex, url_regex)
+                            as_header, adapter_constraint, escape, literal, load_api, regex, url_regex)
 
 from .extract import CUT_OFFS
 
@@ -127,14 +127,11 @@ def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, co
 
 def constraint(spec: Path | str | SpecIndex, setup: Setup, *, references: bool = True,
                compact: bool = False) -> Constraint:
-    """The constraint for one spec and setup, cached per spec sha256 (see :func:`wapii_core.grammar.cached`).
+    """The constraint for one spec and setup, cached per spec sha256 (see :func:`wapii_core.api.adapter_constraint`).
 
     ``references=False`` leaves variables out: every value is a literal. The benchmark runs the
     call on its own (what precedes ``axios.`` is dropped), so a variable can only fail there.
     ``compact``: little whitespace between lexemes (:data:`~wapii_core.grammar.lark.COMPACT_WHITESPACE`).
     """
-    index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
-    setup = Setup(setup)
-    kind = ("import" if setup is Setup.imports else "call") + ("" if references else "-literal") + \
-        ("-compact" if compact else "")
-    return cached("axios_js", VERSION, index.sha256, kind, lambda: build_constraint(index, setup, references, compact))
+    return adapter_constraint("axios_js", VERSION, spec, setup, build_constraint, references=references,
+                              compact=compact)

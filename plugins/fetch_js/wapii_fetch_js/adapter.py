@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import Dataset, Extraction, NodeAdapterBase, Prompt, Sample, Setup
+from wapii_core.api import AdapterCapabilities, Dataset, Extraction, NodeAdapterBase, Prompt, Sample, Setup
 
 from .extract import extract_call
 from .normalise import normalise_record
@@ -28,6 +28,7 @@ class FetchAdapter(NodeAdapterBase):
 
     name = "fetch_js"
     default_mode = "wire"
+    capabilities = AdapterCapabilities(language="javascript", library="fetch", constrained=True, wire_capture=True)
 
     node_library = staticmethod(library)
     record = FetchRecord

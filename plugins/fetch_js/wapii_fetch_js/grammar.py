@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
-                            LarkWriter, Obj, PATH_ESCAPE, Prop, Setup, SpecIndex, UrlTrie, ValueRules, VType, alternatives, cached,
+                            LarkWriter, Obj, PATH_ESCAPE, Prop, Setup, SpecIndex, UrlTrie, ValueRules, VType, alternatives, adapter_constraint,
                             escape, js_escape, judged_text, literal, load_api, path_value, regex, shadowed_urls, url_forms, QUOTES, EXPRESSION, Bool,
                             Int, Null, Num, OneOf, Str)
 
@@ -258,13 +258,10 @@ def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, co
 
 def constraint(spec: Path | str | SpecIndex, setup: Setup, *, references: bool = True,
                compact: bool = False) -> Constraint:
-    """The constraint for one spec and setup, cached per spec sha256 (see ``wapii_core.api.cached``).
+    """The constraint for one spec and setup, cached per spec sha256 (see ``wapii_core.api.adapter_constraint``).
 
     ``references=False`` leaves variables out: every value is a literal (the benchmark runs the
     call on its own, so a variable can only fail there). ``compact``: little whitespace between lexemes.
     """
-    index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
-    setup = Setup(setup)
-    kind = ("import" if setup is Setup.imports else "call") + ("" if references else "-literal") + \
-        ("-compact" if compact else "")
-    return cached("fetch_js", VERSION, index.sha256, kind, lambda: build_constraint(index, setup, references, compact))
+    return adapter_constraint("fetch_js", VERSION, spec, setup, build_constraint, references=references,
+                              compact=compact)

@@ -74,14 +74,19 @@ def test_brackets_balance_outside_strings(code, balanced):
     assert brackets_balance(code) is balanced
 
 
+def _installed(capability: str, wanted: bool) -> list:
+    """The registered adapters whose capabilities say ``capability`` is ``wanted`` (created, not started)."""
+    from wapii_core.base import plugins
+
+    made = [plugins.adapters.get(name)() for name in plugins.adapters.names()]
+    return [adapter for adapter in made if getattr(adapter.capabilities, capability) is wanted]
+
+
 def test_a_call_is_complete_once_the_axios_cut_cannot_be_open_any_more():
-    from wapii_axios_js.extract import extract_call
-
-    class Adapter:
-        name = "axios_js"
-        extract = staticmethod(extract_call)
-
-    complete = call_complete_predicate(Adapter(), FULL)
+    single = _installed("single_call", True)
+    assert [adapter.name for adapter in single if adapter.capabilities.language == "javascript"]
+    axios = next(adapter for adapter in single if adapter.name == "axios_js")
+    complete = call_complete_predicate(axios, FULL)
     assert complete("get('u');")
     assert complete("get('u')\n  .then((response) => {\n")
     assert complete("post('u', {\n  data: { a: 1 }\n});\n")
@@ -92,8 +97,8 @@ def test_a_call_is_complete_once_the_axios_cut_cannot_be_open_any_more():
 
 
 def test_adapters_whose_extraction_keeps_later_statements_are_left_alone():
-    class Python:
-        name = "requests_py"
-
-    assert call_complete_predicate(Python(), "import requests\n") is None
+    others = _installed("single_call", False)
+    assert any(adapter.capabilities.language == "python" for adapter in others)
+    for adapter in others:
+        assert call_complete_predicate(adapter, FULL) is None, adapter.name
     assert call_complete_predicate(None, FULL) is None

@@ -2,8 +2,8 @@
 
 A model that has written its API call often goes on (a ``.then`` handler, a second example, prose)
 until the token limit. Only the first call is judged, so once the adapter cuts out a call that
-cannot change any more, the rest is wasted time. For the ``axios_js`` adapter the cut is the
-reference's (metrics.md §2): from the first ``axios.`` to the first cut-off marker in priority
+cannot change any more, the rest is wasted time. For an adapter whose capabilities say
+``single_call`` (``axios_js``) the cut is the reference's (metrics.md §2): from the first ``axios.`` to the first cut-off marker in priority
 order. The row stops when
 
 - the text generated so far ends a statement (its last non-blank character is ``;`` or a newline),
@@ -20,9 +20,6 @@ are left alone: later statements there change what runs.
 from __future__ import annotations
 
 from typing import Any, Callable
-
-SINGLE_CALL_ADAPTERS = frozenset({"axios_js"})
-"""Adapters whose extracted call ends at a cut-off marker, whatever follows it."""
 
 _OPEN, _CLOSE = "([{", ")]}"
 _QUOTES = "'\"`"
@@ -55,7 +52,8 @@ def brackets_balance(code: str) -> bool:
 def call_complete_predicate(adapter: Any, starter: str) -> Callable[[str], bool] | None:
     """For one request: ``text -> whether starter + text holds a complete call`` (see the module
     docstring), or None when the adapter's extraction depends on what follows the call."""
-    if adapter is None or getattr(adapter, "name", None) not in SINGLE_CALL_ADAPTERS:
+    capabilities = getattr(adapter, "capabilities", None)
+    if capabilities is None or not capabilities.single_call:
         return None
 
     def complete(text: str) -> bool:

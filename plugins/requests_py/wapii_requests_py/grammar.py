@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wapii_core.api import Constraint, PythonCallGrammar, Setup, SpecIndex, cached, load_api
+from wapii_core.api import Constraint, PythonCallGrammar, Setup, SpecIndex, adapter_constraint, load_api
 
 from wapii_core.api import PythonLibrary
 
@@ -32,11 +32,9 @@ def build_constraint(index: SpecIndex, library: PythonLibrary, setup: Setup, ref
 def constraint(spec: Path | str | SpecIndex, setup: Setup, adapter: str = "requests_py", *,
                references: bool = True, compact: bool = False) -> Constraint:
     """The constraint of ``adapter`` (``requests_py`` or ``httpx_py``) for one spec and setup, cached
-    per spec sha256 (see :func:`wapii_core.api.cached`); the options as in the axios grammar."""
+    per spec sha256 (see :func:`wapii_core.api.adapter_constraint`); the options as in the axios grammar."""
     library = LIBRARIES[adapter]
-    index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
-    setup = Setup(setup)
-    kind = ("import" if setup is Setup.imports else "call") + ("" if references else "-literal") + \
-        ("-compact" if compact else "")
-    return cached(library.adapter, VERSION, index.sha256, kind,
-                  lambda: build_constraint(index, library, setup, references, compact))
+    return adapter_constraint(library.adapter, VERSION, spec, setup,
+                              lambda index, setup, references, compact: build_constraint(
+                                  index, library, setup, references, compact),
+                              references=references, compact=compact)

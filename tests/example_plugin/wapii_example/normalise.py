@@ -2,21 +2,19 @@
 
 :func:`to_capture` turns the pool's result into a :class:`Capture` holding the first request as
 sent (method, URL, headers, body as text); :func:`normalise_record` turns that into the neutral
-config (metrics.md §3): the URL without its query, the query and form fields as the strings sent
-(``params`` and ``sent_params``, which ``wire`` mode reads), a JSON body decoded, and the headers
-the program wrote (not those urllib or the wire framing add: ``Host``, ``Content-Length``,
-urllib's own ``User-Agent`` and its default form ``Content-Type`` on a body the program did not type).
+config (metrics.md §3) with the core's wire normaliser (``normalise_wire_request``): the URL
+decoded without its query, the query as the strings sent (``params`` and ``sent_params``), the body
+decoded by its content type, and the headers the program wrote (not those the wire framing adds,
+``Host`` and ``Content-Length``, nor urllib's own ``User-Agent`` and its default form
+``Content-Type`` on an empty body).
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from wapii_core.api import Capture, WireError, parse_requests
+from wapii_core.api import Capture, WireError, WireRequest, normalise_wire_request, parse_requests
 
-FRAMING = {"host", "content-length"}
 FORM = "application/x-www-form-urlencoded"
 
 
@@ -41,38 +39,20 @@ def to_capture(result: Any) -> Capture:
     return Capture(request=record, detail=f"{len(sent)} requests issued; the first is judged" if len(sent) > 1 else None)
 
 
-def _fields(text: str) -> dict[str, Any]:
-    """Query or form fields as sent: a name given twice holds the list of its values."""
-    out: dict[str, Any] = {}
-    for name, value in parse_qsl(text, keep_blank_values=True):
-        if name in out:
-            out[name] = [*out[name], value] if isinstance(out[name], list) else [out[name], value]
-        else:
-            out[name] = value
-    return out
+def _urllib_own(body: str):
+    """Which sent headers are urllib's rather than the program's: its ``User-Agent``, and the form
+    ``Content-Type`` it sets on a body the program did not type (only on an empty one: on a body it
+    says how the body is encoded, and is judged)."""
+    def own(name: str, value: str) -> bool:
+        lowered = name.lower()
+        return (lowered == "user-agent" and value.startswith("Python-urllib/")) or (
+            lowered == "content-type" and value == FORM and not body)
+    return own
 
 
 def normalise_record(record: dict[str, Any]) -> dict[str, Any]:
-    """The neutral config of a captured request (see the module docstring)."""
-    parts = urlsplit(record["url"])
-    config: dict[str, Any] = {"url": urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")),
-                              "method": record["method"].lower()}
-    headers = {name: value for name, value in record["headers"] if name.lower() not in FRAMING}
-    if headers.get("User-agent", "").startswith("Python-urllib/"):
-        del headers["User-agent"]
+    """The neutral config of a captured request: the core's wire normaliser, told urllib's own headers."""
     body = record["body"]
-    content_type = next((v for k, v in headers.items() if k.lower() == "content-type"), "")
-    if body and content_type.startswith(FORM):
-        config["data"] = _fields(body)
-    elif body:
-        try:
-            config["data"] = json.loads(body)
-        except ValueError:
-            config["data"] = body
-    elif headers.get("Content-type") == FORM:
-        del headers["Content-type"]  # urllib's default on an empty body
-    if headers:
-        config["headers"] = headers
-    if parts.query:
-        config["params"] = config["sent_params"] = _fields(parts.query)
-    return config
+    sent = WireRequest(record["method"], record["url"], [(name, value) for name, value in record["headers"]],
+                       body.encode("utf-8"))
+    return normalise_wire_request(sent, own_header=_urllib_own(body))
