@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from support import REPO, WAPIIBENCH, run_cli
-from wapii_core.cli.run import default_out
+from wapii_core.cli.run import default_run_dir
 from wapii_core.base.model import Setup
 
 
@@ -53,15 +53,15 @@ def test_a_finished_run_is_never_rewritten_by_a_different_command(tmp_path):
 
 
 def test_default_run_names_carry_every_setting_that_changes_the_measurement():
-    plain = default_out("demo", "axios_js", "oracle", None, Setup.full)
+    plain = default_run_dir("demo", "axios_js", "oracle", None, Setup.full)
     assert plain == Path("runs/demo-axios_js-oracle-full")
-    names = {default_out("demo", "axios_js", "oracle", None, Setup.full, mode="wire"),
-             default_out("demo", "axios_js", "oracle", None, Setup.full, draws=3),
-             default_out("demo", "axios_js", "oracle", None, Setup.full, limit=20),
-             default_out("demo", "axios_js", "oracle", None, Setup.full, apis=["larchwood"]),
-             default_out("demo", "axios_js", "oracle", None, Setup.full, setting="rag"), plain}
+    names = {default_run_dir("demo", "axios_js", "oracle", None, Setup.full, mode="wire"),
+             default_run_dir("demo", "axios_js", "oracle", None, Setup.full, draws=3),
+             default_run_dir("demo", "axios_js", "oracle", None, Setup.full, limit=20),
+             default_run_dir("demo", "axios_js", "oracle", None, Setup.full, apis=["larchwood"]),
+             default_run_dir("demo", "axios_js", "oracle", None, Setup.full, setting="rag"), plain}
     assert len(names) == 6
-    assert default_out("wapiibench", "axios_js", "hf", "Qwen/Qwen2.5-Coder-1.5B", Setup.argument, "constrained",
+    assert default_run_dir("wapiibench", "axios_js", "hf", "Qwen/Qwen2.5-Coder-1.5B", Setup.argument, "constrained",
                        "wire", 3, 20, ["slack", "asana"]) == \
         Path("runs/wapiibench-axios_js-hf-Qwen_Qwen2.5_Coder_1.5B-argument-constrained-wire-n3-asana+slack-limit20")
 
@@ -276,18 +276,13 @@ COMMANDS = [("run",), ("evaluate",), ("report",), ("compare",), ("plugins",), ("
 
 @pytest.mark.slow
 def test_help_texts_are_plain_and_every_option_is_explained():
-    import typer
-
-    from wapii_core.cli import _add_builtin_commands, app
-    from wapii_core.base.plugins import register_commands
+    from wapii_core.cli import build_command
 
     for command in COMMANDS:
         text = help_of(*command)
         assert not re.search(r"<(bool|str|int|path|list\[)", text), (command, text)
         usage = next(line for line in text.splitlines() if "Usage:" in line)
         assert "{" not in usage and re.search(r"Usage: wapii ", usage), (command, usage)
-    _add_builtin_commands()
-    register_commands(app)
 
     def walk(command, path):
         for param in command.params:
@@ -296,7 +291,7 @@ def test_help_texts_are_plain_and_every_option_is_explained():
         for name, sub in getattr(command, "commands", {}).items():
             walk(sub, f"{path} {name}")
 
-    walk(typer.main.get_command(app), "wapii")
+    walk(build_command(), "wapii")
     datasets = help_of("datasets")
     assert "check" in datasets and "generate" in datasets
 
