@@ -1,6 +1,6 @@
 """Start-up time of the CLI, whole process: ``wapii --help`` and a one-sample oracle run.
 
-    python benchmarks/bench_startup.py [--repeat 5] [--variant NAME=DIR ...] [--importtime]
+    python benchmarks/bench_startup.py [--repeat 5] [--variant NAME=DIR ...] [--without-bytecode] [--importtime]
 
 Each command runs ``--repeat`` times in a fresh process (``python -m wapii_core``, as the tests run
 it), the commands and variants interleaved; prints the median and range of the wall time and the
@@ -17,6 +17,8 @@ checkout is measured.
 The processes get this process's environment. Where ``PYTHONDONTWRITEBYTECODE`` is set, whatever
 has no bytecode cache is compiled from source in every process (half a second of CPU for a run):
 ``scripts/bootstrap`` writes the cache at install (``scripts/compile_bytecode.py``).
+``--without-bytecode`` also measures each tree with no cache at all (``PYTHONPYCACHEPREFIX`` an empty
+directory, nothing written): an install that was never byte-compiled, where that variable is set.
 ``--importtime`` also prints the 15 slowest imports of ``--help`` (``python -X importtime``).
 """
 
@@ -37,9 +39,12 @@ REPO = Path(__file__).resolve().parents[1]
 GOALS = {"wapii --help": 0.3, "wapii run --limit 1 --quiet (oracle, demo)": 1.0}
 
 
-def environment(tree: Path) -> dict[str, str]:
-    """The environment of a process that runs the ``wapii_core`` of ``tree``."""
+def environment(tree: Path, no_cache: str | None = None) -> dict[str, str]:
+    """The environment of a process that runs the ``wapii_core`` of ``tree`` (with ``no_cache``, an
+    empty directory: without any bytecode cache)."""
     env = dict(os.environ)
+    if no_cache is not None:
+        env.update(PYTHONPYCACHEPREFIX=no_cache, PYTHONDONTWRITEBYTECODE="1")
     if tree != REPO:
         env["PYTHONPATH"] = os.pathsep.join([str(tree), *filter(None, [env.get("PYTHONPATH")])])
     return env
@@ -80,34 +85,41 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--variant", type=variant, action="append", default=[],
                         help="NAME=DIR: also measure the wapii_core of the checkout DIR")
+    parser.add_argument("--without-bytecode", action="store_true",
+                        help="also measure each tree without any bytecode cache")
     parser.add_argument("--importtime", action="store_true")
     args = parser.parse_args()
-    trees = dict([*args.variant, ("this checkout", REPO)])
     wapii = [sys.executable, "-m", "wapii_core"]
-    times: dict[tuple[str, str], list[tuple[float, float]]] = {(t, c): [] for t in trees for c in GOALS}
     with tempfile.TemporaryDirectory(prefix="wapii-bench-startup-") as scratch:
-        for tree_name, tree in trees.items():  # spec caches, npm packages (and bytecode where it is written)
-            out = os.path.join(scratch, f"warm-{len(tree_name)}-{abs(hash(tree_name))}")
-            timed([*wapii, "run", "--limit", "1", "--quiet", "--out", out], environment(tree))
-            timed([*wapii, "--help"], environment(tree))
+        empty = os.path.join(scratch, "no-bytecode")
+        os.mkdir(empty)
+        variants = {}
+        for tree_name, tree in [*args.variant, ("this checkout", REPO)]:
+            if args.without_bytecode:
+                variants[f"{tree_name}, no bytecode cache"] = environment(tree, empty)
+            variants[tree_name] = environment(tree)
+        times: dict[tuple[str, str], list[tuple[float, float]]] = {(v, c): [] for v in variants for c in GOALS}
+        for index, env in enumerate(variants.values()):  # spec caches, npm packages (and bytecode where written)
+            timed([*wapii, "run", "--limit", "1", "--quiet", "--out", os.path.join(scratch, f"warm{index}")], env)
+            timed([*wapii, "--help"], env)
         for round_ in range(args.repeat):
-            for tree_name, tree in trees.items():
+            for index, (variant_name, env) in enumerate(variants.items()):
                 for name in GOALS:
                     if name.startswith("wapii --help"):
                         command = [*wapii, "--help"]
                     else:
-                        out = os.path.join(scratch, f"r{round_}-{abs(hash(tree_name))}")
-                        command = [*wapii, "run", "--limit", "1", "--quiet", "--out", out]
-                    times[(tree_name, name)].append(timed(command, environment(tree)))
+                        command = [*wapii, "run", "--limit", "1", "--quiet", "--out",
+                                   os.path.join(scratch, f"r{round_}-{index}")]
+                    times[(variant_name, name)].append(timed(command, env))
     load = os.getloadavg()[0]
     print(f"\n{datetime.date.today()}: `python benchmarks/bench_startup.py {' '.join(sys.argv[1:])}`".rstrip()
           + f", whole process, median of {args.repeat} (load {load:.1f} on {os.cpu_count()} CPUs)\n")
-    print("| tree | command | wall median | wall range | CPU median | goal |")
+    print("| variant | command | wall median | wall range | CPU median | goal |")
     print("|---|---|---:|---:|---:|---:|")
-    for (tree_name, name), runs in times.items():
+    for (variant_name, name), runs in times.items():
         walls = [w for w, _ in runs]
         cpus = [c for _, c in runs]
-        print(f"| {tree_name} | `{name}` | {statistics.median(walls):.2f} s | {min(walls):.2f}–{max(walls):.2f} s | "
+        print(f"| {variant_name} | `{name}` | {statistics.median(walls):.2f} s | {min(walls):.2f}–{max(walls):.2f} s | "
               f"{statistics.median(cpus):.2f} s | ≤ {GOALS[name]} s |")
     if args.importtime:
         print("\nSlowest imports of `wapii --help` in this checkout (cumulative µs):")

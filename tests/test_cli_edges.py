@@ -331,3 +331,21 @@ def test_generating_a_dataset_for_ones_own_api_without_wapiibench_says_what_to_r
     assert "uses WAPIIBench's dataset-generation prompt" in line
     assert "run `wapii datasets fetch wapiibench` once (or pass --prompts DIR holding those two files)" in line
     assert not (tmp_path / "mine").exists()
+
+
+def test_commands_run_one_after_another_in_one_process_leave_nothing_behind(tmp_path):
+    """The entry point is reusable: the commands are registered once, and what a command line sets
+    (``--require-isolation``, signal handlers, the environment) does not outlive it."""
+    from wapii_core.cli import build_command
+    from wapii_core.sandbox import isolation_required
+
+    command, names = build_command(), list(build_command().commands)
+    handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    environment = dict(os.environ)
+    refused = wapii("run", "--require-isolation", "--limit", "1", "--quiet", "--out", str(tmp_path / "r"),
+                    env={"WAPII_BWRAP": ""})
+    assert refused.returncode == 2 and "required (--require-isolation)" in one_line_error(refused)
+    assert not isolation_required() and dict(os.environ) == environment
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == handlers
+    assert wapii("--version").returncode == 0
+    assert build_command() is command and list(command.commands) == names
