@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import math
 import os
@@ -43,6 +44,56 @@ def run_cli(*args: str, cwd: Path | None = None, env: dict[str, str] | None = No
     full_env = {**os.environ, **(env or {})}
     return subprocess.run([sys.executable, "-m", "wapii_core", *args], cwd=cwd, env=full_env,
                           capture_output=True, text=True, timeout=timeout)
+
+
+@dataclasses.dataclass
+class CliResult:
+    """What :func:`run_cli_in_process` returns: the fields of :class:`subprocess.CompletedProcess`
+    that the tests read, so that a test can switch between the two."""
+
+    args: list[str]
+    returncode: int
+    stdout: str
+    stderr: str
+
+    @property
+    def exit_code(self) -> int:
+        return self.returncode
+
+
+def run_cli_in_process(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None) -> CliResult:
+    """``wapii ARGS`` in this process, as :func:`run_cli` runs it in a fresh one, less the start-up
+    (the commands and plugins are loaded once per test process): ``wapii_core.cli.invoke``, the entry
+    point ``main`` calls, with ``env`` added to the environment and ``cwd`` as the working directory
+    for the call, its stdout and stderr captured. A bad input is its one ``error:`` line and exit code
+    2, ``--require-isolation``, signal handlers, environment and working directory are as before
+    after the call.
+
+    Use it where the process boundary is not what the test is about; :func:`run_cli` where it is
+    (signals, the exit of the process, what a fresh process loads, output that child processes
+    write straight to the inherited stderr)."""
+    import contextlib
+    import io
+
+    from wapii_core.cli import invoke
+
+    out, err = io.StringIO(), io.StringIO()
+    saved_env = {key: os.environ.get(key) for key in env or {}}
+    saved_cwd = os.getcwd()
+    try:
+        os.environ.update(env or {})
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = invoke(list(args))
+    finally:
+        os.chdir(saved_cwd)
+        for key, value in saved_env.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return CliResult(list(args), code, out.getvalue(), err.getvalue())
 
 
 def sha256_of(path: Path) -> str:

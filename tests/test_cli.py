@@ -1,4 +1,5 @@
-"""`wapii run`, `evaluate` and `report` end to end, through the real CLI, on real Node and axios."""
+"""`wapii run`, `evaluate` and `report` end to end, through the real CLI (its entry point, in this process:
+`support.run_cli_in_process`), on real Node and axios."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import shutil
 
 import pytest
 
-from support import CONFORMANCE, WAPIIBENCH, run_cli
+from support import CONFORMANCE, WAPIIBENCH, run_cli_in_process
 
 SETUPS = ["full", "argument", "import"]
 
@@ -20,7 +21,7 @@ def summary_of(run_dir):
 @pytest.mark.parametrize("setup", SETUPS)
 def test_oracle_scores_everything_correct_on_the_demo(tmp_path, setup):
     out = tmp_path / setup
-    done = run_cli("run", "--setup", setup, "--out", str(out), "--quiet")
+    done = run_cli_in_process("run", "--setup", setup, "--out", str(out), "--quiet")
     assert done.returncode == 0, done.stderr
     summary = summary_of(out)
     assert summary["complete"] and summary["samples"] >= 20
@@ -37,7 +38,7 @@ def test_an_interrupted_run_resumes_to_the_same_summary(tmp_path):
             "--generations", str(CONFORMANCE / "corpus_a"), "--api", "google_sheet_v4", "--api", "google_calendar_v3",
             "--quiet", "--out"]
     whole, cut = tmp_path / "whole", tmp_path / "cut"
-    assert run_cli(*args, str(whole)).returncode == 0
+    assert run_cli_in_process(*args, str(whole)).returncode == 0
     shutil.copytree(whole, cut)
     # What a kill -9 in the middle leaves: some generations, fewer results, a half-written line, no summary.
     gens = (cut / "generations.jsonl").read_text().splitlines(keepends=True)
@@ -45,7 +46,7 @@ def test_an_interrupted_run_resumes_to_the_same_summary(tmp_path):
     res = (cut / "results.jsonl").read_text().splitlines(keepends=True)
     (cut / "results.jsonl").write_text("".join(res[:12]))
     (cut / "summary.json").unlink()
-    done = run_cli(*args, str(cut))
+    done = run_cli_in_process(*args, str(cut))
     assert done.returncode == 0, done.stderr
     assert summary_of(cut) == summary_of(whole)
     assert len((cut / "generations.jsonl").read_text().splitlines()) == len(gens)
@@ -54,10 +55,10 @@ def test_an_interrupted_run_resumes_to_the_same_summary(tmp_path):
 @pytest.mark.slow
 def test_evaluate_rescores_stored_generations_identically(tmp_path):
     out = tmp_path / "run"
-    assert run_cli("run", "--setup", "argument", "--out", str(out), "--quiet").returncode == 0
+    assert run_cli_in_process("run", "--setup", "argument", "--out", str(out), "--quiet").returncode == 0
     before = summary_of(out)
     (out / "summary.json").unlink()
-    done = run_cli("evaluate", str(out), "--quiet")
+    done = run_cli_in_process("evaluate", str(out), "--quiet")
     assert done.returncode == 0, done.stderr
     assert summary_of(out) == before
 
@@ -65,13 +66,13 @@ def test_evaluate_rescores_stored_generations_identically(tmp_path):
 @pytest.mark.slow
 def test_report_puts_runs_side_by_side(tmp_path):
     for setup in ("full", "argument"):
-        assert run_cli("run", "--setup", setup, "--out", str(tmp_path / setup), "--quiet").returncode == 0
+        assert run_cli_in_process("run", "--setup", setup, "--out", str(tmp_path / setup), "--quiet").returncode == 0
     full, argument = str(tmp_path / "full"), str(tmp_path / "argument")
-    done = run_cli("report", full, argument, "--format", "md", "--resamples", "0")
+    done = run_cli_in_process("report", full, argument, "--format", "md", "--resamples", "0")
     assert done.returncode == 0, done.stderr
     assert "## Full completion" in done.stdout and "## Argument completion" in done.stdout
     assert "| Correct implementations (t) | 100.0 |" in done.stdout
-    by_api = run_cli("report", full, "--by-api", "--format", "md", "--resamples", "0")
+    by_api = run_cli_in_process("report", full, "--by-api", "--format", "md", "--resamples", "0")
     assert "| Correct implementations (t) | 100.0 | 100.0 |" in by_api.stdout
 
 
@@ -87,7 +88,7 @@ def test_malformed_generations_file_is_a_one_line_error_and_writes_nothing(tmp_p
     bad = tmp_path / "gens.jsonl"
     bad.write_text('{"sample": "larchwood/0", "code": "axios.get(1);"}\n{"sample": oops}\n')
     out = tmp_path / "run"
-    one_line_error(run_cli("run", "--backend", "replay", "--generations", str(bad), "--out", str(out)),
+    one_line_error(run_cli_in_process("run", "--backend", "replay", "--generations", str(bad), "--out", str(out)),
                    str(bad), "line 2")
     assert not out.exists()
 
@@ -95,8 +96,8 @@ def test_malformed_generations_file_is_a_one_line_error_and_writes_nothing(tmp_p
 def test_generations_for_samples_the_dataset_lacks_are_refused(tmp_path):
     bad = tmp_path / "gens.jsonl"
     bad.write_text('{"sample": "nosuchapi/3", "code": "axios.get(1);"}\n')
-    one_line_error(run_cli("run", "--backend", "replay", "--generations", str(bad), "--out", str(tmp_path / "r")),
-                   str(bad), "nosuchapi/3")
+    one_line_error(run_cli_in_process("run", "--backend", "replay", "--generations", str(bad),
+                                      "--out", str(tmp_path / "r")), str(bad), "nosuchapi/3")
 
 
 def test_bad_run_inputs_are_refused_before_any_sandbox_worker_starts(tmp_path):
@@ -105,13 +106,13 @@ def test_bad_run_inputs_are_refused_before_any_sandbox_worker_starts(tmp_path):
     absent = {"WAPII_BWRAP": ""}
     bad = tmp_path / "gens.jsonl"
     bad.write_text('{"sample": "nosuchapi/3", "code": "axios.get(1);"}\n')
-    one_line_error(run_cli("run", "--backend", "replay", "--generations", str(bad), "--out", str(tmp_path / "r"),
-                           env=absent), str(bad), "nosuchapi/3")
+    one_line_error(run_cli_in_process("run", "--backend", "replay", "--generations", str(bad),
+                                      "--out", str(tmp_path / "r"), env=absent), str(bad), "nosuchapi/3")
     other = tmp_path / "other"
     other.mkdir()
     (other / "run.json").write_text(json.dumps({"dataset": "demo", "adapter": "axios_js", "backend": "replay",
                                                 "setup": "import"}))
-    one_line_error(run_cli("run", "--out", str(other), env=absent), str(other))
+    one_line_error(run_cli_in_process("run", "--out", str(other), env=absent), str(other))
 
 
 def test_a_malformed_dataset_is_a_one_line_error_and_writes_nothing(tmp_path):
@@ -119,7 +120,7 @@ def test_a_malformed_dataset_is_a_one_line_error_and_writes_nothing(tmp_path):
     shutil.copytree(WAPIIBENCH, data, copy_function=shutil.copyfile)
     (data / "dataset.json").write_text('[{"api": "slack", "index": 0, "task": "x"')
     out = tmp_path / "run"
-    one_line_error(run_cli("run", "--dataset", "wapiibench", "--data-dir", str(data), "--out", str(out)),
+    one_line_error(run_cli_in_process("run", "--dataset", "wapiibench", "--data-dir", str(data), "--out", str(out)),
                    "dataset.json", "malformed JSON")
     assert not out.exists()
 
@@ -129,16 +130,16 @@ def test_a_spec_that_does_not_parse_is_a_one_line_error(tmp_path):
     shutil.copytree(WAPIIBENCH, data, copy_function=shutil.copyfile)
     spec = data / "specs" / "slack.yaml"
     spec.write_text("openapi: 3.0.0\npaths: {\n  bad: [\n")
-    one_line_error(run_cli("run", "--dataset", "wapiibench", "--data-dir", str(data), "--out", str(tmp_path / "r")),
-                   "slack.yaml")
+    one_line_error(run_cli_in_process("run", "--dataset", "wapiibench", "--data-dir", str(data),
+                                      "--out", str(tmp_path / "r")), "slack.yaml")
 
 
 @pytest.mark.slow
 def test_a_run_directory_of_another_run_is_refused_and_kept(tmp_path):
     out = tmp_path / "run"
-    assert run_cli("run", "--setup", "full", "--out", str(out), "--quiet").returncode == 0
+    assert run_cli_in_process("run", "--setup", "full", "--out", str(out), "--quiet").returncode == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    one_line_error(run_cli("run", "--setup", "argument", "--out", str(out)),
+    one_line_error(run_cli_in_process("run", "--setup", "argument", "--out", str(out)),
                    f"{out}: holds a run with setup 'full', not 'argument' (use another --out, or --force to replace it)")
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
 
@@ -146,16 +147,16 @@ def test_a_run_directory_of_another_run_is_refused_and_kept(tmp_path):
 @pytest.mark.slow
 def test_a_corrupt_run_directory_is_a_one_line_error(tmp_path):
     out = tmp_path / "run"
-    assert run_cli("run", "--out", str(out), "--quiet").returncode == 0
+    assert run_cli_in_process("run", "--out", str(out), "--quiet").returncode == 0
     (out / "results.jsonl").write_text('{"sample": "x"}\n')
-    one_line_error(run_cli("run", "--out", str(out)), "results.jsonl", "line 1")
+    one_line_error(run_cli_in_process("run", "--out", str(out)), "results.jsonl", "line 1")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("setup", SETUPS)
 def test_oracle_scores_all_395_wapiibench_samples_correct(tmp_path, setup):
     out = tmp_path / setup
-    done = run_cli("run", "--dataset", "wapiibench", "--data-dir", str(WAPIIBENCH), "--setup", setup,
+    done = run_cli_in_process("run", "--dataset", "wapiibench", "--data-dir", str(WAPIIBENCH), "--setup", setup,
                    "--out", str(out), "--quiet")
     assert done.returncode == 0, done.stderr
     overall = summary_of(out)["overall"]

@@ -1,5 +1,8 @@
-"""The command line's rough edges, each through the real ``wapii`` process: run identity and names,
-resume and interruption messages, report output targets, file modes, help texts and name errors."""
+"""The command line's rough edges, each through the real ``wapii`` entry point: run identity and names,
+resume and interruption messages, report output targets, file modes, help texts and name errors.
+
+Most run the command line in this process (``wapii(...)``: ``support.run_cli_in_process``); Ctrl-C, SIGTERM and a
+terminal's output need a process of their own (``python -m wapii_core``)."""
 
 from __future__ import annotations
 
@@ -17,16 +20,17 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO, WAPIIBENCH, run_cli
-from wapii_core.cli.run import default_out
+from support import REPO, WAPIIBENCH, CliResult
+from support import run_cli_in_process as wapii
+from wapii_core.cli.run import default_run_dir
 from wapii_core.base.model import Setup
 
 
-def run_demo(out: Path, *args: str) -> subprocess.CompletedProcess:
-    return run_cli("run", "--out", str(out), "--quiet", *args, cwd=REPO)
+def run_demo(out: Path, *args: str) -> CliResult:
+    return wapii("run", "--out", str(out), "--quiet", *args, cwd=REPO)
 
 
-def one_line_error(done: subprocess.CompletedProcess) -> str:
+def one_line_error(done: CliResult) -> str:
     assert done.returncode == 2, (done.stdout, done.stderr)
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and "Traceback" not in done.stderr, done.stderr
@@ -53,15 +57,15 @@ def test_a_finished_run_is_never_rewritten_by_a_different_command(tmp_path):
 
 
 def test_default_run_names_carry_every_setting_that_changes_the_measurement():
-    plain = default_out("demo", "axios_js", "oracle", None, Setup.full)
+    plain = default_run_dir("demo", "axios_js", "oracle", None, Setup.full)
     assert plain == Path("runs/demo-axios_js-oracle-full")
-    names = {default_out("demo", "axios_js", "oracle", None, Setup.full, mode="wire"),
-             default_out("demo", "axios_js", "oracle", None, Setup.full, draws=3),
-             default_out("demo", "axios_js", "oracle", None, Setup.full, limit=20),
-             default_out("demo", "axios_js", "oracle", None, Setup.full, apis=["larchwood"]),
-             default_out("demo", "axios_js", "oracle", None, Setup.full, setting="rag"), plain}
+    names = {default_run_dir("demo", "axios_js", "oracle", None, Setup.full, mode="wire"),
+             default_run_dir("demo", "axios_js", "oracle", None, Setup.full, draws=3),
+             default_run_dir("demo", "axios_js", "oracle", None, Setup.full, limit=20),
+             default_run_dir("demo", "axios_js", "oracle", None, Setup.full, apis=["larchwood"]),
+             default_run_dir("demo", "axios_js", "oracle", None, Setup.full, setting="rag"), plain}
     assert len(names) == 6
-    assert default_out("wapiibench", "axios_js", "hf", "Qwen/Qwen2.5-Coder-1.5B", Setup.argument, "constrained",
+    assert default_run_dir("wapiibench", "axios_js", "hf", "Qwen/Qwen2.5-Coder-1.5B", Setup.argument, "constrained",
                        "wire", 3, 20, ["slack", "asana"]) == \
         Path("runs/wapiibench-axios_js-hf-Qwen_Qwen2.5_Coder_1.5B-argument-constrained-wire-n3-asana+slack-limit20")
 
@@ -72,11 +76,11 @@ def test_a_dataset_directory_run_is_named_after_its_directory(tmp_path):
 
     mine = tmp_path / "my_api"
     shutil.copytree(REPO / "specs" / "demo", mine)
-    done = run_cli("run", "--dataset-dir", str(mine), "--limit", "2", "--quiet", cwd=tmp_path)
+    done = wapii("run", "--dataset-dir", str(mine), "--limit", "2", "--quiet", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     run = json.loads((tmp_path / "runs" / "my_api-axios_js-oracle-full-limit2" / "run.json").read_text())
     assert run["dataset"] == "my_api" and run["dataset_dir"] == str(mine.resolve())
-    evaluated = run_cli("evaluate", str(tmp_path / "runs" / "my_api-axios_js-oracle-full-limit2"), "--quiet",
+    evaluated = wapii("evaluate", str(tmp_path / "runs" / "my_api-axios_js-oracle-full-limit2"), "--quiet",
                         cwd=tmp_path)
     assert evaluated.returncode == 0, evaluated.stderr
 
@@ -97,7 +101,7 @@ def test_run_files_and_reports_are_readable_by_others(tmp_path):
     try:
         assert run_demo(out, "--limit", "2").returncode == 0
         report = tmp_path / "r.md"
-        assert run_cli("report", str(out), "--out", str(report), "--resamples", "0", cwd=REPO).returncode == 0
+        assert wapii("report", str(out), "--out", str(report), "--resamples", "0", cwd=REPO).returncode == 0
     finally:
         os.umask(old)
     for path in (out / "run.json", out / "summary.json", out / "report.md", out / "results.jsonl", report):
@@ -209,23 +213,23 @@ def test_report_output_targets(tmp_path):
     out = tmp_path / "run"
     assert run_demo(out, "--limit", "3").returncode == 0
     inferred = tmp_path / "r.md"
-    assert run_cli("report", str(out), "--out", str(inferred), "--resamples", "0", cwd=REPO).returncode == 0
+    assert wapii("report", str(out), "--out", str(inferred), "--resamples", "0", cwd=REPO).returncode == 0
     assert inferred.read_text().startswith("# wapii report")
-    assert "cannot tell the format" in one_line_error(run_cli("report", str(out), "--out", str(tmp_path / "r.pdf"),
+    assert "cannot tell the format" in one_line_error(wapii("report", str(out), "--out", str(tmp_path / "r.pdf"),
                                                               cwd=REPO))
     assert "the name says html, --format says md" in one_line_error(
-        run_cli("report", str(out), "--out", str(tmp_path / "r.html"), "--format", "md", cwd=REPO))
+        wapii("report", str(out), "--out", str(tmp_path / "r.html"), "--format", "md", cwd=REPO))
     assert not (tmp_path / "r.html").exists()
     assert "give --by-api or --leaderboard, not both" in one_line_error(
-        run_cli("report", str(out), "--by-api", "--leaderboard", cwd=REPO))
+        wapii("report", str(out), "--by-api", "--leaderboard", cwd=REPO))
     folder = tmp_path / "site"
     folder.mkdir()
-    assert "is a directory" in one_line_error(run_cli("report", str(out), "--out", str(folder), cwd=REPO))
-    done = run_cli("report", str(out), "--out", str(folder), "--format", "html", "--resamples", "0", cwd=REPO)
+    assert "is a directory" in one_line_error(wapii("report", str(out), "--out", str(folder), cwd=REPO))
+    done = wapii("report", str(out), "--out", str(folder), "--format", "html", "--resamples", "0", cwd=REPO)
     assert done.returncode == 0, done.stderr
     assert (folder / "report.html").read_text().startswith("<!DOCTYPE html>")
     text = tmp_path / "table.txt"
-    assert run_cli("report", str(out), "--out", str(text), "--resamples", "0", cwd=REPO).returncode == 0
+    assert wapii("report", str(out), "--out", str(text), "--resamples", "0", cwd=REPO).returncode == 0
     assert "Correct implementations (t)" in text.read_text()
 
 
@@ -254,7 +258,7 @@ def test_a_replay_missing_draws_of_its_tasks_reports_them_grouped_as_failed_gene
     generations.write_text("".join(json.dumps({"sample": s.id, "code": "import axios from 'axios';\n"}) + "\n"
                                    for s in samples[:2]))
     out = tmp_path / "partial"
-    done = run_cli("run", "--backend", "replay", "-g", str(generations), "-n", "2", "--out", str(out), "--quiet",
+    done = wapii("run", "--backend", "replay", "-g", str(generations), "-n", "2", "--out", str(out), "--quiet",
                    cwd=REPO)
     assert done.returncode == 3
     report = (out / "report.md").read_text()
@@ -264,7 +268,7 @@ def test_a_replay_missing_draws_of_its_tasks_reports_them_grouped_as_failed_gene
 
 
 def help_of(*command: str) -> str:
-    done = run_cli(*command, "--help", cwd=REPO, env={"COLUMNS": "200"})
+    done = wapii(*command, "--help", cwd=REPO, env={"COLUMNS": "200"})
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -276,18 +280,13 @@ COMMANDS = [("run",), ("evaluate",), ("report",), ("compare",), ("plugins",), ("
 
 @pytest.mark.slow
 def test_help_texts_are_plain_and_every_option_is_explained():
-    import typer
-
-    from wapii_core.cli import _add_builtin_commands, app
-    from wapii_core.base.plugins import register_commands
+    from wapii_core.cli import build_command
 
     for command in COMMANDS:
         text = help_of(*command)
         assert not re.search(r"<(bool|str|int|path|list\[)", text), (command, text)
         usage = next(line for line in text.splitlines() if "Usage:" in line)
         assert "{" not in usage and re.search(r"Usage: wapii ", usage), (command, usage)
-    _add_builtin_commands()
-    register_commands(app)
 
     def walk(command, path):
         for param in command.params:
@@ -296,38 +295,35 @@ def test_help_texts_are_plain_and_every_option_is_explained():
         for name, sub in getattr(command, "commands", {}).items():
             walk(sub, f"{path} {name}")
 
-    walk(typer.main.get_command(app), "wapii")
+    walk(build_command(), "wapii")
     datasets = help_of("datasets")
     assert "check" in datasets and "generate" in datasets
 
 
 def test_version():
-    done = run_cli("--version", cwd=REPO)
+    done = wapii("--version", cwd=REPO)
     assert done.returncode == 0 and re.fullmatch(r"wapii \d+\.\d+\.\d+\S*\n", done.stdout)
 
 
-@pytest.mark.slow
 def test_datasets_list_takes_a_data_dir_and_shows_no_pseudo_dataset():
-    done = run_cli("datasets", "list", "--data-dir", str(WAPIIBENCH), cwd=REPO)
+    done = wapii("datasets", "list", "--data-dir", str(WAPIIBENCH), cwd=REPO)
     assert done.returncode == 0, done.stderr
     names = [line.split()[0] for line in done.stdout.splitlines() if line and not line.startswith(" ")]
     assert names == ["demo", "wapiibench"]
     assert "wapiibench   available" in done.stdout
 
 
-@pytest.mark.slow
 def test_unknown_names_list_the_valid_ones_and_suggest_the_closest():
-    line = one_line_error(run_cli("run", "--dataset", "wapiibench", "--data-dir", str(WAPIIBENCH), "--api", "asnaa",
+    line = one_line_error(wapii("run", "--dataset", "wapiibench", "--data-dir", str(WAPIIBENCH), "--api", "asnaa",
                                   "--quiet", cwd=REPO))
     assert line == ("error: dataset 'wapiibench' has no API asnaa (did you mean 'asana'?) (its APIs: asana, "
                     "google_calendar_v3, google_sheet_v4, slack)")
-    line = one_line_error(run_cli("run", "--adapter", "axio_js", "--quiet", cwd=REPO))
+    line = one_line_error(wapii("run", "--adapter", "axio_js", "--quiet", cwd=REPO))
     assert line.startswith("error: unknown adapter 'axio_js' (did you mean 'axios_js'?) (known: ")
 
 
-@pytest.mark.slow
 def test_generating_a_dataset_for_ones_own_api_without_wapiibench_says_what_to_run(tmp_path):
-    done = run_cli("datasets", "generate", "--spec", str(REPO / "specs" / "demo" / "specs" / "larchwood.yaml"),
+    done = wapii("datasets", "generate", "--spec", str(REPO / "specs" / "demo" / "specs" / "larchwood.yaml"),
                    "--backend", "oracle", "--model", "x", "--out", str(tmp_path / "mine"), cwd=REPO,
                    env={"WAPII_CACHE_DIR": str(tmp_path / "cache"), "WAPII_DATA_DIR": str(tmp_path / "nothing"),
                         "XDG_CACHE_HOME": str(tmp_path / "cache")})
@@ -335,3 +331,21 @@ def test_generating_a_dataset_for_ones_own_api_without_wapiibench_says_what_to_r
     assert "uses WAPIIBench's dataset-generation prompt" in line
     assert "run `wapii datasets fetch wapiibench` once (or pass --prompts DIR holding those two files)" in line
     assert not (tmp_path / "mine").exists()
+
+
+def test_commands_run_one_after_another_in_one_process_leave_nothing_behind(tmp_path):
+    """The entry point is reusable: the commands are registered once, and what a command line sets
+    (``--require-isolation``, signal handlers, the environment) does not outlive it."""
+    from wapii_core.cli import build_command
+    from wapii_core.sandbox import isolation_required
+
+    command, names = build_command(), list(build_command().commands)
+    handlers = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+    environment = dict(os.environ)
+    refused = wapii("run", "--require-isolation", "--limit", "1", "--quiet", "--out", str(tmp_path / "r"),
+                    env={"WAPII_BWRAP": ""})
+    assert refused.returncode == 2 and "required (--require-isolation)" in one_line_error(refused)
+    assert not isolation_required() and dict(os.environ) == environment
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == handlers
+    assert wapii("--version").returncode == 0
+    assert build_command() is command and list(command.commands) == names

@@ -22,8 +22,8 @@ HAS_NODE = shutil.which("node") is not None
 
 def cli() -> typer.Typer:
     app = typer.Typer()
-    compare.add_to(app)
-    report.add_to(app)
+    app.command("compare")(compare.compare_command)
+    app.command("report")(report.report_command)
     return app
 
 

@@ -10,7 +10,7 @@ import typer
 from typer.testing import CliRunner
 
 from support import REPO, WAPIIBENCH, needs_shared
-from wapii_core.cli.datasets_tools import add_to
+from wapii_core.cli.datasets import datasets_app
 from wapii_core.datasets.check import check_dataset
 from wapii_core.datasets.loader import load_dataset_dir, load_demo
 
@@ -116,9 +116,7 @@ def test_each_kind_of_problem_is_one_line(broken_dir):
 
 def cli() -> typer.Typer:
     app = typer.Typer()
-    group = typer.Typer()
-    add_to(group)
-    app.add_typer(group, name="datasets")
+    app.add_typer(datasets_app, name="datasets")
     return app
 
 

@@ -122,11 +122,10 @@ def test_the_cli_command(tmp_path):
     import typer
     from typer.testing import CliRunner
 
-    from wapii_core.cli.datasets_tools import add_to
+    from wapii_core.cli.datasets import datasets_app
 
-    app, group = typer.Typer(), typer.Typer()
-    add_to(group)
-    app.add_typer(group, name="datasets")
+    app = typer.Typer()
+    app.add_typer(datasets_app, name="datasets")
     with OpenAIServer(lambda call: answer(DEMO_SAMPLES[:4])) as server:
         done = CliRunner().invoke(app, [
             "datasets", "generate", "--spec", str(DEMO_SPEC), "--backend", "openai", "--model", "scripted-chat",

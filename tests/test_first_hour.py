@@ -26,9 +26,8 @@ class Done:
 @functools.cache
 def _app() -> typer.Typer:
     """The ``wapii`` app with every built-in command, as ``main`` builds it."""
-    from wapii_core.cli import _add_builtin_commands, app
+    from wapii_core.cli import app
 
-    _add_builtin_commands()
     return app
 
 

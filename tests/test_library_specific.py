@@ -115,7 +115,7 @@ def test_the_compare_report_explains_each_librarys_wire_differences(tmp_path: Pa
     if len(adapters) < 2 or importlib.util.find_spec("wapii_requests_py") is None:
         pytest.skip("needs requests_py and a second library")
     app = typer.Typer()
-    compare.add_to(app)
+    app.command("compare")(compare.compare_command)
     out = tmp_path / "cmp"
     args = ["--backend", "replay", "--mode", "wire", "--out", str(out), "--resamples", "0", "--quiet"]
     for adapter in adapters:

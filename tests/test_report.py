@@ -13,7 +13,7 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from wapii_core.cli.report import add_to
+from wapii_core.cli.report import report_command
 from wapii_core.judge.metrics import ROW_NAMES, PaperMetrics
 from wapii_core.base.model import SampleResult
 from wapii_core.report.tables import build_report, describe_paired, load_runs, markdown_report
@@ -188,7 +188,7 @@ def test_paired_tests_run_on_the_shared_tasks_and_say_why_a_pair_has_none(tmp_pa
 
 def cli() -> typer.Typer:
     app = typer.Typer()
-    add_to(app)
+    app.command("report")(report_command)
 
     @app.command("noop")
     def noop() -> None:  # a second command keeps typer from folding `report` into the app itself

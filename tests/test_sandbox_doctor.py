@@ -15,7 +15,7 @@ from wapii_core.sandbox import bwrap, landlock
 @pytest.fixture
 def app() -> typer.Typer:
     instance = typer.Typer()
-    doctor.add_to(instance)
+    instance.command("doctor")(doctor.doctor_command)
 
     @instance.callback()
     def main() -> None:

@@ -70,5 +70,6 @@ def register_datasets(register: Callable[..., None]) -> None:
 
 @hookspec
 def register_commands(app: Any) -> None:
-    """Add CLI commands to the typer ``app`` (``@app.command("name")``); called from ``main()``, never at
-    import. A command raises :class:`~wapii_core.base.errors.WapiiError` for a one-line error and exit code 2."""
+    """Add CLI commands to the typer ``app`` (``@app.command("name")``); called once per process, when
+    the command line is first built (``wapii_core.cli.build_command``), never at import. A command
+    raises :class:`~wapii_core.base.errors.WapiiError` for a one-line error and exit code 2."""

@@ -1,4 +1,5 @@
-"""``wapii datasets list|show|fetch``."""
+"""``wapii datasets``: list, show and fetch the registered datasets; check, scaffold and generate a
+dataset for any API."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ from typing import Optional
 
 import typer
 
-datasets_app = typer.Typer(help="List, inspect and download datasets.", no_args_is_help=True)
+from wapii_core.cli.options import BackendOptionsOption, parse_options
+from wapii_core.cli.plain_help import App
+
+datasets_app = App(help="List, inspect and download datasets; check, scaffold and generate one for any API.")
 
 
 @datasets_app.command("list")
@@ -63,8 +67,93 @@ def fetch_command(
     typer.echo(f"{name}: ready in {target}, verified")
 
 
-def add_to(app: typer.Typer) -> None:
-    from wapii_core.cli.datasets_tools import add_to as add_tools
+def load_for_cli(dataset: Optional[str], dataset_dir: Optional[Path], data_dir: Optional[Path]):
+    """The dataset a command names: a directory in the WAPIIBench layout, or a registered name."""
+    from wapii_core.base import plugins
+    from wapii_core.datasets.loader import load_dataset_dir
+    from wapii_core.base.errors import WapiiError
 
-    add_tools(datasets_app)
-    app.add_typer(datasets_app, name="datasets")
+    if dataset_dir is not None:
+        if dataset is not None:
+            raise WapiiError("give --dataset or --dataset-dir, not both")
+        return load_dataset_dir(dataset_dir, dataset_dir.resolve().name)
+    return plugins.datasets.get(dataset or "demo")(data_dir)
+
+
+@datasets_app.command("check")
+def check_command(
+    dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help="A registered dataset (default: demo)."),
+    dataset_dir: Optional[Path] = typer.Option(None, "--dataset-dir",
+                                               help="A directory with dataset.json and specs/ instead."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                            help="Where a registered dataset's files are."),
+    values: bool = typer.Option(True, "--values/--no-values",
+                                help="Also validate every value against its schema (--no-values: names and "
+                                     "required arguments only, like WAPIIBench's own check)."),
+) -> None:
+    """Validate every expected request against its spec; one line per problem, exit code 1 if any."""
+    from wapii_core.datasets.check import check_dataset
+
+    ds = load_for_cli(dataset, dataset_dir, data_dir)
+    problems = check_dataset(ds, values=values)
+    for problem in problems:
+        typer.echo(str(problem))
+    flagged = len({p.sample for p in problems})
+    typer.echo(f"{ds.name}: {len(problems)} problem(s) in {flagged} of {len(ds.samples)} samples", err=True)
+    if problems:
+        raise typer.Exit(1)
+
+@datasets_app.command("scaffold")
+def scaffold_command(
+    spec: Path = typer.Option(..., "--spec", help="The OpenAPI 3 spec (YAML or JSON) to write tasks for."),
+    out: Path = typer.Option(..., "--out", "-o", help="New dataset directory (dataset.json, specs/, apis.json)."),
+    api: Optional[str] = typer.Option(None, "--api", help="The API's name (default: the spec file's stem)."),
+    every: int = typer.Option(1, "--every", min=1, help="Only every N-th operation (a subset of a large API)."),
+) -> None:
+    """Write a template task for every endpoint of a spec (no model: values from the schemas), each
+    checked against the spec: a smoke test of an API before generating natural tasks."""
+    from wapii_core.datasets.scaffold import scaffold_dataset
+
+    report = scaffold_dataset(spec, out, api, every)
+    for line in report.lines():
+        typer.echo(line, err=True)
+    typer.echo(str(out))
+
+@datasets_app.command("generate")
+def generate_command(
+    spec: Path = typer.Option(..., "--spec", help="The OpenAPI 3 spec (YAML or JSON) to write tasks for."),
+    backend: str = typer.Option("openai", "--backend", "-b", help="A chat backend (`wapii plugins`)."),
+    model: str = typer.Option(..., "--model", "-m", help="The model that writes the tasks."),
+    out: Path = typer.Option(..., "--out", "-o", help="New dataset directory (dataset.json, specs/, prompts/)."),
+    prompts: Optional[Path] = typer.Option(None, "--prompts",
+                                           help="Directory with dataset_generation_prompt.md, template.json "
+                                                "(and <api>_instructions.md); default: WAPIIBench's."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                            help="Where WAPIIBench is (for its prompts)."),
+    api: Optional[str] = typer.Option(None, "--api", help="The API's name (default: the spec file's stem)."),
+    max_endpoints: int = typer.Option(100, "--max-endpoints", min=1,
+                                      help="Specs with more endpoints are asked for in subsets."),
+    chunk_endpoints: int = typer.Option(30, "--chunk-endpoints", min=1,
+                                        help="Endpoints per request when a spec is split."),
+    retries: int = typer.Option(2, "--retries", min=0, help="Re-asks after a malformed answer."),
+    subset_spec: bool = typer.Option(False, "--subset-spec/--whole-spec",
+                                     help="When a spec is split: show each request only its paths and the "
+                                          "components they use (default: the whole spec every time)."),
+    drop_failing: bool = typer.Option(False, "--drop-failing",
+                                      help="Leave out samples that fail the check (default: keep them, "
+                                           "with their problems in `checks`, for vetting)."),
+    option: BackendOptionsOption = [],
+) -> None:
+    """Have a model write tasks and expected requests for every endpoint of a spec (the paper's
+    dataset creation), check them against the spec, and write a dataset directory."""
+    from wapii_core.datasets.generate import GenerateConfig, generate_dataset
+
+    config = GenerateConfig(spec=spec, backend=backend, model=model, out=out, prompts_dir=prompts,
+                            data_dir=data_dir, api=api, max_endpoints=max_endpoints,
+                            chunk_endpoints=chunk_endpoints, retries=retries, drop_failing=drop_failing,
+                            subset_spec=subset_spec,
+                            backend_options=parse_options(option))
+    report = generate_dataset(config)
+    for line in report.lines():
+        typer.echo(line, err=True)
+    typer.echo(str(out))

@@ -62,22 +62,20 @@ def complete(report: dict[str, Any]) -> bool:
     return "error" not in report and all(layer["active"] for layer in report["layers"])
 
 
-def add_to(app: typer.Typer) -> None:
-    @app.command("doctor")
-    def doctor_command(
-        adapter: list[str] = typer.Option([], "--adapter", "-a", help="Only these adapters (default: all)."),
-        as_json: bool = typer.Option(False, "--json", help="Print the reports as JSON."),
-    ) -> None:
-        """Show which sandbox layers are active here (exit 1 if any is missing)."""
-        from wapii_core.sandbox import isolation_required
+def doctor_command(
+    adapter: list[str] = typer.Option([], "--adapter", "-a", help="Only these adapters (default: all)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the reports as JSON."),
+) -> None:
+    """Show which sandbox layers are active here (exit 1 if any is missing)."""
+    from wapii_core.sandbox import isolation_required
 
-        reports = {"python sandbox": python_report(), **{f"adapter {n}": r for n, r in adapter_reports(adapter).items()}}
-        if as_json:
-            typer.echo(json.dumps({"require_isolation": isolation_required(), "reports": reports}, indent=2))
-        else:
-            for title, report in reports.items():
-                _print(title, report)
-            missing = [title for title, report in reports.items() if not complete(report)]
-            typer.echo("all layers active" if not missing else
-                       f"incomplete isolation: {', '.join(missing)} (runs warn, or refuse with --require-isolation)")
-        raise typer.Exit(0 if all(complete(r) for r in reports.values()) else 1)
+    reports = {"python sandbox": python_report(), **{f"adapter {n}": r for n, r in adapter_reports(adapter).items()}}
+    if as_json:
+        typer.echo(json.dumps({"require_isolation": isolation_required(), "reports": reports}, indent=2))
+    else:
+        for title, report in reports.items():
+            _print(title, report)
+        missing = [title for title, report in reports.items() if not complete(report)]
+        typer.echo("all layers active" if not missing else
+                   f"incomplete isolation: {', '.join(missing)} (runs warn, or refuse with --require-isolation)")
+    raise typer.Exit(0 if all(complete(r) for r in reports.values()) else 1)

@@ -7,28 +7,26 @@ from typing import Optional
 
 import typer
 
-from wapii_core.cli.common import QuietOption
+from wapii_core.cli.options import QuietOption
 
 
-def add_to(app: typer.Typer) -> None:
-    @app.command("merge")
-    def merge_command(
-        shards: list[Path] = typer.Argument(..., help="The run directories of shards 0 to N-1 of one run."),
-        out: Path = typer.Option(..., "--out", "-o", help="The merged run directory (new, or an empty directory)."),
-        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
-                                                help="Where the dataset's files are (default: where the shards found "
-                                                     "them)."),
-        quiet: QuietOption = False,
-    ) -> None:
-        """Merge the shards of one run into one run directory: results, summary.json and report.md as an
-        unsharded run writes them.
+def merge_command(
+    shards: list[Path] = typer.Argument(..., help="The run directories of shards 0 to N-1 of one run."),
+    out: Path = typer.Option(..., "--out", "-o", help="The merged run directory (new, or an empty directory)."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                            help="Where the dataset's files are (default: where the shards found "
+                                                 "them)."),
+    quiet: QuietOption = False,
+) -> None:
+    """Merge the shards of one run into one run directory: results, summary.json and report.md as an
+    unsharded run writes them.
 
-        Refused (exit 2, nothing written): shards of different runs, a missing, duplicate or unfinished shard."""
-        from wapii_core.report.tables import print_table
-        from wapii_core.run.merge import merge
-        from wapii_core.store.rundir import load_run
+    Refused (exit 2, nothing written): shards of different runs, a missing, duplicate or unfinished shard."""
+    from wapii_core.report.tables import print_table
+    from wapii_core.run.merge import merge
+    from wapii_core.store.rundir import load_run
 
-        summary = merge(shards, out, data_dir=data_dir, note=lambda text: typer.echo(text, err=True))
-        if not quiet:
-            typer.echo(f"run directory: {out} (merged from {len(shards)} shards)")
-            print_table([(str(out), load_run(out), summary)])
+    summary = merge(shards, out, data_dir=data_dir, note=lambda text: typer.echo(text, err=True))
+    if not quiet:
+        typer.echo(f"run directory: {out} (merged from {len(shards)} shards)")
+        print_table([(str(out), load_run(out), summary)])

@@ -1,27 +1,27 @@
 """Rich progress bars for the runner's long steps: count, rate and time left for each stage.
 
-Imported only by the commands that show progress (rich comes with typer anyway).
+rich is imported when the bars are shown, not with ``--quiet``.
 """
 
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Callable, Iterator
-
-from rich.console import Console
-from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn,
-                           TimeElapsedColumn, TimeRemainingColumn)
-from rich.text import Text
+from typing import Any, Callable, Iterator
 
 
-class RateColumn(ProgressColumn):
-    """Items per second (rich's estimate over the last minute), nothing before there is one."""
+def _rate_column() -> Any:
+    """A rich column of items per second (rich's estimate over the last minute), empty before there is one."""
+    from rich.progress import ProgressColumn, Task
+    from rich.text import Text
 
-    def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
-        if not speed:
-            return Text("", style="progress.data.speed")
-        return Text(f"{speed:.1f}/s" if speed < 100 else f"{speed:.0f}/s", style="progress.data.speed")
+    class RateColumn(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            speed = task.finished_speed or task.speed
+            if not speed:
+                return Text("", style="progress.data.speed")
+            return Text(f"{speed:.1f}/s" if speed < 100 else f"{speed:.0f}/s", style="progress.data.speed")
+
+    return RateColumn()
 
 
 @contextmanager
@@ -35,7 +35,11 @@ def progress_bars(enabled: bool = True) -> Iterator[Callable[[str, int], Callabl
     if not enabled:
         yield lambda stage, total: (lambda n=1: None)
         return
-    bars = Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(), RateColumn(),
+    from rich.console import Console
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
+                               TimeRemainingColumn)
+
+    bars = Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(), _rate_column(),
                     TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                     console=Console(stderr=True), transient=False, speed_estimate_period=60)
 

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
+
+if TYPE_CHECKING:
+    from wapii_core.report.tables import Report
 
 FORMATS = ("table", "md", "csv", "json", "html")
 
@@ -43,100 +46,117 @@ def output_target(fmt: Optional[str], out: Optional[Path]) -> tuple[str, Optiona
     return fmt, out
 
 
-def add_to(app: typer.Typer) -> None:
-    @app.command("report")
-    def report_command(
-        run_dirs: list[Path] = typer.Argument(..., help="Run directories (one column each)."),
-        by_api: bool = typer.Option(False, "--by-api", help="Per-API breakdown of each run (columns Overall + "
-                                                             "each API) instead of runs side by side."),
-        leaderboard: bool = typer.Option(False, "--leaderboard",
-                                         help="Runs as rows, sorted by correct implementations, the key rows as "
-                                              "columns: for many runs."),
-        fmt: Optional[str] = typer.Option(None, "--format", "-f",
-                                          help="table, md, csv, json or html (default: from --out's ending, else "
-                                               "table)."),
-        out: Optional[Path] = typer.Option(None, "--out", "-o",
-                                           help="Write to this file instead of the terminal (html: plots as PNG and "
-                                                "SVG next to it); a directory gets report.<format>."),
-        intervals: bool = typer.Option(False, "--intervals",
-                                       help="Show the 95 % intervals in the terminal table too."),
-        resamples: int = typer.Option(2000, "--resamples", min=0,
-                                      help="Bootstrap resamples of tasks for the 95 % intervals (0: none)."),
-        seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
-        full: bool = typer.Option(False, "--full", help="On the terminal, every row, table and legend (default: "
-                                                         "the headline rows; --by-api, --leaderboard and "
-                                                         "--intervals are always full)."),
-        libraries: bool = typer.Option(False, "--libraries",
-                                       help="Also list the tasks one library solved and another did not (runs "
-                                            "that differ in the adapter alone, on the same tasks)."),
-    ) -> None:
-        """The paper's rows for each run: full and argument completion in separate tables, best value
-        per row highlighted, 95 % bootstrap intervals and paired tests of correct implementations."""
-        from wapii_core.base.errors import WapiiError
-        from wapii_core.report.tables import build_report, load_runs, render_markdown
-        from wapii_core.store.rundir import write_atomic
+def report_command(
+    run_dirs: list[Path] = typer.Argument(..., help="Run directories (one column each)."),
+    by_api: bool = typer.Option(False, "--by-api", help="Per-API breakdown of each run (columns Overall + "
+                                                         "each API) instead of runs side by side."),
+    leaderboard: bool = typer.Option(False, "--leaderboard",
+                                     help="Runs as rows, sorted by correct implementations, the key rows as "
+                                          "columns: for many runs."),
+    fmt: Optional[str] = typer.Option(None, "--format", "-f",
+                                      help="table, md, csv, json or html (default: from --out's ending, else "
+                                           "table)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o",
+                                       help="Write to this file instead of the terminal (html: plots as PNG and "
+                                            "SVG next to it); a directory gets report.<format>."),
+    intervals: bool = typer.Option(False, "--intervals",
+                                   help="Show the 95 % intervals in the terminal table too."),
+    resamples: int = typer.Option(2000, "--resamples", min=0,
+                                  help="Bootstrap resamples of tasks for the 95 % intervals (0: none)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the bootstrap."),
+    full: bool = typer.Option(False, "--full", help="On the terminal, every row, table and legend (default: "
+                                                     "the headline rows; --by-api, --leaderboard and "
+                                                     "--intervals are always full)."),
+    libraries: bool = typer.Option(False, "--libraries",
+                                   help="Also list the tasks one library solved and another did not (runs "
+                                        "that differ in the adapter alone, on the same tasks)."),
+) -> None:
+    """The paper's rows for each run: full and argument completion in separate tables, best value
+    per row highlighted, 95 % bootstrap intervals and paired tests of correct implementations."""
+    from wapii_core.base.errors import WapiiError
+    from wapii_core.report.tables import build_report, load_runs
 
-        if by_api and leaderboard:
-            raise WapiiError("give --by-api or --leaderboard, not both")
-        fmt, out = output_target(fmt, out)
-        if out is not None:
-            from wapii_core.store.out_guard import check_report_out
+    if by_api and leaderboard:
+        raise WapiiError("give --by-api or --leaderboard, not both")
+    fmt, out = output_target(fmt, out)
+    if out is not None:
+        from wapii_core.store.out_guard import check_report_out
 
-            check_report_out(out)
-        if fmt == "html" and out is None and sys.stdout.isatty():
-            raise WapiiError("--format html writes a whole page: give --out report.html (or redirect the output "
-                             "to a file)")
-        from wapii_core.report.libraries import differences_markdown, library_differences
+        check_report_out(out)
+    if fmt == "html" and out is None and sys.stdout.isatty():
+        raise WapiiError("--format html writes a whole page: give --out report.html (or redirect the output "
+                         "to a file)")
+    from wapii_core.report.libraries import library_differences
 
-        runs = load_runs(run_dirs, with_results=resamples > 0 or libraries)
-        differences = []
-        if libraries:
-            from wapii_core.report.library_check import why_not_comparable
+    runs = load_runs(run_dirs, with_results=resamples > 0 or libraries)
+    differences = []
+    if libraries:
+        from wapii_core.report.library_check import why_not_comparable
 
-            reason = why_not_comparable(runs)
-            if reason is not None:
-                raise WapiiError(f"--libraries: {reason}")
-            differences = library_differences(runs)
-        report = build_report(runs, by_api=by_api, resamples=resamples, seed=seed, leaderboard=leaderboard)
-        if fmt == "table":
-            from wapii_core.report.terminal import print_report, render_terminal
+        reason = why_not_comparable(runs)
+        if reason is not None:
+            raise WapiiError(f"--libraries: {reason}")
+        differences = library_differences(runs)
+    report = build_report(runs, by_api=by_api, resamples=resamples, seed=seed, leaderboard=leaderboard)
+    if fmt == "table" and out is None:
+        _print_terminal(report, differences if libraries else None,
+                        every_row=full or by_api or leaderboard or intervals, intervals=intervals)
+    elif fmt == "html" and out is not None:
+        from wapii_core.report.html import write_html_report
 
-            if out is None:
-                if libraries:  # before the tables: the headline ends the output
-                    from wapii_core.report.libraries import print_differences
-
-                    print_differences(differences, more="--format md lists them all")
-                if full or by_api or leaderboard or intervals:
-                    print_report(report, intervals=intervals)
-                else:
-                    from wapii_core.report.headline import print_headline
-
-                    print_headline(report, "--full, or --format md / html")
-                return
-            write_atomic(out, render_terminal(report, intervals=intervals, width=120))
-            return
-        if fmt == "html" and out is not None:
-            from wapii_core.report.html import write_html_report
-
-            written = write_html_report(report, out, differences)
-            typer.echo(f"wrote {out} and {len(written) - 1} plot files next to it", err=True)
-            return
-        if fmt == "html":
-            from wapii_core.report.html import html_text
-
-            text = html_text(report, differences)
-        elif fmt == "md":
-            text = render_markdown(report) + ("\n" + differences_markdown(differences) if differences else "")
-        else:
-            from wapii_core.report.formats import render_csv, render_json
-
-            text = render_csv(report) if fmt == "csv" else render_json(report)
-            if fmt == "json" and libraries:
-                import json
-
-                text = json.dumps({**json.loads(text), "differences": differences}, indent=2) + "\n"
+        written = write_html_report(report, out, differences)
+        typer.echo(f"wrote {out} and {len(written) - 1} plot files next to it", err=True)
+    else:
+        text = _rendered(report, fmt, differences, libraries=libraries, intervals=intervals)
         if out is None:
             typer.echo(text, nl=False)
         else:
+            from wapii_core.store.rundir import write_atomic
+
             write_atomic(out, text)
-            typer.echo(f"wrote {out}", err=True)
+            if fmt != "table":
+                typer.echo(f"wrote {out}", err=True)
+
+
+def _print_terminal(report: "Report", differences: list | None, *, every_row: bool, intervals: bool) -> None:
+    """The report on the terminal: the library differences first (``--libraries``), then every row
+    or the headline rows, which end the output."""
+    if differences is not None:
+        from wapii_core.report.libraries import print_differences
+
+        print_differences(differences, more="--format md lists them all")
+    if every_row:
+        from wapii_core.report.terminal import print_report
+
+        print_report(report, intervals=intervals)
+    else:
+        from wapii_core.report.headline import print_headline
+
+        print_headline(report, "--full, or --format md / html")
+
+
+def _rendered(report: "Report", fmt: str, differences: list, *, libraries: bool, intervals: bool) -> str:
+    """The report as the text of a file in ``fmt`` (``table``: as the terminal shows it, 120 wide)."""
+    if fmt == "table":
+        from wapii_core.report.terminal import render_terminal
+
+        return render_terminal(report, intervals=intervals, width=120)
+    if fmt == "html":
+        from wapii_core.report.html import html_text
+
+        return html_text(report, differences)
+    if fmt == "md":
+        from wapii_core.report.libraries import differences_markdown
+        from wapii_core.report.tables import render_markdown
+
+        return render_markdown(report) + ("\n" + differences_markdown(differences) if differences else "")
+    from wapii_core.report.formats import render_csv, render_json
+
+    if fmt == "csv":
+        return render_csv(report)
+    text = render_json(report)
+    if libraries:
+        import json
+
+        text = json.dumps({**json.loads(text), "differences": differences}, indent=2) + "\n"
+    return text

@@ -1,24 +1,26 @@
-"""``wapii run`` and ``wapii evaluate``."""
+"""``wapii run`` (generate, execute and judge) and ``wapii evaluate`` (re-judge a run's stored programs)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 
 from wapii_core.base.setups import Setup
-from wapii_core.cli.common import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
-                                   DrawsOption, FullOption, LimitOption, MetricsOption, ModelOption,
-                                   NoDefaultMetricsOption,
-                                   QuietOption, RequireIsolationOption, generation_failures, parse_options,
-                                   parse_setups, refuse_generations_without_replay, require_isolation)
+from wapii_core.cli.options import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
+                                    DrawsOption, FullOption, LimitOption, MetricsOption, ModelOption,
+                                    NoDefaultMetricsOption, QuietOption, RequireIsolationOption, parse_options,
+                                    parse_setups, refuse_generations_without_replay, require_isolation)
+from wapii_core.cli.run_failures import generation_failures
+
+if TYPE_CHECKING:
+    from wapii_core.run.runner import RunConfig
+    from wapii_core.store.record import RunRecord, Summary
 
 
-
-
-def default_out(dataset: str, adapter: str, backend: str, model: Optional[str], setup: Setup,
+def default_run_dir(dataset: str, adapter: str, backend: str, model: Optional[str], setup: Setup,
                 setting: str = "unconstrained", mode: Optional[str] = None, draws: int = 1,
                 limit: Optional[int] = None, apis: Optional[list[str]] = None, shard: Optional[str] = None) -> Path:
     """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>][-<mode>][-n<draws>][-<apis>][-limit<N>]``
@@ -45,168 +47,180 @@ def default_out(dataset: str, adapter: str, backend: str, model: Optional[str], 
     return Path("runs") / name
 
 
-def add_to(app: typer.Typer) -> None:
-    @app.command("run")
-    def run_command(
-        dataset: DatasetOption = "demo",
-        data_dir: DataDirOption = None,
-        dataset_dir: Optional[Path] = typer.Option(None, "--dataset-dir",
-                                                   help="Benchmark any directory in the WAPIIBench layout "
-                                                        "(dataset.json, specs/, prompts/): your own API."),
-        adapter: str = typer.Option("axios_js", "--adapter", "-a", help="Target language + HTTP library."),
-        backend: BackendOption = "oracle",
-        model: ModelOption = None,
-        setup: list[str] = typer.Option(["full"], "--setup", "-s",
-                                          help="full: starter ends with `axios.`; argument: method and URL given; "
-                                               "import: only the import. Repeat for several."),
-        mode: Optional[str] = typer.Option(None, "--mode", help="Comparison: reference (the paper's; axios_js's "
-                                           "default), strict (spec path characters matched literally) or wire (what "
-                                           "is sent; the Python adapters' default). Default: the adapter's."),
-        setting: str = typer.Option("unconstrained", "--setting",
-                                    help="unconstrained, constrained (decoding masked by a grammar from the spec), "
-                                         "rag (the most relevant endpoints' documentation in the prompt) or "
-                                         "constrained-rag."),
-        generations: Optional[Path] = typer.Option(None, "--generations", "-g",
-                                                   help="replay: JSONL of {sample, code} or a <api>/<index>_code.js dir."),
-        draws: DrawsOption = 1,
-        option: BackendOptionsOption = [],
-        metric: MetricsOption = [],
-        no_default_metrics: NoDefaultMetricsOption = False,
-        limit: LimitOption = None,
-        sample: Optional[int] = typer.Option(None, "--sample", min=1, help="N tasks drawn at random, stratified by "
-                                             "API (each API's share in proportion to its tasks); see --seed."),
-        seed: int = typer.Option(0, "--seed", help="Seed of --sample's draw (kept in run.json)."),
-        api: ApisOption = [],
-        out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<derived name>); "
-                                           "with several setups, one sub-directory per setup."),
-        by_api: bool = typer.Option(False, "--by-api", help="Also print one table per API."),
-        full: FullOption = False,
-        quiet: QuietOption = False,
-        isolated: RequireIsolationOption = False,
-        force: bool = typer.Option(False, "--force", help="Start over in a run directory that already holds a "
-                                                          "run (its files are replaced)."),
-        shard: Optional[str] = typer.Option(None, "--shard", metavar="I/N",
-                                            help="Only shard I (from 0) of N of the (task, draw) pairs, a fixed "
-                                                 "partition by hash; `wapii merge` joins the N run directories."),
-    ) -> None:
-        """Generate, execute and judge programs for every task; resumes an interrupted run directory.
+def run_command(
+    dataset: DatasetOption = "demo",
+    data_dir: DataDirOption = None,
+    dataset_dir: Optional[Path] = typer.Option(None, "--dataset-dir",
+                                               help="Benchmark any directory in the WAPIIBench layout "
+                                                    "(dataset.json, specs/, prompts/): your own API."),
+    adapter: str = typer.Option("axios_js", "--adapter", "-a", help="Target language + HTTP library."),
+    backend: BackendOption = "oracle",
+    model: ModelOption = None,
+    setup: list[str] = typer.Option(["full"], "--setup", "-s",
+                                      help="full: starter ends with `axios.`; argument: method and URL given; "
+                                           "import: only the import. Repeat for several."),
+    mode: Optional[str] = typer.Option(None, "--mode", help="Comparison: reference (the paper's; axios_js's "
+                                       "default), strict (spec path characters matched literally) or wire (what "
+                                       "is sent; the Python adapters' default). Default: the adapter's."),
+    setting: str = typer.Option("unconstrained", "--setting",
+                                help="unconstrained, constrained (decoding masked by a grammar from the spec), "
+                                     "rag (the most relevant endpoints' documentation in the prompt) or "
+                                     "constrained-rag."),
+    generations: Optional[Path] = typer.Option(None, "--generations", "-g",
+                                               help="replay: JSONL of {sample, code} or a <api>/<index>_code.js dir."),
+    draws: DrawsOption = 1,
+    option: BackendOptionsOption = [],
+    metric: MetricsOption = [],
+    no_default_metrics: NoDefaultMetricsOption = False,
+    limit: LimitOption = None,
+    sample: Optional[int] = typer.Option(None, "--sample", min=1, help="N tasks drawn at random, stratified by "
+                                         "API (each API's share in proportion to its tasks); see --seed."),
+    seed: int = typer.Option(0, "--seed", help="Seed of --sample's draw (kept in run.json)."),
+    api: ApisOption = [],
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Run directory (default runs/<derived name>); "
+                                       "with several setups, one sub-directory per setup."),
+    by_api: bool = typer.Option(False, "--by-api", help="Also print one table per API."),
+    full: FullOption = False,
+    quiet: QuietOption = False,
+    isolated: RequireIsolationOption = False,
+    force: bool = typer.Option(False, "--force", help="Start over in a run directory that already holds a "
+                                                      "run (its files are replaced)."),
+    shard: Optional[str] = typer.Option(None, "--shard", metavar="I/N",
+                                        help="Only shard I (from 0) of N of the (task, draw) pairs, a fixed "
+                                             "partition by hash; `wapii merge` joins the N run directories."),
+) -> None:
+    """Generate, execute and judge programs for every task; resumes an interrupted run directory.
 
-        Exit codes: 0 done (or a provider-side batch still running: its status is printed), 2 bad
-        input or a failed preflight check, 3 generations failed or programs did not run because no
-        sandbox worker could start (cause and count printed; the run's files are written, and the
-        same command again retries them)."""
-        require_isolation(isolated)
-        refuse_generations_without_replay(backend, generations)
-        from wapii_core.base.errors import GenerationPending, WapiiError
+    Exit codes: 0 done (or a provider-side batch still running: its status is printed), 2 bad
+    input or a failed preflight check, 3 generations failed or programs did not run because no
+    sandbox worker could start (cause and count printed; the run's files are written, and the
+    same command again retries them)."""
+    require_isolation(isolated)
+    refuse_generations_without_replay(backend, generations)
+    from wapii_core.base.errors import GenerationPending, WapiiError
+    from wapii_core.run.runner import RunConfig
 
-        if sample is not None and limit is not None:
-            raise WapiiError("give --sample N (tasks drawn across the APIs) or --limit N (the first N), not both")
-        from wapii_core.report.tables import print_table
-        from wapii_core.run.runner import RunConfig, run
-        from wapii_core.store.record import load_run
-        from wapii_core.cli.progress import progress_bars
-        from wapii_core.run.shards import parse_shard
+    if sample is not None and limit is not None:
+        raise WapiiError("give --sample N (tasks drawn across the APIs) or --limit N (the first N), not both")
+    from wapii_core.run.shards import parse_shard
 
-        one_shard = parse_shard(shard) if shard is not None else None
-        if dataset_dir is not None:
-            dataset = dataset_dir.resolve().name
-        setups = parse_setups(setup)
+    one_shard = parse_shard(shard) if shard is not None else None
+    if dataset_dir is not None:
+        dataset = dataset_dir.resolve().name
+    setups = parse_setups(setup)
+    targets = {}
+    for one_setup in setups:
         if out is not None:
-            from wapii_core.store.out_guard import check_parent_out, check_run_out
+            targets[one_setup] = out / one_setup.value if len(setups) > 1 else out
+        else:
+            targets[one_setup] = default_run_dir(dataset, adapter, backend, model, one_setup, setting, mode, draws,
+                                             limit, api, str(one_shard) if one_shard else None)
+            if sample is not None:
+                targets[one_setup] = targets[one_setup].with_name(f"{targets[one_setup].name}-sample{sample}s{seed}")
+    if out is not None:
+        _check_outs(out, setups)
+    columns = []
+    for one_setup, target in targets.items():
+        config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=adapter,
+                           backend=backend, model=model,
+                           setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
+                           backend_options=parse_options(option), metrics=metric,
+                           default_metrics=not no_default_metrics, limit=limit,
+                           apis=api or None, shard=one_shard, sample=sample, sample_seed=seed)
+        try:
+            columns.append(_run_one(config, target, quiet=quiet, force=force))
+        except GenerationPending as pending:  # not an error: the status, and how to go on
+            typer.echo(f"{target}: {pending}")
+    if not quiet and columns:
+        _print_runs(columns, full=full, by_api=by_api)
+    _end(backend, [(target, summary) for target, _, summary in columns])
 
-            if len(setups) > 1:
-                check_parent_out(out, [s.value for s in setups])
-            for one_setup in setups:
-                check_run_out(out / one_setup.value if len(setups) > 1 else out)
-        columns = []
-        shortfalls: list[str] = []
-        for one_setup in setups:
-            config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=adapter,
-                               backend=backend, model=model,
-                               setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
-                               backend_options=parse_options(option), metrics=metric,
-                               default_metrics=not no_default_metrics, limit=limit,
-                               apis=api or None, shard=one_shard, sample=sample, sample_seed=seed)
-            if out is None:
-                target = default_out(dataset, adapter, backend, model, one_setup, setting, mode, draws, limit, api,
-                                     str(one_shard) if one_shard else None)
-                if sample is not None:
-                    target = target.with_name(f"{target.name}-sample{sample}s{seed}")
-            else:
-                target = out / one_setup.value if len(setups) > 1 else out
-            try:
-                with progress_bars(not quiet) as progress:
-                    summary = run(config, target, progress, force=force,
-                                  note=lambda text: typer.echo(text, err=True))
-            except GenerationPending as pending:  # not an error: the status, and how to go on
-                typer.echo(f"{target}: {pending}")
-                continue
-            columns.append((str(target), load_run(target), summary))
-            from wapii_core.generation.backends import oracle_shortfall, replay_hint
 
-            hint = replay_hint(backend, summary.overall.get("counts", {}))
-            if hint:
-                typer.echo(hint, err=True)
-            shortfall = oracle_shortfall(backend, summary.overall)
-            if shortfall:
-                shortfalls.append(f"{target}: {shortfall}")
-            if not quiet:
-                typer.echo(f"run directory: {target}")
-        if not quiet and columns:
-            if full or by_api:
-                print_table(columns)
-            else:
-                from wapii_core.report.headline import print_run_headline
+def _check_outs(out: Path, setups: list[Setup]) -> None:
+    """Refuse an ``--out`` that holds something else than this run (before anything starts)."""
+    from wapii_core.store.out_guard import check_parent_out, check_run_out
 
-                print_run_headline(columns, "--full, or report.md in the run directory")
-            if by_api:
-                for api_name in sorted({a for _, _, s in columns for a in s.per_api}):
-                    print_table(columns, api_name)
-        failure = generation_failures([(target, summary) for target, _, summary in columns])
-        if failure is not None:
-            raise failure
-        from wapii_core.cli.unrun import unrun_failure
+    if len(setups) > 1:
+        check_parent_out(out, [s.value for s in setups])
+    for one_setup in setups:
+        check_run_out(out / one_setup.value if len(setups) > 1 else out)
 
-        unrun = unrun_failure([(target, summary) for target, _, summary in columns])
-        if unrun is not None:
-            raise unrun
-        for line in shortfalls:  # last, under the tables, where it is seen
-            typer.secho(line, err=True, fg=typer.colors.RED, bold=True)
-        if shortfalls:
-            raise typer.Exit(1)
 
-    @app.command("evaluate")
-    def evaluate_command(
-        run_dir: Path = typer.Argument(..., help="A run directory written by `wapii run`."),
-        data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
-                                                help="Where the dataset's files are (default: where the run found "
-                                                     "them)."),
-        metric: MetricsOption = [],
-        no_default_metrics: NoDefaultMetricsOption = False,
-        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or table."),
-        full: FullOption = False,
-        isolated: RequireIsolationOption = False,
-    ) -> None:
-        """Re-execute and re-score the stored generations of a run directory."""
-        require_isolation(isolated)
-        from wapii_core.report.tables import print_table
-        from wapii_core.run.runner import evaluate
-        from wapii_core.store.record import load_run
-        from wapii_core.cli.progress import progress_bars
+def _run_one(config: "RunConfig", target: Path, *, quiet: bool, force: bool) -> tuple[str, "RunRecord", "Summary"]:
+    """One setup's run into ``target``, with progress bars unless ``quiet``: its column of the tables."""
+    from wapii_core.cli.progress import progress_bars
+    from wapii_core.generation.backends import replay_hint
+    from wapii_core.run.runner import run
+    from wapii_core.store.record import load_run
 
-        with progress_bars(not quiet) as progress:
-            summary = evaluate(run_dir, progress, data_dir=data_dir, metrics=metric,
-                               default_metrics=not no_default_metrics)
-        if not quiet:
-            columns = [(str(run_dir), load_run(run_dir), summary)]
-            if full:
-                print_table(columns)
-            else:
-                from wapii_core.report.headline import print_run_headline
+    with progress_bars(not quiet) as progress:
+        summary = run(config, target, progress, force=force, note=lambda text: typer.echo(text, err=True))
+    hint = replay_hint(config.backend, summary.overall.get("counts", {}))
+    if hint:
+        typer.echo(hint, err=True)
+    if not quiet:
+        typer.echo(f"run directory: {target}")
+    return str(target), load_run(target), summary
 
-                print_run_headline(columns, "--full, or report.md in the run directory")
-        from wapii_core.cli.unrun import unrun_failure
 
-        unrun = unrun_failure([(str(run_dir), summary)])
-        if unrun is not None:
-            raise unrun
+def _print_runs(columns: list[tuple[str, "RunRecord", "Summary"]], *, full: bool, by_api: bool) -> None:
+    """The headline rows of the runs side by side (every row with ``full`` or ``by_api``), then one
+    table per API with ``by_api``."""
+    from wapii_core.report.tables import print_table
+
+    if full or by_api:
+        print_table(columns)
+    else:
+        from wapii_core.report.headline import print_run_headline
+
+        print_run_headline(columns, "--full, or report.md in the run directory")
+    if by_api:
+        for api_name in sorted({a for _, _, s in columns for a in s.per_api}):
+            print_table(columns, api_name)
+
+
+def _end(backend: str, runs: list[tuple[str, "Summary"]]) -> None:
+    """Exit 3 when generations failed or programs did not run; exit 1, under the tables, when the
+    oracle did not score everything correct."""
+    from wapii_core.cli.run_failures import unrun_failure
+    from wapii_core.generation.backends import oracle_shortfall
+
+    failure = generation_failures(runs)
+    if failure is not None:
+        raise failure
+    unrun = unrun_failure(runs)
+    if unrun is not None:
+        raise unrun
+    shortfalls = [f"{target}: {line}" for target, summary in runs if (line := oracle_shortfall(backend, summary.overall))]
+    for line in shortfalls:  # last, under the tables, where it is seen
+        typer.secho(line, err=True, fg=typer.colors.RED, bold=True)
+    if shortfalls:
+        raise typer.Exit(1)
+
+
+def evaluate_command(
+    run_dir: Path = typer.Argument(..., help="A run directory written by `wapii run`."),
+    data_dir: Optional[Path] = typer.Option(None, "--data-dir", envvar="WAPII_DATA_DIR",
+                                            help="Where the dataset's files are (default: where the run found "
+                                                 "them)."),
+    metric: MetricsOption = [],
+    no_default_metrics: NoDefaultMetricsOption = False,
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bars or table."),
+    full: FullOption = False,
+    isolated: RequireIsolationOption = False,
+) -> None:
+    """Re-execute and re-score the stored generations of a run directory."""
+    require_isolation(isolated)
+    from wapii_core.cli.progress import progress_bars
+    from wapii_core.cli.run_failures import unrun_failure
+    from wapii_core.run.runner import evaluate
+    from wapii_core.store.record import load_run
+
+    with progress_bars(not quiet) as progress:
+        summary = evaluate(run_dir, progress, data_dir=data_dir, metrics=metric,
+                           default_metrics=not no_default_metrics)
+    if not quiet:
+        _print_runs([(str(run_dir), load_run(run_dir), summary)], full=full, by_api=False)
+    unrun = unrun_failure([(str(run_dir), summary)])
+    if unrun is not None:
+        raise unrun

@@ -11,24 +11,22 @@ if TYPE_CHECKING:
     from wapii_core.store.record import RunRecord
 
 
-def add_to(app: typer.Typer) -> None:
-    @app.command("show")
-    def show_command(
-        run_dir: Path = typer.Argument(..., help="A run directory written by `wapii run`."),
-        sample: str = typer.Argument(..., help="The sample, as <api>/<index> (e.g. slack/12)."),
-        draw: int = typer.Option(0, "--draw", min=0, help="Which draw of the sample (from 0; runs with -n > 1)."),
-        prompt: bool = typer.Option(False, "--prompt", help="The whole prompt (default: folded to its first "
-                                                            "and last lines)."),
-    ) -> None:
-        """One sample: task, prompt, program with the judged call marked, expected vs captured request, verdicts
-        with their reasons."""
-        from wapii_core.report.sample_story import SampleStory, print_story
-        from wapii_core.store.record import load_run, sample_lines
+def show_command(
+    run_dir: Path = typer.Argument(..., help="A run directory written by `wapii run`."),
+    sample: str = typer.Argument(..., help="The sample, as <api>/<index> (e.g. slack/12)."),
+    draw: int = typer.Option(0, "--draw", min=0, help="Which draw of the sample (from 0; runs with -n > 1)."),
+    prompt: bool = typer.Option(False, "--prompt", help="The whole prompt (default: folded to its first "
+                                                        "and last lines)."),
+) -> None:
+    """One sample: task, prompt, program with the judged call marked, expected vs captured request, verdicts
+    with their reasons."""
+    from wapii_core.report.sample_story import SampleStory, print_story
+    from wapii_core.store.record import load_run, sample_lines
 
-        record = load_run(run_dir)
-        generation, result = sample_lines(run_dir, sample, draw)
-        story = SampleStory(str(run_dir), record, sample, draw, _task(record, sample), generation, result)
-        print_story(story, whole_prompt=prompt)
+    record = load_run(run_dir)
+    generation, result = sample_lines(run_dir, sample, draw)
+    story = SampleStory(str(run_dir), record, sample, draw, _task(record, sample), generation, result)
+    print_story(story, whole_prompt=prompt)
 
 
 def _task(record: "RunRecord", sample: str) -> str | None:

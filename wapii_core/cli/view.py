@@ -7,51 +7,49 @@ from typing import Optional
 
 import typer
 
-from wapii_core.cli.common import QuietOption
+from wapii_core.cli.options import QuietOption
 
 
-def add_to(app: typer.Typer) -> None:
-    @app.command("view")
-    def view_command(
-        run_dirs: list[Path] = typer.Argument(..., help="Run directories (several: the same task side by side)."),
-        port: int = typer.Option(0, "--port", "-p", min=0, max=65535,
-                                 help="Port on 127.0.0.1 to serve on (default: any free port)."),
-        bundle: Optional[Path] = typer.Option(None, "--bundle", "-b",
-                                              help="Write the viewer as static files into this directory "
-                                                   "(DIR/index.html; opens from disk or any static host) "
-                                                   "instead of serving it."),
-        open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the page in the browser."),
-        quiet: QuietOption = False,
-    ) -> None:
-        """Browse the samples of runs: the report's tables, a filterable list, each sample's whole story."""
-        import tempfile
-        import webbrowser
+def view_command(
+    run_dirs: list[Path] = typer.Argument(..., help="Run directories (several: the same task side by side)."),
+    port: int = typer.Option(0, "--port", "-p", min=0, max=65535,
+                             help="Port on 127.0.0.1 to serve on (default: any free port)."),
+    bundle: Optional[Path] = typer.Option(None, "--bundle", "-b",
+                                          help="Write the viewer as static files into this directory "
+                                               "(DIR/index.html; opens from disk or any static host) "
+                                               "instead of serving it."),
+    open_browser: bool = typer.Option(True, "--open/--no-open", help="Open the page in the browser."),
+    quiet: QuietOption = False,
+) -> None:
+    """Browse the samples of runs: the report's tables, a filterable list, each sample's whole story."""
+    import tempfile
+    import webbrowser
 
-        from wapii_core.cli import Interrupted
-        from wapii_core.cli.progress import progress_bars
-        from wapii_core.view.bundle import write_bundle
-        from wapii_core.view.serve import bind
+    from wapii_core.cli import Interrupted
+    from wapii_core.cli.progress import progress_bars
+    from wapii_core.view.bundle import write_bundle
+    from wapii_core.view.serve import bind
 
-        if bundle is not None:
-            with progress_bars(not quiet) as progress:
-                index = write_bundle(run_dirs, bundle, progress)
-            typer.echo(f"wrote {index}")
-            if open_browser:
-                webbrowser.open(index.resolve().as_uri())
-            return
-        with tempfile.TemporaryDirectory(prefix="wapii-view-") as tmp:
-            site = Path(tmp) / "site"
-            site.mkdir()
-            server = bind(site, port)  # before the data is written: a port in use is refused at once
-            with progress_bars(not quiet) as progress:
-                write_bundle(run_dirs, site, progress)
-            url = f"http://127.0.0.1:{server.server_address[1]}/"
-            typer.echo(f"serving {len(run_dirs)} run(s) at {url} (Ctrl-C to stop)")
-            if open_browser:
-                webbrowser.open(url)
-            try:
-                server.serve_forever()
-            except (KeyboardInterrupt, Interrupted):
-                typer.echo("stopped")
-            finally:
-                server.server_close()
+    if bundle is not None:
+        with progress_bars(not quiet) as progress:
+            index = write_bundle(run_dirs, bundle, progress)
+        typer.echo(f"wrote {index}")
+        if open_browser:
+            webbrowser.open(index.resolve().as_uri())
+        return
+    with tempfile.TemporaryDirectory(prefix="wapii-view-") as tmp:
+        site = Path(tmp) / "site"
+        site.mkdir()
+        server = bind(site, port)  # before the data is written: a port in use is refused at once
+        with progress_bars(not quiet) as progress:
+            write_bundle(run_dirs, site, progress)
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        typer.echo(f"serving {len(run_dirs)} run(s) at {url} (Ctrl-C to stop)")
+        if open_browser:
+            webbrowser.open(url)
+        try:
+            server.serve_forever()
+        except (KeyboardInterrupt, Interrupted):
+            typer.echo("stopped")
+        finally:
+            server.server_close()

@@ -10,9 +10,11 @@ naming what is not isolated, and the pool runs with the remaining layers.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
+from typing import Iterator
 from dataclasses import dataclass, field
 
 from wapii_core.base.errors import WapiiError
@@ -60,6 +62,27 @@ def set_require_isolation(required: bool) -> None:
     global _required
     _required = required
     os.environ[REQUIRE_ENV] = "1" if required else "0"
+
+
+@contextlib.contextmanager
+def isolation_scope() -> Iterator[None]:
+    """One command's isolation settings: the once-per-layer warnings are given afresh inside, and
+    what held before (:func:`set_require_isolation`, ``WAPII_REQUIRE_ISOLATION``, the warnings given)
+    holds again after, so that commands run one after another in one process do not inherit each
+    other's ``--require-isolation``."""
+    global _required, _warned
+    saved = _required, os.environ.get(REQUIRE_ENV), _warned
+    with _warned_lock:
+        _warned = set()
+    try:
+        yield
+    finally:
+        with _warned_lock:
+            _required, environ, _warned = saved
+        if environ is None:
+            os.environ.pop(REQUIRE_ENV, None)
+        else:
+            os.environ[REQUIRE_ENV] = environ
 
 
 def isolation_required() -> bool:

@@ -174,8 +174,9 @@ class PythonPool:
     def _start_plan(self) -> Plan:
         with self._plan_lock:
             if self._plan is None:
-                self._plan = plan(self.program())
-                enforce(self.isolation())
+                started = plan(self.program())
+                enforce(self.isolation())  # before the plan is kept: a refused start is refused again next time
+                self._plan = started
             return self._plan
 
     def isolation(self) -> Isolation:

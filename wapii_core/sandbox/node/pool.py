@@ -161,8 +161,9 @@ class NodePool:
     def _start_plan(self) -> Any:
         if self._plan is None:
             program, _ = self.program()
-            self._plan = plan(program)
-            enforce(self.isolation())
+            started = plan(program)
+            enforce(self.isolation())  # before the plan is kept: a refused start is refused again next time
+            self._plan = started
         return self._plan
 
     def start(self) -> None:

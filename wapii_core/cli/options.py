@@ -1,5 +1,5 @@
-"""What several commands share: their common options (declared once), ``-O KEY=VALUE`` parsing, and
-the error that ends a command whose generations failed.
+"""The options several commands share (declared once) and the parsing of their values: ``-O
+KEY=VALUE`` pairs, ``--setup`` names, ``--require-isolation``.
 
 An option is an ``Annotated`` type: a command declares ``dataset: DatasetOption = "demo"``, so the
 flag, its short form, environment variable and help text are the same wherever it appears.
@@ -7,16 +7,15 @@ flag, its short form, environment variable and help text are the same wherever i
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from wapii_core.base.errors import GenerationsFailed, WapiiError
+from wapii_core.base.errors import WapiiError
 
 if TYPE_CHECKING:
-    from wapii_core.store.record import Summary
+    from wapii_core.base.model import Setup
 
 DatasetOption = Annotated[str, typer.Option("--dataset", "-d", help="Dataset name (`wapii datasets list`).")]
 DataDirOption = Annotated[Optional[Path], typer.Option(
@@ -50,29 +49,6 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
         key = key.strip()
         out[key] = f"{out[key]},{value}" if key in out else value
     return out
-
-
-def generation_failures(runs: list[tuple[str, Summary]]) -> GenerationsFailed | None:
-    """The error that ends a command whose runs (``(run directory, summary)``) had generations
-    fail, naming how many samples each run lost and the two most frequent causes; None when none did."""
-    parts = []
-    for target, summary in runs:
-        failed = summary.failed_generations
-        if not failed:
-            continue
-        causes = Counter(str(f.error) for f in failed).most_common()
-        shown = "; ".join(f"{count}x {cause}" for cause, count in causes[:2])
-        more = f"; {sum(c for _, c in causes[2:])}x other causes" if len(causes) > 2 else ""
-        parts.append(f"{target}: {len(failed)} of {summary.samples} generations failed "
-                     f"({shown}{more})")
-    if not parts:
-        return None
-    errors = [str(f.error) for _, summary in runs for f in summary.failed_generations]
-    if all(error.startswith("no program for") for error in errors):  # a replay: running it again changes nothing
-        return GenerationsFailed("; ".join(parts) + "; those samples are not scored: add their programs to the "
-                                 "replay file, or leave them out of the run (--api, --limit)")
-    return GenerationsFailed("; ".join(parts) + "; those samples are not scored: run the same command again to "
-                             "retry them")
 
 
 def require_isolation(required: bool) -> None:

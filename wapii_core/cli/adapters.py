@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import typer
 
-from wapii_core.cli.common import DataDirOption
+from wapii_core.cli.options import DataDirOption
+from wapii_core.cli.plain_help import App
 
-adapters_app = typer.Typer(help="List the adapters' capabilities; check an adapter with the conformance kit.",
+adapters_app = App(help="List the adapters' capabilities; check an adapter with the conformance kit.",
                            no_args_is_help=True)
 
 
@@ -49,7 +50,7 @@ def check_command(
     Exits 0 when it conforms, 1 when a check fails."""
     from wapii_core.base.capabilities import MODES
     from wapii_core.base.errors import WapiiError, did_you_mean
-    from wapii_core.cli.common import parse_setups
+    from wapii_core.cli.options import parse_setups
     from wapii_core.run.conformance import check_adapter
     from wapii_core.run.runner import load_dataset
 
@@ -72,6 +73,3 @@ def check_command(
     if not report.ok:
         raise typer.Exit(1)
 
-
-def add_to(app: typer.Typer) -> None:
-    app.add_typer(adapters_app, name="adapters")
