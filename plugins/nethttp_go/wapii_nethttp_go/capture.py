@@ -36,6 +36,15 @@ def _body(body: bytes) -> dict[str, str] | None:
         return {"base64": base64.b64encode(body).decode("ascii")}
 
 
+def _reason(output: bytes) -> str:
+    """What a failed program said: its ``panic:`` or ``fatal error:`` line, else its last line."""
+    lines = [line.strip() for line in output.decode("utf-8", "replace").splitlines() if line.strip()]
+    for line in lines:
+        if line.startswith(("panic:", "fatal error:", "wapii:")):
+            return line[:300]
+    return lines[-1][:300] if lines else ""
+
+
 def to_capture(result: Any) -> Capture:
     """A :class:`~wapii_core.api.ProgramResult` as a Capture: the first request sent, or why there is none.
 
@@ -49,7 +58,7 @@ def to_capture(result: Any) -> Capture:
     except WireError as exc:
         return Capture(error="runtime_error", detail=f"bad_capture: {exc}")
     if not result.ok:
-        tail = result.output_tail()
+        tail = _reason(result.output)
         detail = result.error if not result.detail else f"{result.error}: {result.detail}"
         return Capture(error="runtime_error", detail=f"{detail}: {tail}" if tail else detail)
     if not sent:
