@@ -1,10 +1,12 @@
-"""Compiling a batch of generated programs: one module, one package per program, one binary.
+"""Compiling a batch of generated programs: one module, one compiler run, one binary.
 
 :func:`build_batch` writes each program through the trusted preprocessor (``go/prep``: imports
-completed and pruned as goimports does, package renamed, ``main`` renamed ``WapiiMain``), compiles
-every package with one ``go build`` (a package that does not compile is that program's error, and
-the others are built again without it, from the build cache), then links one dispatcher binary
-(``run <package>`` calls that package's ``WapiiMain``) together with a binary of its own for each
+completed and pruned as goimports does), as a file of one shared package (``progs``: its
+package-level names prefixed with its own, ``main`` exported as ``W<name>``), compiled in one
+compiler run that reports every error (``-gcflags=-e``); a program whose file does not compile there
+is left out of it (the rest is compiled again) and built from a package of its own instead (``main``
+renamed ``WapiiMain``), where a failure is that program's own compile error, whatever the others
+hold. Then one dispatcher binary is linked (``run <name>`` calls that program's main) together with a binary of its own for each
 program that initialises package-level state (``init``, a package variable with a value: code that
 would otherwise run in every program of the shared binary). Package names are digests of the
 source, so the build cache serves a program compiled before, in any batch.
@@ -61,6 +63,8 @@ def package_name(source: str) -> str:
 
 _HEADER = re.compile(rf"^# {MODULE}/(p[0-9a-f]+)\s*$")
 _LINE = re.compile(r"^(?:\./)?(p[0-9a-f]{20})/")
+SHARED = "progs"
+_SHARED_LINE = re.compile(rf"^(?:\./)?{SHARED}/(p[0-9a-f]{{20}})\.go:")
 
 
 def _errors_by_package(stderr: str, names: set[str]) -> dict[str, str]:
@@ -80,9 +84,10 @@ def _errors_by_package(stderr: str, names: set[str]) -> dict[str, str]:
     return found
 
 
-def _dispatcher(names: list[str]) -> str:
-    imports = "".join(f'\t"{MODULE}/{name}"\n' for name in names)
+def _dispatcher(names: list[str], shared: list[str]) -> str:
+    imports = "".join(f'\t"{MODULE}/{name}"\n' for name in [*names, *([SHARED] if shared else [])])
     cases = "".join(f"\tcase {json.dumps(name)}:\n\t\t{name}.WapiiMain()\n" for name in names)
+    cases += "".join(f"\tcase {json.dumps(name)}:\n\t\t{SHARED}.W{name}()\n" for name in shared)
     return (f"package main\n\nimport (\n\t\"os\"\n{imports})\n\nfunc main() {{\n\tif len(os.Args) < 2 {{\n"
             f"\t\tos.Exit(2)\n\t}}\n\tswitch os.Args[1] {{\n{cases}\tdefault:\n\t\tos.Exit(2)\n\t}}\n}}\n")
 
@@ -110,6 +115,30 @@ def _compile(module: Path, names: list[str], errors: dict[str, str]) -> list[str
     return []
 
 
+def _compile_shared(module: Path, names: list[str]) -> list[str]:
+    """Compiles the shared package; files that do not compile are removed from it. Returns the names
+    left in it (empty when none compiled, or the failure cannot be told per file)."""
+    left = list(names)
+    for _ in range(MAX_ROUNDS):
+        if not left:
+            return []
+        done = run_go(["build", "-gcflags=-e", *build_flags(), f"./{SHARED}"], module)
+        if done.returncode == 0:
+            return left
+        blamed = set()
+        for line in done.stderr.decode("utf-8", "replace").splitlines():
+            match = _SHARED_LINE.match(line)
+            if match and match.group(1) in left:
+                blamed.add(match.group(1))
+        if not blamed:
+            break
+        for name in blamed:
+            (module / SHARED / f"{name}.go").unlink()
+        left = [name for name in left if name not in blamed]
+    shutil.rmtree(module / SHARED, ignore_errors=True)
+    return []
+
+
 def build_batch(sources: list[str]) -> Batch:
     """Builds every source (see the module's docstring); never raises for what a program holds."""
     import time
@@ -130,23 +159,30 @@ def build_batch(sources: list[str]) -> Batch:
     done = run_go_tool(prep_tool(), module, request.encode())
     errors: dict[str, str] = {}
     standalone: set[str] = set()
+    in_shared: list[str] = []
     for line in done.splitlines():
         answer = json.loads(line)
         if not answer.get("ok"):
             errors[answer["id"]] = answer.get("error") or "the program was refused"
         elif answer.get("standalone"):
             standalone.add(answer["id"])
+        elif answer.get("shared"):
+            in_shared.append(answer["id"])
     timings["prep_s"] = time.perf_counter() - began
-    compiled = _compile(module, [name for name in unique if name not in errors], errors)
+    in_shared = _compile_shared(module, in_shared)
+    own = [name for name in unique if name not in errors and name not in in_shared]
+    compiled = _compile(module, own, errors)
     timings["compile_s"] = time.perf_counter() - began - timings["prep_s"]
-    shared = [name for name in compiled if name not in standalone]
+    separate = [name for name in compiled if name not in standalone]
     alone = [name for name in compiled if name in standalone]
+    shared = separate + in_shared
+    compiled = compiled + in_shared
     linked: set[str] = set()
     if shared or alone:
         targets = []
         if shared:
             (module / "cmd" / DISPATCHER).mkdir(parents=True)
-            (module / "cmd" / DISPATCHER / "main.go").write_text(_dispatcher(shared))
+            (module / "cmd" / DISPATCHER / "main.go").write_text(_dispatcher(separate, in_shared))
             targets.append(f"./cmd/{DISPATCHER}")
         targets += [f"./{name}" for name in alone]
         done_link = run_go(["build", *build_flags(), "-o", f"{bin_dir}/", *targets], module)

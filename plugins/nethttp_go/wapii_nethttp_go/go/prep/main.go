@@ -9,7 +9,11 @@
 //     with a value: code that would run in every program of a shared binary), its package renamed to
 //     NAME and its main function to WapiiMain, so that one binary links the batch and runs one program
 //     per process, chosen by its first argument; otherwise ("standalone") it stays package main and is
-//     linked into a binary of its own.
+//     linked into a binary of its own;
+//   - for a program that can share a binary, a second copy in MODULE_DIR/progs/NAME.go, package progs,
+//     its package-level names prefixed with NAME_ and main exported as WNAME: every such program
+//     compiles in one compiler run (a program whose copy does not compile there is built from its own
+//     package instead, which gives its own error).
 // A program that does not parse, imports "C", uses //go:linkname or has no func main() is refused with
 // a one-line error (its sample's compile error).
 package main
@@ -46,8 +50,12 @@ type result struct {
 	ID         string `json:"id"`
 	OK         bool   `json:"ok"`
 	Standalone bool   `json:"standalone"`
+	Shared     bool   `json:"shared"`
 	Error      string `json:"error,omitempty"`
 }
+
+// SharedPackage is the package that holds every program that can share one: one compiler run for the batch.
+const SharedPackage = "progs"
 
 func main() {
 	var input struct {
@@ -172,6 +180,50 @@ func prepare(dir string, p program) result {
 	}
 	file.Decls = decls
 	file.Imports = nil
+	pkgDir := filepath.Join(dir, p.ID)
+	if err := os.MkdirAll(pkgDir, 0o755); err != nil {
+		return result{Error: firstLine(err)}
+	}
+	shared := false
+	if !standalone {
+		// the shared package's copy: package-level names prefixed with the program's name (they are
+		// resolved within the file), main exported as W<name>; written before the renaming below
+		sharedFile := *file
+		file.Name.Name = SharedPackage
+		renames := map[*ast.Object]string{}
+		for name, obj := range file.Scope.Objects {
+			if name == "_" {
+				continue
+			}
+			if obj == mainFunc.Name.Obj {
+				renames[obj] = "W" + p.ID
+			} else {
+				renames[obj] = p.ID + "_" + name
+			}
+		}
+		var originals []*ast.Ident
+		var names []string
+		ast.Inspect(file, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && id.Obj != nil {
+				if renamed, ok := renames[id.Obj]; ok {
+					originals = append(originals, id)
+					names = append(names, id.Name)
+					id.Name = renamed
+				}
+			}
+			return true
+		})
+		var buf bytes.Buffer
+		if err := format.Node(&buf, fset, file); err == nil {
+			if err := os.MkdirAll(filepath.Join(dir, SharedPackage), 0o755); err == nil {
+				shared = os.WriteFile(filepath.Join(dir, SharedPackage, p.ID+".go"), buf.Bytes(), 0o644) == nil
+			}
+		}
+		for i, id := range originals {
+			id.Name = names[i]
+		}
+		file = &sharedFile
+	}
 	if !standalone {
 		file.Name.Name = p.ID
 		target := mainFunc.Name.Obj
@@ -186,12 +238,8 @@ func prepare(dir string, p program) result {
 	if err := format.Node(&buf, fset, file); err != nil {
 		return result{Error: "the program cannot be printed: " + firstLine(err)}
 	}
-	pkgDir := filepath.Join(dir, p.ID)
-	if err := os.MkdirAll(pkgDir, 0o755); err != nil {
-		return result{Error: firstLine(err)}
-	}
 	if err := os.WriteFile(filepath.Join(pkgDir, "main.go"), buf.Bytes(), 0o644); err != nil {
 		return result{Error: firstLine(err)}
 	}
-	return result{OK: true, Standalone: standalone}
+	return result{OK: true, Standalone: standalone, Shared: shared}
 }
