@@ -6,7 +6,8 @@ package-level names prefixed with its own, ``main`` exported as ``W<name>``), co
 compiler run that reports every error (``-gcflags=-e``); a program whose file does not compile there
 is left out of it (the rest is compiled again) and built from a package of its own instead (``main``
 renamed ``WapiiMain``), where a failure is that program's own compile error, whatever the others
-hold. Then one dispatcher binary is linked (``run <name>`` calls that program's main) together with a binary of its own for each
+hold (the usual batch, where everything compiles, is compiled and linked by a single ``go build``).
+Then one dispatcher binary is linked (``run <name>`` calls that program's main) together with a binary of its own for each
 program that initialises package-level state (``init``, a package variable with a value: code that
 would otherwise run in every program of the shared binary). Package names are digests of the
 source, so the build cache serves a program compiled before, in any batch.
@@ -139,6 +140,26 @@ def _compile_shared(module: Path, names: list[str]) -> list[str]:
     return []
 
 
+def _build_at_once(module: Path, bin_dir: Path, ready: list[str], in_shared: list[str], standalone: set[str]) -> bool:
+    """The usual case in one go command: the shared package compiled and the binaries linked together.
+    False (nothing left behind) when anything fails: the batch is then built step by step."""
+    alone = [name for name in ready if name in standalone]
+    if not ready or len(in_shared) + len(alone) != len(ready):
+        return False
+    targets = [f"./{name}" for name in alone]
+    if in_shared:
+        (module / "cmd" / DISPATCHER).mkdir(parents=True)
+        (module / "cmd" / DISPATCHER / "main.go").write_text(_dispatcher([], in_shared))
+        targets.insert(0, f"./cmd/{DISPATCHER}")
+    done = run_go(["build", f"-gcflags={MODULE}/{SHARED}=-e", *build_flags(), "-o", f"{bin_dir}/", *targets], module)
+    if done.returncode == 0:
+        return True
+    shutil.rmtree(module / "cmd", ignore_errors=True)
+    for child in bin_dir.iterdir():
+        child.unlink()
+    return False
+
+
 def build_batch(sources: list[str]) -> Batch:
     """Builds every source (see the module's docstring); never raises for what a program holds."""
     import time
@@ -169,6 +190,10 @@ def build_batch(sources: list[str]) -> Batch:
         elif answer.get("shared"):
             in_shared.append(answer["id"])
     timings["prep_s"] = time.perf_counter() - began
+    if _build_at_once(module, bin_dir, [n for n in unique if n not in errors], in_shared, standalone):
+        timings["compile_s"], timings["link_s"] = 0.0, time.perf_counter() - began - timings["prep_s"]
+        return Batch([Built(argv=[str(bin_dir / name)] if name in standalone else [str(bin_dir / DISPATCHER), name])
+                      if name not in errors else Built(error=errors[name]) for name in names], directory, timings)
     in_shared = _compile_shared(module, in_shared)
     own = [name for name in unique if name not in errors and name not in in_shared]
     compiled = _compile(module, own, errors)
