@@ -12,12 +12,15 @@ builds its programs however it likes, then hands the pool one argv per sample::
 
 API:
 
-- ``ProgramPool(name, read_paths, run_paths=None, workers=None, timeout=2.0, env=None, memory=1 GiB,
-  max_output=64 KiB, processes=None)``: ``read_paths`` are what programs may read (besides the
+- ``ProgramPool(name, read_paths, run_paths=None, *, workers=None, timeout=2.0, env=None, memory=1 GiB,
+  max_output=64 KiB, processes=None, cpu_seconds=None)``: ``read_paths`` are what programs may read (besides the
   system's files: ``/usr``, ``/lib``, ...), ``run_paths`` the files or directories whose files they
   may execute (default: ``read_paths``; nothing else can be executed: no shell, no ``os/exec`` of a
-  system tool); ``env`` is added to the clean environment (``PATH``, ``HOME=/tmp``, ``LANG``,
-  ``TZ``); ``memory`` is each program's address-space limit; ``processes`` its ``RLIMIT_NPROC`` (None:
+  system tool; a dynamically linked executable, a JVM's ``java`` for instance, needs its dynamic
+  loader listed too, e.g. ``/lib64/ld-linux-x86-64.so.2``: the kernel executes it, and it can then
+  load any file the program may read, so list it only for such executables); ``env`` is added to
+  the clean environment (``PATH``, ``HOME=/tmp``, ``LANG``, ``TZ``); ``memory`` is each program's
+  address-space limit; ``cpu_seconds`` its ``RLIMIT_CPU`` (default: twice the timeout, plus one); ``processes`` its ``RLIMIT_NPROC`` (None:
   the worker's budget alone); ``max_output`` the bytes of standard output and error kept.
 - :meth:`ProgramPool.run` ``(argvs: list[list[str]]) -> list[ProgramResult]``: one result per argv, in
   order; each argv's first item is an absolute path. Never raises for what a program does.
