@@ -22,6 +22,7 @@ def program(body: str, head: str = "") -> str:
 SEND = '\treq, _ := http.NewRequest("GET", "https://api.test/{path}", nil)\n\thttp.DefaultClient.Do(req)'
 
 
+@pytest.mark.slow
 def test_a_batch_with_compile_errors_builds_the_rest(adapter) -> None:
     helper = "type item struct{ URL string }\n\nconst URL = \"x\"\n\nfunc helper() string { return \"/h\" }\n\n"
     calls = [
