@@ -49,6 +49,7 @@ _WHERE: dict[str, str] = {
     # The sandbox for generated code.
     "Isolation": "wapii_core.sandbox",
     "PythonPool": "wapii_core.sandbox", "SnippetResult": "wapii_core.sandbox", "NoRequest": "wapii_core.sandbox",
+    "ProgramPool": "wapii_core.sandbox", "ProgramResult": "wapii_core.sandbox",
     "NodeLibrary": "wapii_core.sandbox.node",
     "NodeRunner": "wapii_core.sandbox.node",
     "to_capture": "wapii_core.sandbox.node",

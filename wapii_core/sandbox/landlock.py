@@ -139,19 +139,22 @@ def covers(version: int) -> str:
 class Policy:
     """What a restricted process may reach: read (and, with ``execute``, run) beneath ``read``; write
     the files in ``write``; list (names only, no file contents) the directories beneath ``list``;
-    nothing else. Paths that do not exist are skipped."""
+    nothing else; ``run``: paths that may be read and executed whatever ``execute`` says (a program
+    sandbox that may run its own executable and nothing else). Paths that do not exist are skipped."""
 
     read: tuple[str, ...]
     write: tuple[str, ...] = ()
     execute: bool = False
     list: tuple[str, ...] = ()
+    run: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, read: Iterable[str | os.PathLike[str]], write: Iterable[str | os.PathLike[str]] = (),
-           execute: bool = False, list: Iterable[str | os.PathLike[str]] = ()) -> Policy:  # noqa: A002
+           execute: bool = False, list: Iterable[str | os.PathLike[str]] = (),  # noqa: A002
+           run: Iterable[str | os.PathLike[str]] = ()) -> Policy:
         """The policy for these paths (strings or path objects; duplicates dropped, order kept)."""
         return cls(tuple(dict.fromkeys(map(os.fspath, read))), tuple(dict.fromkeys(map(os.fspath, write))), execute,
-                   tuple(dict.fromkeys(map(os.fspath, list))))
+                   tuple(dict.fromkeys(map(os.fspath, list))), tuple(dict.fromkeys(map(os.fspath, run))))
 
 
 class Ruleset:
@@ -207,7 +210,8 @@ def prepare(policy: Policy, version: int | None = None) -> Ruleset:
     ruleset = Ruleset(fd, version)
     try:
         read = READ_FILE | READ_DIR | (EXECUTE if policy.execute else 0)
-        for paths, access in ((policy.read, read), (policy.write, READ_FILE | WRITE_FILE), (policy.list, READ_DIR)):
+        for paths, access in ((policy.read, read), (policy.write, READ_FILE | WRITE_FILE), (policy.list, READ_DIR),
+                              (policy.run, READ_FILE | READ_DIR | EXECUTE)):
             for path in paths:
                 _allow(fd, path, access & fs)
     except BaseException:
@@ -240,7 +244,7 @@ def exec_prefix(policy: Policy) -> list[str]:
     import sys
 
     spec = json.dumps({"read": [*policy.read], "write": [*policy.write], "execute": policy.execute,
-                       "list": [*policy.list]})
+                       "list": [*policy.list], "run": [*policy.run]})
     return [sys.executable, "-I", "-S", os.path.abspath(__file__), spec, "--"]
 
 

@@ -1,0 +1,95 @@
+"""Programs judged per second for each target language and library, side by side, on WAPIIBench's
+395 oracle programs.
+
+Usage: ``python benchmarks/bench_languages.py [--data-dir ../shared/wapiibench] [--adapters a,b,...]
+[--setup full] [--repeat 2]``
+
+For each adapter (default: every installed one of :data:`DEFAULT_ADAPTERS`), in one process, one
+after the other (never two at once, so that each has the machine to itself): the oracle's program
+for each of the 395 tasks is rendered, then the run's judge (extraction, sandboxed execution,
+normalisation, comparison, exactly as ``wapii run`` judges a chunk) is timed over all of them,
+``--repeat`` times; the adapter's workers are started and warmed by one untimed program first.
+Printed per adapter: programs per second (best and median of the repeats), how many were judged
+correct (must be all), and for adapters that compile (``nethttp_go``) the split of the time into
+preparing, compiling and linking.
+
+Compiled languages get two rows: ``fresh`` (every program made unique by a comment holding a nonce,
+so that no package is in the build cache: what new model output costs) and ``cached`` (the same
+programs again: what a resumed run or a second mode costs). The standard library itself is always
+in the build cache (``wapii setup`` compiles it once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT_ADAPTERS = ("axios_js", "fetch_js", "requests_py", "httpx_py", "aiohttp_py", "nethttp_go")
+COMPILED = {"nethttp_go": "//"}
+"""Adapters whose programs are compiled, and the line-comment marker of their language."""
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data-dir", type=Path, default=REPO.parent / "shared" / "wapiibench")
+    parser.add_argument("--adapters", default=",".join(DEFAULT_ADAPTERS))
+    parser.add_argument("--setup", default="full")
+    parser.add_argument("--repeat", type=int, default=2)
+    args = parser.parse_args()
+
+    from wapii_core.base import plugins
+    from wapii_core.base.model import Generation, Setup
+    from wapii_core.run.runner import Judge, load_dataset
+
+    dataset = load_dataset("wapiibench", args.data_dir)
+    setup = Setup(args.setup)
+    installed = set(plugins.adapters.names())
+    rows = []
+    for name in [a for a in args.adapters.split(",") if a]:
+        if name not in installed:
+            print(f"{name}: not installed, skipped", file=sys.stderr)
+            continue
+        adapter = plugins.adapters.get(name)()
+        mode = getattr(adapter, "default_mode", "wire")
+        programs = [(s, adapter.render(s.config, setup, s)) for s in dataset.samples]
+        judge = Judge(adapter, dataset, mode)
+        try:
+            judge([Generation(sample=programs[0][0].id, code=programs[0][1])])  # workers started and warm
+            variants = [("fresh", True), ("cached", False)] if name in COMPILED else [("", False)]
+            for label, fresh in variants:
+                rates, correct, timings = [], 0, {}
+                for _ in range(args.repeat):
+                    nonce = secrets.token_hex(8)
+                    marker = COMPILED.get(name, "")
+                    generations = [Generation(sample=s.id, code=code + (f"\n{marker} run {nonce}\n" if fresh else ""))
+                                   for s, code in programs]
+                    if hasattr(adapter, "timings"):
+                        adapter.timings.clear()
+                    began = time.perf_counter()
+                    results = judge(generations)
+                    elapsed = time.perf_counter() - began
+                    rates.append(len(generations) / elapsed)
+                    correct = sum(r.verdict == "correct" for r in results)
+                    timings = dict(getattr(adapter, "timings", {}))
+                rows.append((f"{name} {label}".strip(), max(rates), statistics.median(rates), correct, timings))
+                split = ", ".join(f"{k} {v:.2f}" for k, v in timings.items())
+                print(f"{rows[-1][0]:<22} best {max(rates):6.1f}/s  median {statistics.median(rates):6.1f}/s  "
+                      f"correct {correct}/{len(programs)}" + (f"  ({split}, last repeat)" if split else ""),
+                      flush=True)
+        finally:
+            adapter.close()
+    print()
+    print(f"| adapter | programs/s (best of {args.repeat}) | median | correct |")
+    print("|---|---:|---:|---:|")
+    for label, best, median, correct, _ in rows:
+        print(f"| {label} | {best:.1f} | {median:.1f} | {correct}/{len(dataset.samples)} |")
+    return 0 if all(correct == len(dataset.samples) for *_, correct, _ in rows) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
