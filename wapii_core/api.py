@@ -53,7 +53,7 @@ _WHERE: dict[str, str] = {
     "NodeLibrary": "wapii_core.sandbox.node",
     "NodeRunner": "wapii_core.sandbox.node",
     "to_capture": "wapii_core.sandbox.node",
-    "WireRequest": "wapii_core.sandbox.wire_capture", "WireError": "wapii_core.sandbox.wire_capture",
+    "WireRequest": "wapii_core.sandbox.wire_capture", "raw_bytes": "wapii_core.judge.wire_bodies", "WireError": "wapii_core.sandbox.wire_capture",
     "parse_requests": "wapii_core.sandbox.wire_capture", "send_request": "wapii_core.sandbox.wire_capture",
     # Wire-mode helpers (judging what was sent, byte for byte).
     "wire_text": "wapii_core.judge.wire",

@@ -6,7 +6,7 @@ import os
 import threading
 from typing import Any
 
-from wapii_core.api import Capture, Dataset, Extraction, GiB, Isolation, Prompt, Sample, Setup
+from wapii_core.api import AdapterCapabilities, Capture, Dataset, Extraction, Isolation, Prompt, Sample, Setup
 
 from .capture import normalise_record, to_capture
 from .extract import extract_go_program
@@ -30,6 +30,8 @@ class NetHttpGoAdapter:
 
     name = "nethttp_go"
     default_mode = "wire"
+    capabilities = AdapterCapabilities(language="go", library="net/http", single_call=False, constrained=False,
+                                       modes=("wire",), wire_capture=True)
 
     def __init__(self, workers: int | None = None, timeout_s: float | None = None) -> None:
         from .toolchain import goroot
@@ -80,7 +82,7 @@ class NetHttpGoAdapter:
                 root = batches_dir()
                 self._pool = ProgramPool("go", read_paths=[root], run_paths=[root], workers=self.workers,
                                          timeout=self.timeout_s, env={"GOMAXPROCS": "2", "GOTRACEBACK": "single"},
-                                         memory=2 * GiB, processes=None)
+                                         memory=2 << 30, processes=None)
             return self._pool
 
     def start(self) -> None:

@@ -3,9 +3,9 @@
 The request is only ever read from the bytes the program's process wrote to its capture channel
 (net/http's own serialisation, through the overlay's round trip), parsed by wapii's h11 parser
 outside that process; the program's exit code and output can make it fail, never change what it is
-judged on. The normalisation is the Python adapters' wire normaliser (``normalise_python_request``)
-with net/http's own headers (``User-Agent: Go-http-client/1.1``, ``Accept-Encoding: gzip``) as the
-library's defaults.
+judged on. The normalisation is the core's wire normaliser (``normalise_wire_request``), told
+net/http's own headers (``User-Agent: Go-http-client/1.1``, ``Accept-Encoding: gzip`` with those
+values) so that they are not judged as the program's.
 """
 
 from __future__ import annotations
@@ -13,18 +13,15 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from wapii_core.api import Capture, PythonLibrary, WireError, normalise_python_request, parse_requests
+from wapii_core.api import Capture, WireError, WireRequest, normalise_wire_request, parse_requests, raw_bytes
 
-DEFAULT_HEADERS = {"User-Agent": "Go-http-client/1.1", "Accept-Encoding": "gzip"}
-
-
-def _defaults() -> dict[str, str]:
-    return dict(DEFAULT_HEADERS)
+DEFAULT_HEADERS = {"user-agent": "Go-http-client/1.1", "accept-encoding": "gzip"}
+"""The headers net/http's Transport adds on its own, with the values it gives them."""
 
 
-GO_LIBRARY = PythonLibrary(adapter="nethttp_go", module="net/http", title="net/http", bodyless_shorthands=(),
-                           defaults=_defaults, query_text=str)
-"""net/http described the way the shared wire normaliser reads a library."""
+def is_own_header(name: str, value: str) -> bool:
+    """Whether ``name: value`` is a header net/http wrote by itself (the program wrote any other)."""
+    return DEFAULT_HEADERS.get(name.lower()) == value
 
 
 def _body(body: bytes) -> dict[str, str] | None:
@@ -72,4 +69,9 @@ def to_capture(result: Any) -> Capture:
 
 
 def normalise_record(record: dict[str, Any]) -> dict[str, Any]:
-    return normalise_python_request(record, GO_LIBRARY)
+    """The neutral config of a request :func:`to_capture` recorded."""
+    if not isinstance(record, dict) or not isinstance(record.get("url"), str):
+        raise TypeError("a captured request is a JSON object with a string 'url'")
+    sent = WireRequest(str(record.get("method", "")), record["url"],
+                       [(name, value) for name, value in record.get("headers") or []], raw_bytes(record.get("body")))
+    return normalise_wire_request(sent, own_header=is_own_header)
