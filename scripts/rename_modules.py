@@ -81,6 +81,9 @@ FUNCTIONS: tuple[FunctionRename, ...] = (
     FunctionRename("default_out", "default_compare_dir", lambda p: "adapter" not in p and "backend" in p),
 )
 
+SELF = "scripts/rename_modules.py"
+"""This script's place in the repository: never rewritten, whichever copy runs."""
+
 SKIPPED_DIRS = ("wapii_core/specs/", "specs/", "shared/")
 """Never rewritten: the embedded demo specs, the top-level spec files, the shared reference data."""
 
@@ -130,11 +133,44 @@ def resolve_from(node: ast.ImportFrom, path: str, repo: Path) -> str | None:
 # ------------------------------------------------------------------------------------------- plan
 
 
+def holds_work(path: Path) -> bool:
+    """A file, or a directory with a file in it other than bytecode caches."""
+    if path.is_dir():
+        return any(f.is_file() and "__pycache__" not in f.parts for f in path.rglob("*"))
+    return path.exists()
+
+
+def drop_caches(directory: Path) -> None:
+    """Remove the bytecode caches under ``directory`` and the directories left empty (it too)."""
+    if not directory.is_dir():
+        return
+    for cache in sorted(directory.rglob("__pycache__"), reverse=True):
+        for f in cache.iterdir():
+            f.unlink()
+        cache.rmdir()
+    for d in sorted((p for p in directory.rglob("*") if p.is_dir()), reverse=True):
+        if not any(d.iterdir()):
+            d.rmdir()
+    if not any(directory.iterdir()):
+        directory.rmdir()
+
+
+def conflicts(repo: Path) -> list[str]:
+    """Old and new both present: the tree holds work under both names, which a person must merge."""
+    pairs = [(OLD_PACKAGE, NEW_PACKAGE, module_file(repo, OLD_PACKAGE).with_suffix(""),
+              module_file(repo, NEW_PACKAGE).with_suffix(""))]
+    for old, new in MODULES.items():
+        here = NEW_PACKAGE + old[len(OLD_PACKAGE):] if old.startswith(OLD_PACKAGE + ".") else old
+        pairs += [(old, new, module_file(repo, o), module_file(repo, new)) for o in {old, here}]
+    return [f"{n} exists beside {o}" for o, n, old_path, new_path in pairs
+            if holds_work(old_path) and holds_work(new_path) and old_path != new_path]
+
+
 def module_plan(repo: Path) -> dict[str, str]:
     """Old dotted module -> new, for what exists in this tree (the whole old package, and the others)."""
     plan: dict[str, str] = {}
     old_dir = module_file(repo, OLD_PACKAGE).with_suffix("")
-    if old_dir.is_dir() and not module_file(repo, NEW_PACKAGE).with_suffix("").exists():
+    if holds_work(old_dir) and not holds_work(module_file(repo, NEW_PACKAGE).with_suffix("")):
         plan[OLD_PACKAGE] = NEW_PACKAGE
         for path in sorted(old_dir.glob("*.py")):
             if path.stem != "__init__":
@@ -155,7 +191,7 @@ def tracked_text_files(repo: Path, script: Path) -> dict[str, str]:
         if not rel or rel.startswith(SKIPPED_DIRS) or "/specs/" in f"/{rel}":
             continue
         path = repo / rel
-        if not path.is_file() or path.is_symlink() or path.resolve() == own:
+        if not path.is_file() or path.is_symlink() or path.resolve() == own or rel == SELF:
             continue
         raw = path.read_bytes()
         if b"\0" in raw:
@@ -328,7 +364,8 @@ def rewrite_module_paths(rel: str, text: str, plan: dict[str, str], repo: Path, 
     # relative imports and roles: ``from .old`` and ``:mod:`.old``` in the module's own package,
     # ``from ..package.old`` / ``from ..package import`` in a sibling package
     package = package_of(rel, repo) if rel.endswith(".py") else None
-    for old, new in plan.items() if package else ():
+    # (the package's own rule last: ``from ..x.y`` first, as a module of the old package)
+    for old, new in sorted(plan.items(), key=lambda kv: kv[0] == OLD_PACKAGE) if package else ():
         old_parent, old_leaf = old.rsplit(".", 1)
         new_parent, new_leaf = new.rsplit(".", 1)
         if package == old_parent and old_leaf != new_leaf:
@@ -534,19 +571,10 @@ def move(repo: Path, plan: dict[str, str]) -> None:
     """``git mv`` the package, then the renamed modules (inside the moved package: at their new place)."""
     if OLD_PACKAGE in plan:
         src, dst = OLD_PACKAGE.replace(".", "/"), NEW_PACKAGE.replace(".", "/")
+        drop_caches(repo / dst)  # caches left by an earlier run that was reset: git mv would move into it
         git(repo, "mv", src, dst)
         print(f"git mv {src} {dst}")
-        leftover = repo / src
-        if leftover.is_dir():  # what git does not track there (bytecode caches) goes too
-            for cache in sorted(leftover.rglob("__pycache__"), reverse=True):
-                for f in cache.iterdir():
-                    f.unlink()
-                cache.rmdir()
-            for d in sorted((p for p in leftover.rglob("*") if p.is_dir()), reverse=True):
-                if not any(d.iterdir()):
-                    d.rmdir()
-            if not any(leftover.iterdir()):
-                leftover.rmdir()
+        drop_caches(repo / src)  # what git does not track there (bytecode caches) goes too
     for old, new in plan.items():
         if old == OLD_PACKAGE:
             continue
@@ -568,6 +596,11 @@ def main(argv: list[str]) -> int:
         return 2
     if git(repo, "status", "--porcelain"):
         print(f"rename_modules: {repo} has uncommitted changes; commit or stash them first", file=sys.stderr)
+        return 2
+
+    clash = conflicts(repo)
+    if clash:
+        print(f"rename_modules: {'; '.join(clash)}: merge them by hand, then run this again", file=sys.stderr)
         return 2
 
     edits = Edits()
