@@ -8,6 +8,7 @@ nothing to rewrite here.
 from __future__ import annotations
 
 import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,26 +59,26 @@ FIXTURE = {
     # a module added on another branch: a relative import from a sibling stage
     "wapii_core/judge/added.py": f"from ..{OLD_STAGE}.{PARSING_LEAF} import read_document\n",
     "wapii_core/report/__init__.py": "",
-    "wapii_core/report/tables.py": "def describe_run(run):\n    return str(run)\n",
-    "wapii_core/report/html.py": ("from wapii_core.report.tables import describe_run\n\n"
-                                  'def page(run):\n    """Uses :func:`describe_run`."""\n'
-                                  "    return describe_run(run)\n"),
+    "wapii_core/report/tables.py": "def <describe>(run):\n    return str(run)\n",
+    "wapii_core/report/html.py": ("from wapii_core.report.tables import <describe>\n\n"
+                                  'def page(run):\n    """Uses :func:`<describe>`."""\n'
+                                  "    return <describe>(run)\n"),
     "wapii_core/run/__init__.py": "",
-    "wapii_core/run/runner.py": ('__all__ = ["describe_run"]\n\n'
-                                "def describe_run(config, dataset, backend, task_set=None):\n    return config\n\n"
-                                "def run(config):\n    return describe_run(config, None, None)\n"),
+    "wapii_core/run/runner.py": ('__all__ = ["<describe>"]\n\n'
+                                "def <describe>(config, dataset, backend, task_set=None):\n    return config\n\n"
+                                "def run(config):\n    return <describe>(config, None, None)\n"),
     "wapii_core/generation/__init__.py": "",
-    "wapii_core/generation/options.py": "def parse_options(model, options, backend):\n    return model\n",
+    "wapii_core/generation/options.py": "def <options>(model, options, backend):\n    return model\n",
     "wapii_core/cli/__init__.py": "",
-    "wapii_core/cli/common.py": "def parse_options(pairs):\n    return dict(p.split('=') for p in pairs)\n",
-    "wapii_core/cli/run.py": ("from wapii_core.cli.common import parse_options\n\n"
-                              "def default_out(dataset, adapter, backend, model, setup):\n    return dataset\n\n"
-                              "def go(o):\n    return parse_options(o), default_out('d', 'a', 'b', None, 's')\n"),
-    "wapii_core/api.py": ('_LAZY = {"parse_options": "wapii_core.generation.options",\n'
+    "wapii_core/cli/common.py": "def <options>(pairs):\n    return dict(p.split('=') for p in pairs)\n",
+    "wapii_core/cli/run.py": ("from wapii_core.cli.common import <options>\n\n"
+                              "def <out>(dataset, adapter, backend, model, setup):\n    return dataset\n\n"
+                              "def go(o):\n    return <options>(o), <out>('d', 'a', 'b', None, 's')\n"),
+    "wapii_core/api.py": ('_LAZY = {"<options>": "wapii_core.generation.options",\n'
                           f'         "RunConstraints": "{CONSTRAINTS}", "SpecIndex": "{OLD_PKG}.index"}}\n'),
     "plugins/p/pp/__init__.py": "",
-    "plugins/p/pp/options.py": ('from wapii_core.api import parse_options\n\n__all__ = ["parse_options"]\n'),
-    "plugins/p/pp/backend.py": "from .options import parse_options\n\nOPTIONS = parse_options\n",
+    "plugins/p/pp/options.py": ('from wapii_core.api import <options>\n\n__all__ = ["<options>"]\n'),
+    "plugins/p/pp/backend.py": "from .options import <options>\n\nOPTIONS = <options>\n",
     "tests/test_x.py": (f"import {OLD_PKG}.index as spec_module\n"
                         f"from {OLD_PKG} import {PARSING_LEAF}\n\n"
                         f'def test_it(monkeypatch):\n    """Spec {PARSING_LEAF} are read once."""\n'
@@ -91,6 +92,10 @@ FIXTURE = {
                              f"Call `{API_OPTIONS}(MyOptions, options, name)`.\n"),
     "mkdocs.yml": f"nav:\n  - x.md\n# ::: {OLD_PKG}.index\n",
 }
+
+OLD_FUNCTIONS = {"<describe>": next(f.old for f in rm.FUNCTIONS if f.new == "new_run_record"),
+                 "<out>": next(f.old for f in rm.FUNCTIONS if f.new == "default_run_dir"), "<options>": API_OPTIONS}
+FIXTURE = {rel: re.sub("|".join(OLD_FUNCTIONS), lambda m: OLD_FUNCTIONS[m.group(0)], text) for rel, text in FIXTURE.items()}
 
 
 def make_repo(root: Path) -> Path:
@@ -154,7 +159,7 @@ def test_renames_rewrite_every_reference_and_a_second_run_changes_nothing(tmp_pa
     assert read("plugins/p/pp/backend.py") == ("from .options import validate_backend_options\n\n"
                                                "OPTIONS = validate_backend_options\n")
     cli = read("wapii_core/cli/run.py")
-    assert "import parse_options" in cli and "return parse_options(o), default_run_dir(" in cli
+    assert f"import {API_OPTIONS}" in cli and f"return {API_OPTIONS}(o), default_run_dir(" in cli
     assert read("wapii_core/cli/common.py") == FIXTURE["wapii_core/cli/common.py"]
 
     for path in root.rglob("*.py"):
@@ -189,7 +194,7 @@ def test_on_a_clone_of_this_repository_no_old_path_is_left(tmp_path: Path) -> No
     subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(REPO), str(clone)], check=True)
     first = run_script(clone, SCRIPT)  # this checkout's script, on the committed tree
     assert first.returncode == 0, first.stderr
-    olds = [*rm.MODULES, OLD_PKG, slash(OLD_PKG)]
+    olds = [*rm.MODULES, OLD_PKG, slash(OLD_PKG), *{f.old for f in rm.FUNCTIONS} - {API_OPTIONS}]
     grep = subprocess.run(["git", "-C", str(clone), "grep", "-n", "-w", "-F", *sum((["-e", o] for o in olds), []),
                            "--", ".", ":!scripts/rename_modules.py"], capture_output=True, text=True)
     assert grep.stdout == ""
