@@ -60,7 +60,7 @@ MODULES: dict[str, str] = {
 
 @dataclass(frozen=True)
 class FunctionRename:
-    """One definition of ``old`` (told apart by its parameters) and its new name."""
+    """One definition of ``old`` (told apart by its parameters) and its new name (``old``: kept)."""
 
     old: str
     new: str
@@ -71,11 +71,12 @@ class FunctionRename:
 FUNCTIONS: tuple[FunctionRename, ...] = (
     # run/runner.py: builds the run's record (run.json); report/tables.py: a run in one report line
     FunctionRename("describe_run", "new_run_record", lambda p: "dataset" in p and "backend" in p),
-    FunctionRename("describe_run", "run_description_line", lambda p: p == ["run"]),
+    FunctionRename("describe_run", "run_description_line", lambda p: p[:1] == ["run"] and "dataset" not in p),
     # generation/options.py: -O options validated into a backend's model (cli/common.py's, which
     # splits the KEY=VALUE strings, keeps its name); the plugin API's name, so docs say it too
     FunctionRename("parse_options", "validate_backend_options", lambda p: "model" in p and "backend" in p,
                    prose=True),
+    FunctionRename("parse_options", "parse_options", lambda p: "model" not in p),  # the cli's: kept
     # the default run directory of `wapii run` and of `wapii compare`
     FunctionRename("default_out", "default_run_dir", lambda p: "adapter" in p and "setup" in p),
     FunctionRename("default_out", "default_compare_dir", lambda p: "adapter" not in p and "backend" in p),
@@ -86,9 +87,6 @@ SELF = "scripts/rename_modules.py"
 
 SKIPPED_DIRS = ("wapii_core/specs/", "specs/", "shared/")
 """Never rewritten: the embedded demo specs, the top-level spec files, the shared reference data."""
-
-IDENT = r"[A-Za-z_][A-Za-z0-9_]*"
-
 
 def git(repo: Path, *args: str) -> str:
     return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True).stdout
@@ -440,7 +438,11 @@ def find_definitions(repo: Path, files: dict[str, str], trees: dict[str, ast.AST
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in wanted:
                 params = [a.arg for a in node.args.posonlyargs + node.args.args + node.args.kwonlyargs]
                 match = [f for f in FUNCTIONS if f.old == node.name and f.matches(params)]
-                found.setdefault(node.name, []).append(Definition(match[0] if len(match) == 1 else None, module, rel))
+                if len(match) != 1:
+                    print(f"note: {rel}: `{node.name}` matches {len(match)} entries of FUNCTIONS by its parameters "
+                          f"({', '.join(params)}); left as it is")
+                rename = match[0] if len(match) == 1 and match[0].new != node.name else None
+                found.setdefault(node.name, []).append(Definition(rename, module, rel))
     return found
 
 
@@ -508,9 +510,6 @@ def rename_functions(repo: Path, files: dict[str, str], edits: Edits) -> dict[st
             for rel in set(provided.values()) | importers(name, set(provided), links):
                 bound.setdefault(rel, []).append((d, provided))
         renamed = [d for d in defs if d.rename is not None]
-        for d in defs:
-            if d.rename is None:
-                edits.notes.append(f"{d.rel}: `{name}` kept (the definition the table keeps)")
         if not renamed:
             continue
         for d in renamed:
