@@ -350,13 +350,13 @@ def rewrite_module_paths(rel: str, text: str, plan: dict[str, str], repo: Path, 
     full = sorted((o.replace(".", "/") for o in modules), key=len, reverse=True)
     short = sorted((o.replace(".", "/")[len("wapii_core/"):] for o in modules), key=len, reverse=True)
     if modules:
-        text, n = sub(r"(?<![\w/.-])(?:" + "|".join(map(re.escape, full)) + r")(?:\.py)?(?![\w])(?!/\w)", slashed, text)
+        text, n = sub(r"(?<![\w.-])(?:" + "|".join(map(re.escape, full)) + r")(?:\.py)?(?![\w])(?!/\w)", slashed, text)
         edits.add(rel, "file path", n)
         text, n = sub(r"(?<![\w/.-])(?:" + "|".join(map(re.escape, short)) + r")\.py(?![\w])", slashed, text)
         edits.add(rel, "file path", n)
     # the package directory itself (``wapii_core/spec/``)
     if OLD_PACKAGE in plan:
-        text, n = sub(r"(?<![\w/.-])" + re.escape(old_pkg_path) + r"(?![\w])", new_pkg_path, text)
+        text, n = sub(r"(?<![\w.-])" + re.escape(old_pkg_path) + r"(?![\w])", new_pkg_path, text)
         edits.add(rel, "file path", n)
 
     # relative imports and roles: ``from .old`` and ``:mod:`.old``` in the module's own package,

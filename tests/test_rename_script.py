@@ -89,7 +89,7 @@ FIXTURE = {
     "docs/architecture.md": (f"A spec is read once (the word spec stays).\n\n| stage | what | modules |\n|---|---|---|\n"
                              f"| `{OLD_STAGE}/` | reading specs | index, {PARSING_LEAF}, {VALIDATION_LEAF} |\n"
                              "| `cli/` | the command line | common, run |\n"
-                             f"Call `{API_OPTIONS}(MyOptions, options, name)`.\n"),
+                             f"Call `{API_OPTIONS}(MyOptions, options, name)`; [the index](../{slash(OLD_PKG)}/index.py).\n"),
     "mkdocs.yml": f"nav:\n  - x.md\n# ::: {OLD_PKG}.index\n",
 }
 
@@ -145,7 +145,7 @@ def test_renames_rewrite_every_reference_and_a_second_run_changes_nothing(tmp_pa
     assert read("tests/test_layout.py").startswith('STAGES = ("base", "openapi", "grammar",')
     docs = read("docs/architecture.md")
     assert "| `openapi/` | reading specs | index, parsing, request_validation |" in docs
-    assert "the word spec stays" in docs and "`validate_backend_options(MyOptions" in docs
+    assert "(../wapii_core/openapi/index.py)" in docs and "the word spec stays" in docs and "`validate_backend_options(MyOptions" in docs
     assert "::: wapii_core.openapi.index" in read("mkdocs.yml")
 
     # one name, two jobs: each definition renamed with what is bound to it; the cli's kept
