@@ -221,10 +221,15 @@ def sub(pattern: str, repl, text: str, flags: int = 0) -> tuple[str, int]:
     return re.subn(pattern, repl, text, flags=flags)
 
 
+def source_lines(text: str) -> list[str]:
+    """The lines as :mod:`ast` numbers them (ended by ``\\n`` only, unlike ``str.splitlines``)."""
+    return re.findall(r"[^\n]*\n|[^\n]+$", text)
+
+
 def offsets(text: str) -> list[int]:
     """Character offset of each line's start (1-based line numbers index it from 1)."""
     starts = [0, 0]
-    for line in text.splitlines(keepends=True):
+    for line in source_lines(text):
         starts.append(starts[-1] + len(line))
     return starts
 
@@ -242,7 +247,7 @@ def replace_spans(text: str, spans: list[tuple[int, int, str]]) -> str:
 def name_spans(text: str, tree: ast.AST, names: dict[str, str]) -> tuple[list[tuple[int, int, str]], set[str]]:
     """Spans of the code's uses of each name in ``names`` (loads of a bare name) and the names the
     file also binds otherwise (assigned, a parameter, a def or class, imported from elsewhere)."""
-    starts, lines = offsets(text), text.splitlines(keepends=True)
+    starts, lines = offsets(text), source_lines(text)
     spans, rebound = [], set()
 
     def at(node: ast.AST, name: str) -> None:
@@ -265,7 +270,7 @@ def name_spans(text: str, tree: ast.AST, names: dict[str, str]) -> tuple[list[tu
 
 
 def alias_span(text: str, alias: ast.alias, new: str) -> tuple[int, int, str] | None:
-    line_starts, lines = offsets(text), text.splitlines(keepends=True)
+    line_starts, lines = offsets(text), source_lines(text)
     line = lines[alias.lineno - 1]
     col = char_col(line, alias.col_offset)
     if line[col:col + len(alias.name)] != alias.name:
