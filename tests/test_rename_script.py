@@ -86,16 +86,19 @@ FIXTURE = {
                         f"    assert {PARSING_LEAF}.FORMAT == 1\n"
                         f'    assert "{slash(OLD_PKG)}/index.py"\n'),
     "tests/test_layout.py": f'STAGES = ("base", "{OLD_STAGE}", "grammar",\n          "cli")\n',
-    "docs/architecture.md": (f"A spec is read once (the word spec stays).\n\n| stage | what | modules |\n|---|---|---|\n"
+    "docs/architecture.md": (f"A spec is read once (the word spec stays).\n\n"
+                             "| stage | what | modules |\n|---|---|---|\n"
                              f"| `{OLD_STAGE}/` | reading specs | index, {PARSING_LEAF}, {VALIDATION_LEAF} |\n"
                              "| `cli/` | the command line | common, run |\n"
-                             f"Call `{API_OPTIONS}(MyOptions, options, name)`; [the index](../{slash(OLD_PKG)}/index.py).\n"),
+                             f"Call `{API_OPTIONS}(MyOptions, options, name)`;\n"
+                             f"[the index](../{slash(OLD_PKG)}/index.py).\n"),
     "mkdocs.yml": f"nav:\n  - x.md\n# ::: {OLD_PKG}.index\n",
 }
 
 OLD_FUNCTIONS = {"<describe>": next(f.old for f in rm.FUNCTIONS if f.new == "new_run_record"),
                  "<out>": next(f.old for f in rm.FUNCTIONS if f.new == "default_run_dir"), "<options>": API_OPTIONS}
-FIXTURE = {rel: re.sub("|".join(OLD_FUNCTIONS), lambda m: OLD_FUNCTIONS[m.group(0)], text) for rel, text in FIXTURE.items()}
+FIXTURE = {rel: re.sub("|".join(OLD_FUNCTIONS), lambda m: OLD_FUNCTIONS[m.group(0)], text)
+           for rel, text in FIXTURE.items()}
 
 
 def make_repo(root: Path) -> Path:
@@ -145,7 +148,8 @@ def test_renames_rewrite_every_reference_and_a_second_run_changes_nothing(tmp_pa
     assert read("tests/test_layout.py").startswith('STAGES = ("base", "openapi", "grammar",')
     docs = read("docs/architecture.md")
     assert "| `openapi/` | reading specs | index, parsing, request_validation |" in docs
-    assert "(../wapii_core/openapi/index.py)" in docs and "the word spec stays" in docs and "`validate_backend_options(MyOptions" in docs
+    assert "(../wapii_core/openapi/index.py)" in docs and "the word spec stays" in docs
+    assert "`validate_backend_options(MyOptions" in docs
     assert "::: wapii_core.openapi.index" in read("mkdocs.yml")
 
     # one name, two jobs: each definition renamed with what is bound to it; the cli's kept
