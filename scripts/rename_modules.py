@@ -399,6 +399,9 @@ def rewrite_module_paths(rel: str, text: str, plan: dict[str, str], repo: Path, 
         text = re.sub(r"(?ms)^STAGES\s*=\s*\(.*?\)", stages, text)
     if rel.endswith(".md"):
         text = rewrite_layout_rows(rel, text, plan, old_stage, new_stage, edits)
+        if OLD_PACKAGE in plan:  # the folder named in code style elsewhere in a page
+            text, n = sub(r"`" + old_stage + r"/`", f"`{new_stage}/`", text)
+            edits.add(rel, "file path", n)
     return text
 
 

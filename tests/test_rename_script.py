@@ -86,7 +86,7 @@ FIXTURE = {
                         f"    assert {PARSING_LEAF}.FORMAT == 1\n"
                         f'    assert "{slash(OLD_PKG)}/index.py"\n'),
     "tests/test_layout.py": f'STAGES = ("base", "{OLD_STAGE}", "grammar",\n          "cli")\n',
-    "docs/architecture.md": (f"A spec is read once (the word spec stays).\n\n"
+    "docs/architecture.md": (f"A spec is read once (the word spec stays; `{OLD_STAGE}/` reads it).\n\n"
                              "| stage | what | modules |\n|---|---|---|\n"
                              f"| `{OLD_STAGE}/` | reading specs | index, {PARSING_LEAF}, {VALIDATION_LEAF} |\n"
                              "| `cli/` | the command line | common, run |\n"
@@ -148,7 +148,7 @@ def test_renames_rewrite_every_reference_and_a_second_run_changes_nothing(tmp_pa
     assert read("tests/test_layout.py").startswith('STAGES = ("base", "openapi", "grammar",')
     docs = read("docs/architecture.md")
     assert "| `openapi/` | reading specs | index, parsing, request_validation |" in docs
-    assert "(../wapii_core/openapi/index.py)" in docs and "the word spec stays" in docs
+    assert "(../wapii_core/openapi/index.py)" in docs and "the word spec stays; `openapi/` reads it" in docs
     assert "`validate_backend_options(MyOptions" in docs
     assert "::: wapii_core.openapi.index" in read("mkdocs.yml")
 
