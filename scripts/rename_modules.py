@@ -65,18 +65,17 @@ class FunctionRename:
     old: str
     new: str
     matches: Callable[[list[str]], bool]  # the definition's parameter names -> is it this one?
-    prose: bool = False  # also rename backticked mentions in files bound to no definition of ``old``
 
 
 FUNCTIONS: tuple[FunctionRename, ...] = (
     # run/runner.py: builds the run's record (run.json); report/tables.py: a run in one report line
     FunctionRename("describe_run", "new_run_record", lambda p: "dataset" in p and "backend" in p),
     FunctionRename("describe_run", "run_description_line", lambda p: p[:1] == ["run"] and "dataset" not in p),
-    # generation/options.py: -O options validated into a backend's model (cli/common.py's, which
-    # splits the KEY=VALUE strings, keeps its name); the plugin API's name, so docs say it too
-    FunctionRename("parse_options", "validate_backend_options", lambda p: "model" in p and "backend" in p,
-                   prose=True),
-    FunctionRename("parse_options", "parse_options", lambda p: "model" not in p),  # the cli's: kept
+    # the command line's -O KEY=VALUE strings as a mapping; generation/options.py's, which validates
+    # that mapping into a backend's options model, keeps its name: it is a plugin API name
+    # (wapii_core.api, API 1.0), and renaming one is a major API version (docs/changelog.md)
+    FunctionRename("parse_options", "parse_option_pairs", lambda p: "model" not in p),
+    FunctionRename("parse_options", "parse_options", lambda p: "model" in p and "backend" in p),
     # the default run directory of `wapii run` and of `wapii compare`
     FunctionRename("default_out", "default_run_dir", lambda p: "adapter" in p and "setup" in p),
     FunctionRename("default_out", "default_compare_dir", lambda p: "adapter" not in p and "backend" in p),
@@ -547,15 +546,6 @@ def rename_functions(repo: Path, files: dict[str, str], edits: Edits) -> dict[st
                         changed[rel], n = sub(r"(?<![\w.])" + short + r"\." + name + r"\b",
                                               f"{short}.{d.rename.new}", changed[rel])
                         edits.add(rel, f"function {name}", n)
-        # backticked mentions in files bound to no definition (docs: ``validate_backend_options(...)``)
-        for d in renamed:
-            if not d.rename.prose:
-                continue
-            for rel in changed:
-                if rel in bound:
-                    continue
-                changed[rel], n = sub(r"(?<=`)" + name + r"(?=[`(])", d.rename.new, changed[rel])
-                edits.add(rel, f"function {name}", n)
     return changed
 
 
