@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Iterator
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.paths import default_data_dir
+from wapii_core.base.text import one_line
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -176,10 +177,10 @@ def _download(url: str, dest: Path, name: str, bar: _Bar, timeout: float) -> str
         exc.close()
         raise WapiiError(f"{name}: download failed: HTTP {exc.code} {exc.reason} from {url}") from exc
     except urllib.error.URLError as exc:
-        raise WapiiError(f"{name}: download failed: {_one_line(exc.reason)} from {url}") from exc
+        raise WapiiError(f"{name}: download failed: {one_line(exc.reason)} from {url}") from exc
     except (http.client.HTTPException, OSError) as exc:  # dropped connection, reset, timeout, disk full
         raise WapiiError(f"{name}: download interrupted after {received} bytes: "
-                         f"{type(exc).__name__}: {_one_line(exc)} from {url}") from exc
+                         f"{type(exc).__name__}: {one_line(exc)} from {url}") from exc
     if expected is not None and received != expected:
         raise WapiiError(f"{name}: download interrupted (received {received} of {expected} bytes) from {url}")
     bar.finish()
@@ -197,13 +198,9 @@ def _install(staging: Path, target: Path) -> None:
     except OSError as exc:
         if backup is not None:
             os.replace(backup, target)
-        raise WapiiError(f"{target}: could not install the downloaded files: {_one_line(exc)}") from exc
+        raise WapiiError(f"{target}: could not install the downloaded files: {one_line(exc)}") from exc
     if backup is not None:
         shutil.rmtree(backup, ignore_errors=True)
-
-
-def _one_line(value: object) -> str:
-    return " ".join(str(value).split())
 
 
 class _Bar:

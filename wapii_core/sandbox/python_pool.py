@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from wapii_core.base.text import MAX_DETAIL
 from wapii_core.sandbox import bwrap, landlock
 from wapii_core.sandbox.code_view import allow_list, code_view
 from wapii_core.sandbox.launch import Plan, Program, plan
@@ -43,7 +44,6 @@ from wapii_core.sandbox.supervisor import ELAPSED, Supervisor
 
 ERRORS = ("runtime_error", "no_request", "timeout", "worker_died", "exited")
 """The error kinds a worker may answer, besides ``blocked: <what>``."""
-MAX_DETAIL = 500
 
 
 @dataclass(frozen=True)
