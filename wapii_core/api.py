@@ -33,7 +33,8 @@ _WHERE: dict[str, str] = {
     # The spec index (the judge's view of an OpenAPI description).
     "SpecIndex": "wapii_core.spec.index",
     # Files and caches.
-    "cache_dir": "wapii_core.base.paths", "write_atomic": "wapii_core.store.rundir",
+    "cache_dir": "wapii_core.base.paths", "write_atomic": "wapii_core.base.atomic",
+    "build_once": "wapii_core.base.staged_dir",
     "GenerationCache": "wapii_core.generation.gencache", "CachedAnswer": "wapii_core.generation.gencache",
     "cache_key": "wapii_core.generation.gencache",
     # The sandbox for generated code.
