@@ -11,8 +11,7 @@ internal and may change in any release; a test fails if a built-in plugin import
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from wapii_core.base.lazy import lazy_exports
 
 _WHERE: dict[str, str] = {
     # Hooks and registration.
@@ -157,13 +156,4 @@ _WHERE: dict[str, str] = {
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"wapii_core.api has no {name!r}: it is not part of the plugin API")
-    value = getattr(importlib.import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, "wapii_core.api has no {name!r}: it is not part of the plugin API")

@@ -27,8 +27,10 @@ ESSENTIAL_ENV = ("PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", 
 ~250 ms per Node start) would change how, or how fast, Node runs the snippets."""
 
 
-def clean_env() -> dict[str, str]:
-    """The environment Node runs with: only the essentials (:data:`ESSENTIAL_ENV`) of this process's."""
+def node_tool_env() -> dict[str, str]:
+    """The environment Node and npm run with outside the sandbox (``npm ci``, the Swagger 2.0 converter):
+    only the essentials (:data:`ESSENTIAL_ENV`) of this process's. A sandboxed worker's environment is
+    :func:`wapii_core.sandbox.limits.clean_env`'s, fixed values that owe nothing to this process's."""
     return {name: os.environ[name] for name in ESSENTIAL_ENV if name in os.environ}
 
 

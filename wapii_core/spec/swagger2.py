@@ -61,7 +61,7 @@ def converted(path: Path, sha256: str, document: dict[str, Any]) -> dict[str, An
 def _convert(path: Path, source: Path, document: dict[str, Any]) -> dict[str, Any]:
     import subprocess
 
-    from wapii_core.base.node_tools import clean_env, ensure_packages, find_node
+    from wapii_core.base.node_tools import ensure_packages, find_node, node_tool_env
 
     what = f"a Swagger description (read as OpenAPI 3 by converting it with {CONVERTER} on Node.js)"
     yourself = f"(or convert it yourself: `npx swagger2openapi {path.name} -o {path.stem}.openapi3.yaml`)"
@@ -76,7 +76,7 @@ def _convert(path: Path, source: Path, document: dict[str, Any]) -> dict[str, An
         raise InputError(path, f"{what}, but the converter could not be installed: {exc} {yourself}") from None
     try:
         done = subprocess.run([node, str(source / "convert.js")], cwd=packages,
-                              env={**clean_env(), "NODE_PATH": str(packages / "node_modules")},
+                              env={**node_tool_env(), "NODE_PATH": str(packages / "node_modules")},
                               input=json.dumps(document, default=str).encode(), capture_output=True,
                               timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
