@@ -36,6 +36,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from wapii_core.base.media import FORM_TYPE, MULTIPART_TYPE, header_value, is_json, media_type
+from wapii_core.base.text import exception_line
 from wapii_core.spec.refs import Resolver
 
 KINDS = ("type", "enum", "missing_required", "other")
@@ -265,8 +266,7 @@ class OperationValidator:
         except NotCompiled:
             raise
         except Exception as exc:  # noqa: BLE001 - a request is judged, never the run aborted (see the docstring)
-            text = " ".join(f"{type(exc).__name__}: {exc}".split())[:MAX_MESSAGE]
-            return [Violation("other", "request", f"could not be validated: {text}")]
+            return [Violation("other", "request", f"could not be validated: {exception_line(exc, MAX_MESSAGE)}")]
 
     def _engine(self, name: str) -> Any:
         engine = self._engines.get(name)

@@ -28,6 +28,7 @@ from typing import Any
 
 import wapii_core.spec.cache as spec_cache
 from wapii_core.base.errors import InputError, MissingToolError, WapiiError
+from wapii_core.base.text import shortened
 
 CONVERTER = "swagger2openapi 7.0.8"
 """The converter and its version (pinned with its dependencies by ``package-lock.json``)."""
@@ -84,7 +85,7 @@ def _convert(path: Path, source: Path, document: dict[str, Any]) -> dict[str, An
     if done.returncode != 0:
         lines = [line.strip() for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
         why = next((line for line in lines if "Error" in line), lines[0] if lines else f"exit {done.returncode}")
-        raise InputError(path, f"{what} that the converter refuses: {why[:300]}")
+        raise InputError(path, f"{what} that the converter refuses: {shortened(why, 300)}")
     data = json.loads(done.stdout)
     if not isinstance(data, dict):
         raise InputError(path, f"{what}, but the converter gave no document")
