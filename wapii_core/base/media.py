@@ -2,7 +2,8 @@
 
 :func:`media_type` parses a ``Content-Type`` value with Werkzeug's ``parse_options_header`` (the
 type before the parameters, lower-cased); :func:`is_json` is what wapii calls a JSON media type:
-``application/json`` and every structured-syntax ``+json`` type (RFC 6839). :func:`header_value`
+``application/json`` and every structured-syntax ``+json`` type (RFC 6839); :func:`form_kind` tells
+the two form encodings. :func:`header_value`
 finds a header in a mapping whatever the case of its name.
 """
 
@@ -30,6 +31,14 @@ def is_json(content_type: Any) -> bool:
     """Whether a ``Content-Type`` (or a bare media type) says JSON: ``application/json`` or ``*/*+json``."""
     media = media_type(content_type)
     return media == JSON_TYPE or media.endswith("+json")
+
+
+def form_kind(content_type: Any) -> str | None:
+    """``multipart`` for ``multipart/form-data``, ``form`` for ``application/x-www-form-urlencoded``, else None."""
+    return _FORM_KINDS.get(media_type(content_type))
+
+
+_FORM_KINDS = {MULTIPART_TYPE: "multipart", FORM_TYPE: "form"}
 
 
 def header_value(headers: Any, name: str, *, last: bool = False, default: Any = None) -> Any:

@@ -33,7 +33,7 @@ from decimal import Decimal
 from typing import Any
 
 from wapii_core.judge.compare import judge
-from wapii_core.base.media import FORM_TYPE, MULTIPART_TYPE, header_value, media_type
+from wapii_core.base.media import form_kind, header_value
 from wapii_core.base.model import SPECIAL_HEADERS, Sample, SampleResult
 from wapii_core.spec.index import SpecIndex
 
@@ -112,12 +112,7 @@ def _field_text(value: Any) -> Any:
 
 def body_kind(headers: Any) -> str:
     """``multipart``, ``form`` or ``json`` (the default, as axios sends an object), from ``Content-Type``."""
-    media = media_type(str(header_value(headers, "Content-Type") or ""))
-    if media == MULTIPART_TYPE:
-        return "multipart"
-    if media == FORM_TYPE:
-        return "form"
-    return "json"
+    return form_kind(str(header_value(headers, "Content-Type") or "")) or "json"
 
 
 def _data_view(data: Any, kind: str) -> Any:

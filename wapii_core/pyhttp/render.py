@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.base.media import FORM_TYPE, JSON_TYPE, MULTIPART_TYPE, header_value, is_json, media_type
+from wapii_core.base.media import FORM_TYPE, JSON_TYPE, MULTIPART_TYPE, form_kind, header_value, is_json, media_type
 from wapii_core.judge.wire import wire_text
 
 LIBRARY_SETS = {"json": JSON_TYPE, "form": FORM_TYPE, "multipart": MULTIPART_TYPE}
@@ -26,11 +26,9 @@ def content_type(config: dict[str, Any]) -> str | None:
 def py_body_kind(config: dict[str, Any]) -> str:
     """``json``, ``form``, ``multipart`` or ``raw`` (a non-object body under another content type)."""
     found = content_type(config)
-    media = media_type(found)
-    if media == MULTIPART_TYPE:
-        return "multipart"
-    if media == FORM_TYPE:
-        return "form"
+    kind = form_kind(found)
+    if kind is not None:
+        return kind
     if found is None or is_json(found) or isinstance(config.get("data"), (dict, list)):
         return "json"
     return "raw"

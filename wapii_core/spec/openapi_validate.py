@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from wapii_core.base.media import FORM_TYPE, MULTIPART_TYPE, header_value, is_json, media_type
+from wapii_core.base.media import MULTIPART_TYPE, form_kind, header_value, is_json, media_type
 from wapii_core.base.text import exception_line
 from wapii_core.spec.refs import Resolver
 
@@ -89,11 +89,7 @@ def media_kind(media: str) -> str:
     base = media_type(media)
     if is_json(base) or base == LEGACY_JSON_MEDIA:
         return "json"
-    if base == FORM_TYPE:
-        return "form"
-    if base == MULTIPART_TYPE:
-        return "multipart"
-    return "unsupported"
+    return form_kind(base) or "unsupported"
 
 
 def _type_name(value: Any) -> str:
