@@ -55,6 +55,22 @@ def worker_settings(prefix: str, workers: int | None, timeout_s: float | None) -
     return workers or env_workers, timeout_s or env_timeout or DEFAULT_TIMEOUT_S  # type: ignore[return-value]
 
 
+C = TypeVar("C", bound="ClosedOnExit")
+
+
+class ClosedOnExit:
+    """A context manager whose exit calls :meth:`close` (the pools and adapters that hold workers)."""
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self: C) -> C:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
 class Pool(Protocol):
     def start(self) -> None: ...
 

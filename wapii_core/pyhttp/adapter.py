@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, ClassVar, Protocol
 
 from wapii_core.base.model import Capture, Extraction
-from wapii_core.base.workers import LazyPool, env_prefix, worker_settings
+from wapii_core.base.workers import ClosedOnExit, LazyPool, env_prefix, worker_settings
 from wapii_core.pyhttp.capture import python_capture
 from wapii_core.pyhttp.extract import extract_python_call
 from wapii_core.pyhttp.library import PythonLibrary
@@ -31,7 +31,7 @@ class SnippetPool(Protocol):
     def close(self) -> None: ...
 
 
-class PythonAdapterBase:
+class PythonAdapterBase(ClosedOnExit):
     """Extraction, sandboxed execution and normalisation for one Python HTTP library.
 
     ``workers`` (default: one per CPU, or ``$WAPII_<ADAPTER>_WORKERS``, e.g. ``WAPII_REQUESTS_PY_WORKERS``)
@@ -85,9 +85,3 @@ class PythonAdapterBase:
     def close(self) -> None:
         """Stops the workers (they start again on the next :meth:`execute`)."""
         self._pool.close()
-
-    def __enter__(self) -> PythonAdapterBase:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()

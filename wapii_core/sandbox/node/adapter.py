@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import BaseModel
 
 from wapii_core.base.model import Capture
-from wapii_core.base.workers import worker_settings
+from wapii_core.base.workers import ClosedOnExit, worker_settings
 from wapii_core.sandbox.layers import Isolation
 from wapii_core.sandbox.node.library import NodeLibrary
 from wapii_core.sandbox.node.runner import NodeRunner
 
-class NodeAdapterBase:
+class NodeAdapterBase(ClosedOnExit):
     """Sandboxed execution of a JavaScript library's calls (setup, isolation, start, execute, close).
 
     Subclasses set :attr:`node_library` (called on first use: building it reads files),
@@ -64,9 +64,3 @@ class NodeAdapterBase:
     def close(self) -> None:
         """Stops the Node workers (they restart on the next :meth:`execute`)."""
         self._runner.close()
-
-    def __enter__(self) -> Any:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
