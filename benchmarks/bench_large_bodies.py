@@ -2,7 +2,7 @@
 
 Usage: ``python benchmarks/bench_large_bodies.py [--data-dir $WAPII_SHARED/wapiibench] [--adapter A ...]``
 (the figures in docs/benchmarks.md: one worker and a 10 s timeout per adapter, ``_WORKERS=1`` and ``_TIMEOUT=10``
-after ``WAPII_AXIOS_JS``, ``WAPII_FETCH_JS`` and ``WAPII_PYTHON``, so that the programs finish)
+after ``WAPII_AXIOS_JS``, ``WAPII_FETCH_JS`` and ``WAPII_REQUESTS_PY``, so that the programs finish)
 
 Each program replaces the generation of WAPIIBench's first Asana sample and sends a wrong POST with
 a large body: ``json-3mb`` (a JSON object of 3.4 MB: 80,000 keys of 30-character strings),

@@ -50,7 +50,7 @@ def _call(adapter, name: str) -> str:
 def _supervisor(adapter):
     """The adapter's worker supervisor once its pool exists (None before)."""
     runner = getattr(adapter, "_runner", None)
-    pool = runner._pool if runner is not None else adapter._pool
+    pool = (runner if runner is not None else adapter)._pool.current
     return None if pool is None else pool._supervisor
 
 

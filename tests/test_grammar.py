@@ -8,6 +8,7 @@ import pytest
 
 from support import WAPIIBENCH
 from wapii_core.grammar import Constraint, accepts, cached, get_engine
+import wapii_core.grammar.constraint as constraint_module
 from wapii_core.grammar.endpoints import load_api
 from wapii_core.grammar.lark import Entry, LarkWriter, literal
 from wapii_core.grammar.types import (ANY, BOOLEAN, INTEGER, NULL, STRING, Arr, Int, Notes, Obj, OneOf, Prop, Str,
@@ -129,8 +130,16 @@ def test_constraints_are_cached_per_spec_adapter_and_setup(tmp_path, monkeypatch
 
     first = cached("test", 1, "f" * 64, "call", build)
     assert cached("test", 1, "f" * 64, "call", build) is first and len(built) == 1
-    stored = json.loads((tmp_path / "grammars" / f"test-v1-call-{'f' * 64}.json").read_text())
+    entry = tmp_path / "grammars" / f"test-v1-call-{'f' * 64}.json"
+    header, data = entry.read_text().split("\n", 1)
+    stored = json.loads(data)
     assert stored["grammar"] == first.grammar and stored["notes"] == ["note"]
+    assert json.loads(header)["key"] == f"test-v1-call-{'f' * 64}" and entry.stat().st_mode & 0o077 == 0
+    entry.chmod(0o666)  # writable by others: not trusted, rebuilt
+    built.clear()
+    constraint_module._memo.clear()  # as a new process: the disk cache alone
+    cached("test", 1, "f" * 64, "call", build)
+    assert len(built) == 1
     cached("test", 2, "f" * 64, "call", build)
     cached("test", 1, "f" * 64, "import", build)
     assert len(built) == 3

@@ -104,7 +104,7 @@ def test_the_answer_key_is_out_of_reach(start: str, layers: str, tmp_path: Path,
     (home / "data" / "dataset.json").write_text(json.dumps([{"task": "x", "vetted": True, "secret": secret}]))
     lines, expect, ordinary = _lines(secret)
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH",)}
-    env.update({"WAPII_PYTHON_WORKERS": "1", "WAPII_PYTHON_TIMEOUT": "4"})
+    env.update({"WAPII_REQUESTS_PY_WORKERS": "1", "WAPII_REQUESTS_PY_TIMEOUT": "4"})
     if layers == "no-bubblewrap":
         env["WAPII_BWRAP"] = ""
 

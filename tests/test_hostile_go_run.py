@@ -73,8 +73,8 @@ def test_go_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_path:
         pytest.skip("adapter nethttp_go is not installed")
     if layers == "no-bubblewrap":
         monkeypatch.setenv(bwrap.BWRAP_ENV, "")
-    monkeypatch.setenv("WAPII_GO_WORKERS", "1")  # each ordinary program runs right after a hostile one
-    monkeypatch.setenv("WAPII_GO_TIMEOUT", "2")
+    monkeypatch.setenv("WAPII_NETHTTP_GO_WORKERS", "1")  # each ordinary program runs right after a hostile one
+    monkeypatch.setenv("WAPII_NETHTTP_GO_TIMEOUT", "2")
     programs = _programs()
     dataset = load_dataset("wapiibench", WAPIIBENCH)
     samples = dataset.samples[: 3 * len(programs)]

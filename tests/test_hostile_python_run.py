@@ -29,6 +29,7 @@ import pytest
 from hostile.fixtures import canaries, sandbox_user  # noqa: F401 - fixtures
 from hostile.canaries import Canaries
 from support import WAPIIBENCH, needs_shared
+from wapii_core.base.workers import env_prefix
 from wapii_core.sandbox import bwrap
 
 CORPUS = Path(__file__).resolve().parent / "hostile" / "py_run"
@@ -144,8 +145,8 @@ def test_python_hostile_programs_in_a_run(layers: str, mode: str, adapter_name: 
         pytest.skip(f"adapter {adapter_name} is not installed")
     if layers == "no-bubblewrap":
         monkeypatch.setenv(bwrap.BWRAP_ENV, "")
-    monkeypatch.setenv("WAPII_PYTHON_WORKERS", "1")  # each ordinary program runs right after a hostile one
-    monkeypatch.setenv("WAPII_PYTHON_TIMEOUT", "2")
+    monkeypatch.setenv(f"{env_prefix(adapter_name)}_WORKERS", "1")  # each ordinary program runs right after a hostile one
+    monkeypatch.setenv(f"{env_prefix(adapter_name)}_TIMEOUT", "2")
     programs = _programs(mode)
     dataset = load_dataset("wapiibench", WAPIIBENCH)
     samples = dataset.samples[: 8 * len(programs)]

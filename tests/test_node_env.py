@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from wapii_core.base.errors import MissingToolError
-from wapii_core.base.node_tools import clean_env
+from wapii_core.base.node_tools import node_tool_env
 from wapii_core.base.paths import cache_dir
 from wapii_core.sandbox.node import NodeLibrary, RUNTIME_PACKAGES, env as node_env
 
@@ -115,6 +115,6 @@ def test_missing_npm(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 def test_node_environment_is_clean(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NODE_EXTRA_CA_CERTS", "/etc/ssl/certs/ca-certificates.crt")
     monkeypatch.setenv("NODE_OPTIONS", "--max-old-space-size=10")
-    env = clean_env()  # what Node runs with outside the sandbox (npm ci, the Swagger 2 converter)
+    env = node_tool_env()  # what Node runs with outside the sandbox (npm ci, the Swagger 2 converter)
     assert "NODE_EXTRA_CA_CERTS" not in env and "NODE_OPTIONS" not in env
     assert env["PATH"] == os.environ["PATH"]

@@ -16,8 +16,7 @@ lists every version's changes).
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from wapii_core.base.lazy import lazy_exports
 
 API_VERSION = "1.0"
 """The plugin API's version, ``MAJOR.MINOR``: MINOR grows when names or optional protocol members are
@@ -43,11 +42,12 @@ _WHERE: dict[str, str] = {
     "SpecIndex": "wapii_core.spec.index",
     # Files and caches.
     "cache_dir": "wapii_core.base.paths", "bundled_specs_dir": "wapii_core.base.paths",
-    "write_atomic": "wapii_core.store.rundir",
+    "write_atomic": "wapii_core.base.atomic", "build_once": "wapii_core.base.staged_dir",
     "GenerationCache": "wapii_core.generation.gencache", "CachedAnswer": "wapii_core.generation.gencache",
     "cache_key": "wapii_core.generation.gencache",
     # The sandbox for generated code.
     "Isolation": "wapii_core.sandbox",
+    "env_prefix": "wapii_core.base.workers", "worker_settings": "wapii_core.base.workers",
     "PythonPool": "wapii_core.sandbox", "SnippetResult": "wapii_core.sandbox", "NoRequest": "wapii_core.sandbox",
     "ProgramPool": "wapii_core.sandbox", "ProgramResult": "wapii_core.sandbox",
     "NodeLibrary": "wapii_core.sandbox.node",
@@ -60,10 +60,11 @@ _WHERE: dict[str, str] = {
     "normalise_wire_request": "wapii_core.judge.sent_request", "sends_as_text": "wapii_core.judge.sent_request",
     "js_literal": "wapii_core.generation.js_literal",
     "js_string": "wapii_core.generation.js_literal",
-    "media_type": "wapii_core.judge.wire_bodies",
-    "is_json": "wapii_core.judge.wire_bodies",
-    "FORM_TYPE": "wapii_core.judge.wire_bodies",
-    "MULTIPART_TYPE": "wapii_core.judge.wire_bodies",
+    "media_type": "wapii_core.base.media",
+    "is_json": "wapii_core.base.media",
+    "header_value": "wapii_core.base.media",
+    "FORM_TYPE": "wapii_core.base.media",
+    "MULTIPART_TYPE": "wapii_core.base.media",
     # Constrained decoding: grammar building blocks.
     "Constraint": "wapii_core.grammar", "adapter_constraint": "wapii_core.grammar",
     "Api": "wapii_core.grammar.endpoints", "Endpoint": "wapii_core.grammar.endpoints",
@@ -142,13 +143,4 @@ _WHERE: dict[str, str] = {
 __all__ = sorted([*_WHERE, "API_VERSION"])
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"wapii_core.api has no {name!r}: it is not part of the plugin API")
-    value = getattr(importlib.import_module(_WHERE[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__getattr__, __dir__ = lazy_exports(__name__, _WHERE, "wapii_core.api has no {name!r}: it is not part of the plugin API")

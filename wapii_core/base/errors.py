@@ -50,12 +50,6 @@ class GenerationPending(Exception):
     """
 
 
-def one_line(exc: BaseException, limit: int = 200) -> str:
-    """``TypeError: message`` on one line, cut to ``limit`` characters (for error details in run files)."""
-    text = " ".join(f"{type(exc).__name__}: {exc}".split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
 def did_you_mean(name: str, known: list[str]) -> str:
     """`` (did you mean 'axios_js'?)`` when ``name`` is close to one of ``known``, else ``""``."""
     import difflib

@@ -3,24 +3,22 @@
 Library-neutral: the JavaScript adapters' sandboxed workers (:mod:`wapii_core.sandbox.node.env`)
 and the Swagger 2.0 converter (:mod:`wapii_core.spec.swagger2`) both install what a ``package.json`` and
 its ``package-lock.json`` pin with :func:`ensure_packages`: ``npm ci`` into
-``<wapii cache>/<name>/<sha256 of the lock>``, in a temporary sibling directory that is renamed
-into place when complete, under a file lock, so that concurrent processes neither install twice
+``<wapii cache>/<name>/<sha256 of the lock>``, built once among processes
+(:func:`wapii_core.base.staged_dir.build_once`), so that concurrent processes neither install twice
 nor see a half-installed tree.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import shutil
 import subprocess
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 from wapii_core.base.errors import MissingToolError, WapiiError
 from wapii_core.base.paths import cache_dir
+from wapii_core.base.staged_dir import build_once
 
 PACKAGE_FILES = ("package.json", "package-lock.json")
 COMPLETE_MARKER = ".wapii-complete"
@@ -29,8 +27,10 @@ ESSENTIAL_ENV = ("PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", 
 ~250 ms per Node start) would change how, or how fast, Node runs the snippets."""
 
 
-def clean_env() -> dict[str, str]:
-    """The environment Node runs with: only the essentials (:data:`ESSENTIAL_ENV`) of this process's."""
+def node_tool_env() -> dict[str, str]:
+    """The environment Node and npm run with outside the sandbox (``npm ci``, the Swagger 2.0 converter):
+    only the essentials (:data:`ESSENTIAL_ENV`) of this process's. A sandboxed worker's environment is
+    :func:`wapii_core.sandbox.limits.clean_env`'s, fixed values that owe nothing to this process's."""
     return {name: os.environ[name] for name in ESSENTIAL_ENV if name in os.environ}
 
 
@@ -77,22 +77,6 @@ def is_installed(directory: Path) -> bool:
     return (directory / COMPLETE_MARKER).is_file()
 
 
-@contextlib.contextmanager
-def _install_lock(path: Path) -> Iterator[None]:
-    """An exclusive lock between processes (``fcntl``); without it, the final rename still decides."""
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - not POSIX
-        yield
-        return
-    with open(path, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 def _npm_ci(npm: str, directory: Path, name: str) -> None:
     command = [npm, "ci", "--omit=dev", "--no-audit", "--no-fund", "--ignore-scripts"]
     try:
@@ -111,29 +95,12 @@ def ensure_packages(name: str, source: Path, purpose: str) -> Path:
     ``purpose`` names who needs them in errors. Idempotent and safe to call from several processes at once.
     """
     target = cache_dir() / name / lock_digest_of(source)
-    if is_installed(target):
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with _install_lock(target.parent / f".{target.name}.lock"):
-        if is_installed(target):
-            return target
-        npm = find_npm()
-        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}-", dir=target.parent))
-        staging.chmod(0o755)  # sandboxed workers may run as another user (wapii_core.sandbox.users)
-        try:
-            for file in PACKAGE_FILES:
-                shutil.copyfile(source / file, staging / file)
-            _npm_ci(npm, staging, purpose)
-            (staging / COMPLETE_MARKER).write_text(f"installed by wapii for {purpose}\n")
-            if target.exists():  # a stale, incomplete install
-                shutil.rmtree(target, ignore_errors=True)
-            try:
-                os.rename(staging, target)
-            except OSError:
-                if not is_installed(target):  # lost a race against a process without the lock
-                    raise
-        finally:
-            if staging.exists():
-                shutil.rmtree(staging, ignore_errors=True)
-    return target
 
+    def install(staging: Path) -> None:  # staging is 0755: sandboxed workers may run as another user
+        npm = find_npm()
+        for file in PACKAGE_FILES:
+            shutil.copyfile(source / file, staging / file)
+        _npm_ci(npm, staging, purpose)
+        (staging / COMPLETE_MARKER).write_text(f"installed by wapii for {purpose}\n")
+
+    return build_once(target, is_installed, install)

@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import tempfile
-import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +16,8 @@ from typing import TYPE_CHECKING, Iterator
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.paths import default_data_dir
+from wapii_core.base.staged_dir import staged_directory
+from wapii_core.base.text import one_line
 
 if TYPE_CHECKING:
     from rich.progress import Progress
@@ -119,18 +118,16 @@ def fetch_wapiibench(
         print(f"{target}: already complete, every pinned sha256 verified; nothing downloaded (delete the directory "
               "to download it again)", file=sys.stderr)
         return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.download-", dir=target.parent))
     try:
-        with _progress(progress, len(WAPIIBENCH_FILES)) as bar:
+        with staged_directory(target) as staging, _progress(progress, len(WAPIIBENCH_FILES)) as bar:
             for remote in WAPIIBENCH_FILES:
                 _fetch_one(remote, f"{base}/{remote.upstream}", staging, bar, timeout)
-        _install(staging, target)
     except WapiiError as exc:
         state = "left unchanged" if target.exists() else "not created"
         raise WapiiError(f"{exc}; {target} {state}") from exc.__cause__
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    except OSError as exc:  # writing the files, or putting them in the directory's place
+        state = "left unchanged" if target.exists() else "not created"
+        raise WapiiError(f"{target}: could not write the downloaded files: {one_line(exc)}; {target} {state}") from exc
     return target
 
 
@@ -176,34 +173,14 @@ def _download(url: str, dest: Path, name: str, bar: _Bar, timeout: float) -> str
         exc.close()
         raise WapiiError(f"{name}: download failed: HTTP {exc.code} {exc.reason} from {url}") from exc
     except urllib.error.URLError as exc:
-        raise WapiiError(f"{name}: download failed: {_one_line(exc.reason)} from {url}") from exc
+        raise WapiiError(f"{name}: download failed: {one_line(exc.reason)} from {url}") from exc
     except (http.client.HTTPException, OSError) as exc:  # dropped connection, reset, timeout, disk full
         raise WapiiError(f"{name}: download interrupted after {received} bytes: "
-                         f"{type(exc).__name__}: {_one_line(exc)} from {url}") from exc
+                         f"{type(exc).__name__}: {one_line(exc)} from {url}") from exc
     if expected is not None and received != expected:
         raise WapiiError(f"{name}: download interrupted (received {received} of {expected} bytes) from {url}")
     bar.finish()
     return digest.hexdigest()
-
-
-def _install(staging: Path, target: Path) -> None:
-    """Put the complete staging directory in the target's place; restore the old copy if that fails."""
-    backup = None
-    if target.exists():
-        backup = target.with_name(f".{target.name}.old-{uuid.uuid4().hex[:8]}")
-        os.replace(target, backup)
-    try:
-        os.replace(staging, target)
-    except OSError as exc:
-        if backup is not None:
-            os.replace(backup, target)
-        raise WapiiError(f"{target}: could not install the downloaded files: {_one_line(exc)}") from exc
-    if backup is not None:
-        shutil.rmtree(backup, ignore_errors=True)
-
-
-def _one_line(value: object) -> str:
-    return " ".join(str(value).split())
 
 
 class _Bar:

@@ -28,13 +28,13 @@ from typing import Any
 
 from wapii_core.datasets.staging import refuse_existing, staged_dataset, write_json
 from wapii_core.base.errors import WapiiError
+from wapii_core.base.media import FORM_TYPE, JSON_TYPE, MULTIPART_TYPE, is_json, media_type
 from wapii_core.spec.reader import OPERATION_METHODS
 from wapii_core.spec.refs import Resolver
 
 AXIOS_ACCEPT = "application/json, text/plain, */*"
 """The ``Accept`` header axios sends by default, as every WAPIIBench expected request carries it."""
-JSON_TYPE = "application/json"
-FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+FORM_TYPES = (FORM_TYPE, MULTIPART_TYPE)
 MAX_DEPTH = 4
 _PLACEHOLDER = re.compile(r"{([^{}]*)}")
 _FORMATS = {
@@ -125,10 +125,10 @@ def template_request(server: str, template: str, method: str, item: dict[str, An
             else:
                 config["headers"][name] = value if isinstance(value, str) else json.dumps(value)
             said.append(f"{location} parameter {name} {json.dumps(value)}")
-    body, media_type = _body(resolve, operation)
+    body, body_type = _body(resolve, operation)
     if body is not None and (method in ("put", "post", "patch")  # the only methods the judge allows it on
-                             or media_type != JSON_TYPE):
-        config["headers"]["Content-Type"] = media_type
+                             or body_type != JSON_TYPE):
+        config["headers"]["Content-Type"] = body_type
     for scheme in _required_schemes(operation, security):
         field, name, value = scheme
         (query if field == "params" else config["headers"])[name] = value
@@ -155,9 +155,9 @@ def _body(resolve: Resolver, operation: dict[str, Any]) -> tuple[dict[str, Any] 
     content = request_body.get("content") if isinstance(request_body, dict) else None
     if not isinstance(content, dict) or not content:
         return None, JSON_TYPE
-    media_type, media = next(iter(content.items()))
-    base = str(media_type).split(";")[0].strip().lower()
-    if not (base in (JSON_TYPE, *FORM_TYPES) or base.endswith("+json")):
+    declared, media = next(iter(content.items()))
+    base = media_type(str(declared))
+    if not (is_json(base) or base in FORM_TYPES):
         return None, JSON_TYPE
     media = resolve(media)
     schema = _merged(resolve, media.get("schema") if isinstance(media, dict) else None)

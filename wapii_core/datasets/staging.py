@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import shutil
-import tempfile
 from pathlib import Path
 from typing import Any, Iterator
 
+from wapii_core.base.atomic import umask
 from wapii_core.base.errors import WapiiError
+from wapii_core.base.staged_dir import staged_directory
 
 
 def refuse_existing(out: Path) -> None:
@@ -30,20 +29,11 @@ def staged_dataset(out: Path, api: str) -> Iterator[Path]:
     without an exception the directory must load as a dataset and then becomes ``out``."""
     from wapii_core.datasets.loader import load_dataset_dir
 
-    out.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        staging.chmod(0o777 & ~umask)  # mkdtemp's 0700 would stick to the finished directory
+    with staged_directory(out, mode=0o777 & ~umask()) as staging:  # mkdtemp's 0700 would stick to it
         yield staging
         load_dataset_dir(staging, api)  # what was written must load as a dataset
         if out.exists():
-            out.rmdir()
-        os.replace(staging, out)
-    finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
+            out.rmdir()  # an empty directory (refuse_existing): anything else stays, and this fails
 
 
 def write_json(path: Path, data: Any) -> None:

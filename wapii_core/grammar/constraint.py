@@ -13,14 +13,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 import re
-import tempfile
 import threading
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
+from wapii_core.base.disk_cache import read_entry, write_entry
 from wapii_core.base.setups import Setup
 from wapii_core.base.paths import cache_dir
 from wapii_core.grammar.lark import WS, alternatives
@@ -82,6 +81,9 @@ class Constraint:
         return replace(self, grammar=grammar, anchor="")
 
 
+CACHE_FORMAT = 1
+"""The version of a grammar cache entry's layout (a header line, then the constraint as JSON)."""
+
 _memo: dict[str, Constraint] = {}
 _lock = threading.Lock()
 
@@ -95,12 +97,12 @@ def cached(adapter: str, version: int, spec_sha256: str, setup: str, build: Call
     if found is not None:
         return found
     path = cache_dir() / "grammars" / f"{name}.json"
-    found = _read(path)
+    found = _read(path, name)
     if found is None:
         found = build()
         for note in found.notes:
             log.info("%s grammar for spec %s: %s", adapter, spec_sha256[:12], note)
-        _write(path, found)
+        _write(path, name, found)
     with _lock:
         _memo[name] = found
     return found
@@ -125,22 +127,18 @@ def adapter_constraint(adapter: str, version: int, spec: "Path | str | SpecIndex
     return cached(adapter, version, index.sha256, kind, lambda: build(index, setup, references, compact))
 
 
-def _read(path: Path) -> Constraint | None:
+def _read(path: Path, name: str) -> Constraint | None:
+    text = read_entry(path, {"format": CACHE_FORMAT, "key": name})
+    if text is None:
+        return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(text)
         return Constraint(data["grammar"], data["anchor"], data["adapter"], tuple(data["notes"]),
                           tuple(tuple(e) for e in data.get("endpoints", ())))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
 
 
-def _write(path: Path, constraint: Constraint) -> None:
+def _write(path: Path, name: str, constraint: Constraint) -> None:
     """Best effort, atomically: an unwritable cache only costs a rebuild."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".grammar.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(asdict(constraint), fh)
-        os.replace(tmp, path)
-    except OSError:
-        pass
+    write_entry(path, {"format": CACHE_FORMAT, "key": name}, json.dumps(asdict(constraint)))

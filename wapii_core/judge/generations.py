@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.base.errors import WapiiError, one_line
+from wapii_core.base.errors import WapiiError
+from wapii_core.base.text import exception_line, shortened
 from wapii_core.base.jsonwalk import unstorable
 from wapii_core.base.model import ERROR_KINDS, Capture, Extraction, Generation, ResultTimings, Sample, SampleResult
 from wapii_core.base.protocols import MODES, Adapter, Dataset
@@ -22,15 +23,6 @@ from wapii_core.judge.reasons import reasons
 
 MAX_REQUEST_DEPTH = 100
 """Lists and objects a normalised request may nest (the result store writes at most ~250)."""
-MAX_DETAIL = 500
-"""Characters of a capture's detail (an exception message the program chose) stored in the results."""
-
-
-def _shortened(text: str) -> str:
-    """``text`` cut to :data:`MAX_DETAIL` characters (with ``...`` when cut)."""
-    return text if len(text) <= MAX_DETAIL else text[:MAX_DETAIL - 3] + "..."
-
-
 def _utf8_text(text: str) -> str:
     """``text`` with any lone surrogate written as its escape (the results are UTF-8)."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -100,7 +92,7 @@ class Judge:
             request, error, execution_s = None, ext.error, None
             if ext.call is not None:
                 capture = next(captures)
-                error, detail = capture.error, capture.detail and _utf8_text(_shortened(capture.detail))
+                error, detail = capture.error, capture.detail and _utf8_text(shortened(capture.detail))
                 execution_s = capture.execution_s
                 if capture.request is not None and error is None:
                     request, detail = self._normalised(capture.request)
@@ -135,7 +127,7 @@ class Judge:
         try:
             return self.adapter.extract(gen.code or ""), None
         except Exception as exc:  # e.g. a parser's MemoryError on absurdly nested code
-            return Extraction(error="runtime_error"), f"extraction failed: {one_line(exc)}"
+            return Extraction(error="runtime_error"), f"extraction failed: {exception_line(exc)}"
 
     def _normalised(self, captured: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
         """``(request, None)``, or ``(None, "bad_capture: ...")`` when the capture is too large to be
@@ -156,7 +148,7 @@ class Judge:
         except BadCapture as exc:
             return None, _utf8_text(f"bad_capture: {exc}")
         except Exception as exc:  # the capture is the program's doing: so is whatever it makes normalise raise
-            return None, _utf8_text(f"bad_capture: normalise failed: {one_line(exc)}")
+            return None, _utf8_text(f"bad_capture: normalise failed: {exception_line(exc)}")
 
     def _compare(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
                  detail: str | None, draw: int) -> SampleResult:
@@ -166,7 +158,7 @@ class Judge:
         except Exception as exc:
             if request is None and error in ERROR_KINDS:
                 raise  # not the capture's doing: the expected request or the spec is at fault
-            detail = _utf8_text(f"bad_capture: comparison failed: {one_line(exc)}")
+            detail = _utf8_text(f"bad_capture: comparison failed: {exception_line(exc)}")
             return self._judged(sample, None, "runtime_error", call, detail, draw)
 
     def _judged(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,

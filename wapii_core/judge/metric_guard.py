@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from wapii_core.base.errors import one_line
+from wapii_core.base.text import exception_line
 from wapii_core.base.model import SampleResult
 from wapii_core.base.protocols import Dataset, MetricProvider
 
@@ -68,7 +68,7 @@ def _attempt(provider: MetricProvider, results: list[SampleResult],
         json.dumps(value)  # summary.json must be writable
         return value, None
     except Exception as exc:
-        return None, one_line(exc, 300)
+        return None, exception_line(exc, 300)
 
 
 def _find_failing(provider: MetricProvider, part: list[SampleResult], dataset: Dataset,

@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from wapii_core.base.model import SampleResult
+from wapii_core.base.text import shortened
 
 _ABSENT = object()
 
@@ -21,7 +22,7 @@ _BODY_KINDS = {"json": "JSON", "form": "a form", "multipart": "a multipart form"
 def shown(value: Any, limit: int = 40) -> str:
     """``value`` as a reason quotes it: a string with quotes, anything else as JSON, cut to ``limit``."""
     text = repr(value) if isinstance(value, str) else json.dumps(value, default=str)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return shortened(text, limit)
 
 
 def contrast(sent: Any, wanted: Any, limit: int = 40) -> tuple[str, str]:

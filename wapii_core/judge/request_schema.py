@@ -22,13 +22,15 @@ from typing import Any, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, JsonValue, StrictBool, StrictFloat, StrictInt, StrictStr, ValidationError
 
+from wapii_core.base.text import one_line
+
 JsonScalar = Union[StrictStr, StrictBool, StrictInt, StrictFloat, None]
 """A JSON scalar, taken as it is (no coercion)."""
 
 _TAGS = frozenset({"str", "bool", "int", "float", "none", "dict", "list", "[key]"})
 """The names pydantic puts into an error's location for the member of a union (JsonValue, JsonScalar)."""
 
-_MAX_DETAIL = 200
+MAX_PROBLEM = 200
 """Characters of a problem description kept (it is stored in results.jsonl)."""
 
 
@@ -94,8 +96,7 @@ def _describe(exc: ValidationError) -> str:
         else:
             expected = "a JSON value"
         text = f"{where}: expected {expected}, got {got}"
-    text = " ".join(text.split())
-    return text if len(text) <= _MAX_DETAIL else text[:_MAX_DETAIL - 3] + "..."
+    return one_line(text, MAX_PROBLEM)
 
 
 def _type_name(value: Any) -> str:

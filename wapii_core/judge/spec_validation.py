@@ -20,6 +20,7 @@ from typing import Any, Iterable
 
 from wapii_core.base.metric_kinds import Metric
 from wapii_core.base.model import SampleResult
+from wapii_core.base.text import exception_line
 from wapii_core.spec.openapi_validate import KINDS, Violation
 from wapii_core.base.protocols import Dataset
 
@@ -147,8 +148,7 @@ def validate_result(result: SampleResult, spec: Any, validator: Any) -> dict[str
         return {"violations": validator.validate(request, template),
                 "content_type_declared": validator.content_type_declared(request, template)}
     except Exception as exc:  # noqa: BLE001 - one odd request must not make a run unscorable
-        text = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
-        return {"violations": [Violation("other", "request", f"could not be validated: {text}")],
+        return {"violations": [Violation("other", "request", f"could not be validated: {exception_line(exc, 300)}")],
                 "content_type_declared": None}
 
 

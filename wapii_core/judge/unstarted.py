@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from wapii_core.base.errors import WapiiError, one_line
+from wapii_core.base.errors import WapiiError
+from wapii_core.base.text import exception_line
 from wapii_core.base.model import Capture, SampleResult
 
 PREFIX = "worker_start_failed"
@@ -30,7 +31,7 @@ class SamplesNotExecuted(WapiiError):
 
 def not_executed(error: BaseException, count: int) -> list[Capture]:
     """The captures of ``count`` calls that did not run because a worker's start failed with ``error``."""
-    return [Capture(error="runtime_error", detail=f"{PREFIX}: {one_line(error)}") for _ in range(count)]
+    return [Capture(error="runtime_error", detail=f"{PREFIX}: {exception_line(error)}") for _ in range(count)]
 
 
 def provisional(result: SampleResult | None) -> bool:

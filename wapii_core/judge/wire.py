@@ -33,6 +33,7 @@ from decimal import Decimal
 from typing import Any
 
 from wapii_core.judge.compare import judge
+from wapii_core.base.media import form_kind, header_value
 from wapii_core.base.model import SPECIAL_HEADERS, Sample, SampleResult
 from wapii_core.spec.index import SpecIndex
 
@@ -109,19 +110,9 @@ def _field_text(value: Any) -> Any:
     return wire_text(value)
 
 
-def _header(headers: dict[str, Any], name: str) -> Any:
-    return next((value for key, value in headers.items() if key.lower() == name.lower()), None)
-
-
 def body_kind(headers: Any) -> str:
     """``multipart``, ``form`` or ``json`` (the default, as axios sends an object), from ``Content-Type``."""
-    content_type = _header(headers, "Content-Type") if isinstance(headers, dict) else None
-    media = str(content_type or "").split(";", 1)[0].strip().lower()
-    if media == "multipart/form-data":
-        return "multipart"
-    if media == "application/x-www-form-urlencoded":
-        return "form"
-    return "json"
+    return form_kind(str(header_value(headers, "Content-Type") or "")) or "json"
 
 
 def _data_view(data: Any, kind: str) -> Any:

@@ -23,10 +23,8 @@ from typing import Any
 from urllib.parse import unquote_plus
 
 from wapii_core.base.jsonwalk import unstorable
+from wapii_core.base.media import FORM_TYPE, MULTIPART_TYPE, is_json, media_type
 
-JSON_TYPES = ("application/json",)
-FORM_TYPE = "application/x-www-form-urlencoded"
-MULTIPART_TYPE = "multipart/form-data"
 MAX_DEPTH = 64
 """Lists and objects a decoded JSON body may nest (an API's bodies need a handful)."""
 MAX_PARTS = 1000
@@ -35,16 +33,6 @@ costs the judge far more than its bytes cost the program."""
 MAX_PART_HEADERS = 128 << 10
 """Bytes the header blocks of a multipart body's parts may hold together to be decoded (128 per part of
 :data:`MAX_PARTS` parts; parameters of a ``Content-Disposition`` cost the parser more than linear time)."""
-
-
-def media_type(content_type: str | None) -> str:
-    """The lower-case media type without parameters (``multipart/form-data; boundary=x`` → ``multipart/form-data``)."""
-    return (content_type or "").split(";", 1)[0].strip().lower()
-
-
-def is_json(content_type: str | None) -> bool:
-    media = media_type(content_type)
-    return media in JSON_TYPES or media.endswith("+json")
 
 
 def _add(out: dict[str, Any], key: str, value: Any) -> None:
@@ -144,7 +132,7 @@ def decode_body(data: bytes, content_type: str | None) -> Any:
         return None
     media = media_type(content_type)
     try:
-        if is_json(content_type):
+        if is_json(media):
             value = json.loads(data.decode("utf-8"))
             if unstorable(value, MAX_DEPTH) is None:
                 return value

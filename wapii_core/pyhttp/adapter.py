@@ -11,19 +11,15 @@ result into a :class:`~wapii_core.base.model.Capture` from the bytes sent on the
 
 from __future__ import annotations
 
-import os
-import threading
 from typing import Any, ClassVar, Protocol
 
 from wapii_core.base.capabilities import AdapterCapabilities
 from wapii_core.base.model import Capture, Extraction
+from wapii_core.base.workers import ClosedOnExit, LazyPool, env_prefix, worker_settings
 from wapii_core.pyhttp.capture import python_capture
 from wapii_core.pyhttp.extract import extract_python_call
 from wapii_core.pyhttp.library import PythonLibrary
 from wapii_core.pyhttp.normalise import normalise_python_request
-
-DEFAULT_TIMEOUT_S = 2.0
-
 
 class SnippetPool(Protocol):
     """What the adapter needs of a pool: ``start`` (in the background), ``run`` (one result per snippet,
@@ -36,11 +32,12 @@ class SnippetPool(Protocol):
     def close(self) -> None: ...
 
 
-class PythonAdapterBase:
+class PythonAdapterBase(ClosedOnExit):
     """Extraction, sandboxed execution and normalisation for one Python HTTP library.
 
-    ``workers`` (default: one per CPU, or ``$WAPII_PYTHON_WORKERS``) processes execute the calls;
-    each call gets ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_PYTHON_TIMEOUT``).
+    ``workers`` (default: one per CPU, or ``$WAPII_<ADAPTER>_WORKERS``, e.g. ``WAPII_REQUESTS_PY_WORKERS``)
+    processes execute the calls; each call gets ``timeout_s`` seconds of wall time (default 2, or
+    ``$WAPII_<ADAPTER>_TIMEOUT``): :func:`wapii_core.base.workers.worker_settings`.
     Judged by default in ``wire`` mode (:attr:`default_mode`): the requests are captured as sent.
     Subclasses set :attr:`harness` (``"module:function"``), :attr:`preload` and :attr:`warmup`.
     """
@@ -51,15 +48,10 @@ class PythonAdapterBase:
     warmup: ClassVar[list[str]]
 
     def __init__(self, library: PythonLibrary, workers: int | None = None, timeout_s: float | None = None) -> None:
-        env_workers = os.environ.get("WAPII_PYTHON_WORKERS")
-        env_timeout = os.environ.get("WAPII_PYTHON_TIMEOUT")
         self.library = library
         self.name = library.adapter
-        self.workers = workers or (int(env_workers) if env_workers else None)
-        self.timeout_s = timeout_s or (float(env_timeout) if env_timeout else DEFAULT_TIMEOUT_S)
-        self._pool: SnippetPool | None = None
-        self._lock = threading.Lock()
-        self._closes = 0
+        self.workers, self.timeout_s = worker_settings(env_prefix(self.name), workers, timeout_s)
+        self._pool: LazyPool[SnippetPool] = LazyPool(self._start_pool, self.name)
 
     @property
     def capabilities(self) -> AdapterCapabilities:
@@ -82,36 +74,17 @@ class PythonAdapterBase:
         return PythonPool(preload=list(self.preload), harness=self.harness, workers=self.workers,
                           timeout=self.timeout_s, warmup=list(self.warmup))
 
-    def _ensure_pool(self) -> SnippetPool:
-        with self._lock:
-            if self._pool is None:
-                self._pool = self._start_pool()
-            return self._pool
-
     def start(self) -> None:
         """Starts the workers in the background and returns at once (:meth:`execute` reports what fails
         here again); a :meth:`close` before the start is under way cancels it."""
-        closes = self._closes
-
-        def start_pool() -> None:
-            with self._lock:
-                if self._closes != closes:
-                    return
-                try:
-                    if self._pool is None:
-                        self._pool = self._start_pool()
-                    self._pool.start()  # returns at once: the workers start on their own threads
-                except Exception:  # noqa: BLE001 - execute() meets it again and reports it
-                    pass
-
-        threading.Thread(target=start_pool, name=f"wapii-{self.name}-start", daemon=True).start()
+        self._pool.start_in_background()
 
     def execute(self, calls: list[str]) -> list[Capture]:
         """Runs each extracted call in its own sandboxed process; one Capture per call, in order."""
         if not calls:
             return []
         return [python_capture(result, call).model_copy(update={"execution_s": result.elapsed_s})
-                for result, call in zip(self._ensure_pool().run(list(calls)), calls)]
+                for result, call in zip(self._pool.get().run(list(calls)), calls)]
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         """The neutral config of a captured request (see :mod:`wapii_core.pyhttp.normalise`)."""
@@ -119,14 +92,4 @@ class PythonAdapterBase:
 
     def close(self) -> None:
         """Stops the workers (they start again on the next :meth:`execute`)."""
-        with self._lock:
-            self._closes += 1
-            if self._pool is not None:
-                self._pool.close()
-                self._pool = None
-
-    def __enter__(self) -> PythonAdapterBase:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
+        self._pool.close()

@@ -9,29 +9,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.judge.wire_bodies import FORM_TYPE, MULTIPART_TYPE, is_json, media_type
+from wapii_core.base.media import FORM_TYPE, JSON_TYPE, MULTIPART_TYPE, form_kind, header_value, is_json, media_type
 from wapii_core.judge.wire import wire_text
 
-LIBRARY_SETS = {"json": "application/json", "form": FORM_TYPE, "multipart": MULTIPART_TYPE}
+LIBRARY_SETS = {"json": JSON_TYPE, "form": FORM_TYPE, "multipart": MULTIPART_TYPE}
 """The Content-Type a library sets by itself for each body kind."""
+_ABSENT = object()
 
 
 def content_type(config: dict[str, Any]) -> str | None:
     """The config's ``Content-Type`` header value (any spelling), or None."""
-    for name, value in (config.get("headers") or {}).items():
-        if name.lower() == "content-type":
-            return str(value)
-    return None
+    found = header_value(config.get("headers"), "content-type", default=_ABSENT)
+    return None if found is _ABSENT else str(found)
 
 
 def py_body_kind(config: dict[str, Any]) -> str:
     """``json``, ``form``, ``multipart`` or ``raw`` (a non-object body under another content type)."""
     found = content_type(config)
-    media = media_type(found)
-    if media == MULTIPART_TYPE:
-        return "multipart"
-    if media == FORM_TYPE:
-        return "form"
+    kind = form_kind(found)
+    if kind is not None:
+        return kind
     if found is None or is_json(found) or isinstance(config.get("data"), (dict, list)):
         return "json"
     return "raw"

@@ -15,7 +15,8 @@ from typing import Any, Callable, Iterator
 from pydantic import BaseModel, Field
 
 from wapii_core.base import plugins
-from wapii_core.base.errors import GenerationPending, WapiiError, one_line
+from wapii_core.base.errors import GenerationPending, WapiiError
+from wapii_core.base.text import exception_line
 from wapii_core.base.jsonwalk import lone_surrogate
 from wapii_core.base.model import Generation, GenerationRequest, GenerationTimings, Sample, Setup
 from wapii_core.base.protocols import MODES, Adapter, BackendOptions, Dataset, RunContext
@@ -341,7 +342,7 @@ def _preflight(backend: Any, name: str, requests: list[GenerationRequest]) -> No
     except WapiiError:
         raise
     except Exception as exc:
-        raise WapiiError(f"backend {name!r}: preflight failed: {one_line(exc)}") from exc
+        raise WapiiError(f"backend {name!r}: preflight failed: {exception_line(exc)}") from exc
 
 
 def metric_names(added: list[str] | None = None, defaults: bool = True) -> list[str]:
@@ -366,7 +367,7 @@ def _start_backend(name: str, options: BackendOptions, context: RunContext) -> A
     except WapiiError:
         raise
     except Exception as exc:
-        raise WapiiError(f"backend {name!r}: failed to start: {one_line(exc)}") from exc
+        raise WapiiError(f"backend {name!r}: failed to start: {exception_line(exc)}") from exc
 
 
 def _generate(backend: Any, name: str, requests: list[GenerationRequest]) -> Iterator[Generation]:
@@ -382,7 +383,7 @@ def _generate(backend: Any, name: str, requests: list[GenerationRequest]) -> Ite
     except (WapiiError, GenerationPending):
         raise
     except Exception as exc:
-        raise WapiiError(f"backend {name!r}: failed: {one_line(exc)} (what it generated so far is kept; "
+        raise WapiiError(f"backend {name!r}: failed: {exception_line(exc)} (what it generated so far is kept; "
                          "run the same command again to resume)") from exc
 
 

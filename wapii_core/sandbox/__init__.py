@@ -22,8 +22,7 @@ nothing leaves the sandbox, every hostile program gets its own error, and the ru
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from wapii_core.base.lazy import lazy_exports
 
 _WHERE = {
     "Plan": "launch", "Program": "launch", "plan": "launch",
@@ -41,9 +40,4 @@ only the modules it runs, stays small (its every snippet process is a fork of it
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{_WHERE[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, {name: f".{module}" for name, module in _WHERE.items()})[0]

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from wapii_core.base.text import MAX_DETAIL
 from wapii_core.sandbox import seccomp, wire_capture
 from wapii_core.sandbox.limits import apply_limits
 from wapii_core.sandbox.pyguard import Auditor, Blocked, blocked_errno
@@ -30,7 +31,6 @@ MAX_ANSWER = 4 << 20
 MAX_ANSWER_DEPTH = 32
 """How deeply the JSON of a job's answer may nest (a harness's hints need a handful of levels; JSON
 nested near the interpreter's recursion limit would fail to parse in the supervisor's threads)."""
-MAX_DETAIL = 500
 
 
 class NoRequest(Exception):

@@ -33,6 +33,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from wapii_core.base.text import MAX_DETAIL
+from wapii_core.base.workers import ClosedOnExit
 from wapii_core.sandbox import bwrap, landlock
 from wapii_core.sandbox.code_view import allow_list, code_view
 from wapii_core.sandbox.launch import Plan, Program, plan
@@ -43,7 +45,6 @@ from wapii_core.sandbox.supervisor import ELAPSED, Supervisor
 
 ERRORS = ("runtime_error", "no_request", "timeout", "worker_died", "exited")
 """The error kinds a worker may answer, besides ``blocked: <what>``."""
-MAX_DETAIL = 500
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ def checked_result(answer: Any) -> SnippetResult:
 
 
 
-class PythonPool:
+class PythonPool(ClosedOnExit):
     """Runs Python snippets through ``harness`` on ``workers`` sandboxed workers (default: one per CPU).
 
     ``preload``: modules each worker imports once, before forking; ``timeout``: seconds per snippet;
@@ -212,10 +213,4 @@ class PythonPool:
     def close(self) -> None:
         """Stops the workers (they start again on the next :meth:`run`)."""
         self._supervisor.close()
-
-    def __enter__(self) -> PythonPool:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 

@@ -1,24 +1,19 @@
 """The per-user disk cache of what wapii derives from a spec file, keyed by the file's sha256.
 
 An entry is ``cache_dir()/specs/<sha256>.<kind>.json``: a header line (``format``, ``sha256``,
-``kind``, ``tagged``) and the data as JSON (:mod:`wapii_core.spec.tagged_json`), written atomically.
-Reading one is parsing JSON, never running code, and an entry is only trusted when it is a regular
-file owned by the current user that no one else can write; anything else (absent, foreign,
-truncated, another format or sha256) reads as a miss and is rebuilt. Writing is best effort: an
-unwritable cache only costs the next process a rebuild.
+``kind``, ``tagged``) and the data as JSON (:mod:`wapii_core.spec.tagged_json`), kept as every
+disk-cache entry is (:mod:`wapii_core.base.disk_cache`: trusted only when it is this user's, a miss
+otherwise, written atomically and best effort).
 """
 
 from __future__ import annotations
 
-import json
-import os
-import stat
-import tempfile
 from pathlib import Path
 from typing import Any
 
-from wapii_core.spec import tagged_json
+from wapii_core.base.disk_cache import read_entry_with_header, write_entry
 from wapii_core.base.paths import cache_dir
+from wapii_core.spec import tagged_json
 
 
 def entry_path(sha256: str, kind: str) -> Path:
@@ -28,27 +23,17 @@ def entry_path(sha256: str, kind: str) -> Path:
 
 def read(sha256: str, kind: str, format_version: int) -> Any | None:
     """The cached data, or None on a miss (see the module docstring)."""
-    try:
-        fd = os.open(entry_path(sha256, kind), os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
+    found = read_entry_with_header(entry_path(sha256, kind))
+    if found is None:
+        return None
+    header, text = found
+    if not (header.get("format") == format_version and header.get("sha256") == sha256 and header.get("kind") == kind
+            and isinstance(header.get("tagged"), bool)):
         return None
     try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode) or info.st_uid != os.geteuid() or info.st_mode & 0o022:
-            return None
-        with os.fdopen(fd, "rb") as handle:
-            fd = -1
-            header = json.loads(handle.readline())
-            if not (isinstance(header, dict) and header.get("format") == format_version
-                    and header.get("sha256") == sha256 and header.get("kind") == kind
-                    and isinstance(header.get("tagged"), bool)):
-                return None
-            return tagged_json.loads(handle.read(), header["tagged"])
-    except (OSError, ValueError, RecursionError):
+        return tagged_json.loads(text, header["tagged"])
+    except (ValueError, RecursionError):
         return None
-    finally:
-        if fd >= 0:
-            os.close(fd)
 
 
 def write(sha256: str, kind: str, format_version: int, data: Any, tree: bool = False,
@@ -60,17 +45,5 @@ def write(sha256: str, kind: str, format_version: int, data: Any, tree: bool = F
         text, tagged = tagged_json.dumps(data, tree=tree, string_keys=string_keys)
     except (tagged_json.Unencodable, RecursionError):
         return
-    header = json.dumps({"format": format_version, "sha256": sha256, "kind": kind, "tagged": tagged})
-    target = entry_path(sha256, kind)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{sha256[:12]}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="ascii") as handle:
-                handle.write(header + "\n" + text)
-            os.replace(tmp, target)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError:
-        pass
+    write_entry(entry_path(sha256, kind), {"format": format_version, "sha256": sha256, "kind": kind, "tagged": tagged},
+                text)

@@ -30,12 +30,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import parse_qsl
 
+from werkzeug.datastructures import Headers
+
+from wapii_core.base.media import FORM_TYPE, MULTIPART_TYPE
 from wapii_core.spec.openapi_decoding import (
-    JSON_DESERIALIZED,
+    OPENAPI_CORE_JSON,
     NO_COOKIES,
     CastFailure,
     EmptyQueryValue,
-    Headers,
     MultiDict,
     Unsupported,
     array,
@@ -55,8 +57,6 @@ from wapii_core.spec.openapi_reference import aliased_contents
 from wapii_core.spec.refs import Resolver
 
 from wapii_core.spec.openapi_validate import (
-    FORM_MEDIA,
-    MULTIPART_MEDIA,
     OperationValidator,
     Violation,
     Wire,
@@ -167,7 +167,7 @@ class CompiledSpec:
         return _Body(required=body.get("required") is True, content=media)
 
     def _media(self, mimetype: str, node: Any) -> _Media:
-        form = mimetype in (FORM_MEDIA, MULTIPART_MEDIA)
+        form = mimetype in (FORM_TYPE, MULTIPART_TYPE)
         if not isinstance(node, dict) or (form and "encoding" in node):
             raise Unsupported(f"{mimetype}: not an object, or a form with an encoding")
         if "schema" not in node:
@@ -180,7 +180,7 @@ class CompiledSpec:
             properties = self.deref(schema.get("properties", {}))
             if not isinstance(properties, dict):
                 raise Unsupported("form properties that are not an object")
-            make = self._field if mimetype == FORM_MEDIA else self._part
+            make = self._field if mimetype == FORM_TYPE else self._part
             fields = tuple(make(name, self.deref(node)) for name, node in properties.items())
         return _Media(schema, self._schema_validator(schema), fields, None)
 
@@ -370,9 +370,9 @@ class _Operation:
                                                        f"{wire.media}. Valid mimetypes: {list(body.content)}")]
         if media.unsupported is not None:
             raise Unsupported(media.unsupported)
-        if mimetype in JSON_DESERIALIZED:
+        if mimetype in OPENAPI_CORE_JSON:
             value = json.loads(wire.body)
-        elif mimetype == FORM_MEDIA:
+        elif mimetype == FORM_TYPE:
             location = MultiDict(parse_qsl(wire.body.decode("utf-8"), keep_blank_values=True))
             if media.schema is None:
                 return []
@@ -387,7 +387,7 @@ class _Operation:
                 except CastFailure as failure:
                     return [Violation("type", cast_where("request body", failure.value, wire.data),
                                       cast_message(failure.value, failure.schema_type))]
-        elif mimetype == MULTIPART_MEDIA:
+        elif mimetype == MULTIPART_TYPE:
             location = MultiDict(multipart_parts(wire.body, parameters))
             if media.schema is None:
                 return []

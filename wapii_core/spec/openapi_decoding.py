@@ -15,8 +15,9 @@ import re
 from collections.abc import Iterable
 from typing import Any, Callable, TypeVar
 
-JSON_DESERIALIZED = ("application/json", "application/vnd.api+json")
-"""Media types openapi-core parses as JSON (any other, bar forms, it does not parse: left to it)."""
+OPENAPI_CORE_JSON = ("application/json", "application/vnd.api+json")
+"""The media types openapi-core itself parses as JSON (its deserialisers' list, not what wapii calls
+JSON: :func:`wapii_core.base.media.is_json`); any other, bar forms, it does not parse: left to it."""
 TRUE_VALUES = ("y", "yes", "t", "true", "on", "1")
 FALSE_VALUES = ("n", "no", "f", "false", "off", "0")
 
@@ -55,18 +56,6 @@ class MultiDict:
 
     def getlist(self, name: str) -> list[str]:
         return list(self.values.get(name, ()))
-
-
-class Headers:
-    """werkzeug's ``Headers`` as openapi-core reads them: the first value of a case-insensitive name."""
-
-    def __init__(self, items: Iterable[tuple[str, str]]) -> None:
-        self.values: dict[str, str] = {}
-        for name, value in items:
-            self.values.setdefault(name.lower(), value)
-
-    def __getitem__(self, name: str) -> str:
-        return self.values[name.lower()]
 
 
 NO_COOKIES = MultiDict(())

@@ -35,13 +35,15 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from wapii_core.base.media import MULTIPART_TYPE, form_kind, header_value, is_json, media_type
+from wapii_core.base.text import exception_line
 from wapii_core.spec.refs import Resolver
 
 KINDS = ("type", "enum", "missing_required", "other")
 
-JSON_MEDIA = ("application/json", "text/json")
-FORM_MEDIA = "application/x-www-form-urlencoded"
-MULTIPART_MEDIA = "multipart/form-data"
+LEGACY_JSON_MEDIA = "text/json"
+"""A name for JSON from before ``application/json``: a body declared as it is encoded as JSON too
+(it is not a JSON media type of :func:`~wapii_core.base.media.is_json`, so a body sent as it is kept as text)."""
 MULTIPART_BOUNDARY = "wapii-boundary-7d1f0c"
 MAX_MESSAGE = 300
 """Characters kept of an exception's text in an ``other`` violation."""
@@ -84,14 +86,10 @@ def scalar(value: Any) -> str:
 
 def media_kind(media: str) -> str:
     """``json``, ``form``, ``multipart`` or ``unsupported``."""
-    base = media.split(";", 1)[0].strip().lower()
-    if base in JSON_MEDIA or base.endswith("+json"):
+    base = media_type(media)
+    if is_json(base) or base == LEGACY_JSON_MEDIA:
         return "json"
-    if base == FORM_MEDIA:
-        return "form"
-    if base == MULTIPART_MEDIA:
-        return "multipart"
-    return "unsupported"
+    return form_kind(base) or "unsupported"
 
 
 def _type_name(value: Any) -> str:
@@ -208,7 +206,7 @@ class OperationValidator:
                 problems.append(Violation("other", f"header '{name}'", "a header value cannot hold a line break"))
                 continue
             headers.append((name, text))
-        content_type = {k.lower(): v for k, v in headers_in.items()}.get("content-type")  # the last one given
+        content_type = header_value(headers_in, "content-type", last=True)
         if content_type is not None and not isinstance(content_type, str):
             content_type = scalar(content_type)
         data = config.get("data")
@@ -225,10 +223,10 @@ class OperationValidator:
         declared schema (a JSON alias of its first media type, see ``openapi_reference``), so a JSON
         body sent to an operation that only declares a form is judged by the values it carries.
         """
-        declared = [m.split(";", 1)[0].strip().lower() for m in self.declared_media_types(template, method)]
+        declared = [media_type(m) for m in self.declared_media_types(template, method)]
         if data in (None, {}, []) or not declared:
             return None, "application/json"
-        wanted = (content_type or "application/json").split(";", 1)[0].strip().lower()
+        wanted = media_type(content_type or "application/json")
         kind = media_kind(wanted)
         if kind == "form" and wanted in declared and isinstance(data, dict):
             pairs = [(k, scalar(i)) for k, v in data.items() for i in (v if isinstance(v, list) else [v])]
@@ -237,7 +235,7 @@ class OperationValidator:
             parts = [f'--{MULTIPART_BOUNDARY}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n{scalar(item)}\r\n'
                      for name, value in data.items() for item in (value if isinstance(value, list) else [value])]
             return ("".join(parts) + f"--{MULTIPART_BOUNDARY}--\r\n").encode(), \
-                f"{MULTIPART_MEDIA}; boundary={MULTIPART_BOUNDARY}"
+                f"{MULTIPART_TYPE}; boundary={MULTIPART_BOUNDARY}"
         media = next((m for m in declared if media_kind(m) == "json"), "application/json")
         return json.dumps(data).encode(), media
 
@@ -264,8 +262,7 @@ class OperationValidator:
         except NotCompiled:
             raise
         except Exception as exc:  # noqa: BLE001 - a request is judged, never the run aborted (see the docstring)
-            text = " ".join(f"{type(exc).__name__}: {exc}".split())[:MAX_MESSAGE]
-            return [Violation("other", "request", f"could not be validated: {text}")]
+            return [Violation("other", "request", f"could not be validated: {exception_line(exc, MAX_MESSAGE)}")]
 
     def _engine(self, name: str) -> Any:
         engine = self._engines.get(name)
@@ -283,12 +280,11 @@ class OperationValidator:
     def content_type_declared(self, config: dict[str, Any], template: str) -> bool | None:
         """Whether the request's Content-Type is a declared body media type (None: no body to judge)."""
         config = config if isinstance(config, dict) else {}
-        declared = [m.split(";", 1)[0].strip().lower() for m in
-                    self.declared_media_types(template, str(config.get("method", "get")).lower())]
+        declared = [media_type(m) for m in self.declared_media_types(template, str(config.get("method", "get")).lower())]
         if not declared or config.get("data") in (None, {}, []):
             return None
-        headers = {k.lower(): v for k, v in _object_field(config, "headers", []).items()}
-        given = str(headers.get("content-type", "application/json")).split(";", 1)[0].strip().lower()
+        given = header_value(_object_field(config, "headers", []), "content-type", last=True, default="application/json")
+        given = media_type(str(given))
         return given in declared
 
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import wapii_core.spec.cache as spec_cache
 from wapii_core.base.errors import InputError, MissingToolError, WapiiError
+from wapii_core.base.text import shortened
 
 CONVERTER = "swagger2openapi 7.0.8"
 """The converter and its version (pinned with its dependencies by ``package-lock.json``)."""
@@ -61,7 +62,7 @@ def converted(path: Path, sha256: str, document: dict[str, Any]) -> dict[str, An
 def _convert(path: Path, source: Path, document: dict[str, Any]) -> dict[str, Any]:
     import subprocess
 
-    from wapii_core.base.node_tools import clean_env, ensure_packages, find_node
+    from wapii_core.base.node_tools import ensure_packages, find_node, node_tool_env
 
     what = f"a Swagger description (read as OpenAPI 3 by converting it with {CONVERTER} on Node.js)"
     yourself = f"(or convert it yourself: `npx swagger2openapi {path.name} -o {path.stem}.openapi3.yaml`)"
@@ -76,7 +77,7 @@ def _convert(path: Path, source: Path, document: dict[str, Any]) -> dict[str, An
         raise InputError(path, f"{what}, but the converter could not be installed: {exc} {yourself}") from None
     try:
         done = subprocess.run([node, str(source / "convert.js")], cwd=packages,
-                              env={**clean_env(), "NODE_PATH": str(packages / "node_modules")},
+                              env={**node_tool_env(), "NODE_PATH": str(packages / "node_modules")},
                               input=json.dumps(document, default=str).encode(), capture_output=True,
                               timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
@@ -84,7 +85,7 @@ def _convert(path: Path, source: Path, document: dict[str, Any]) -> dict[str, An
     if done.returncode != 0:
         lines = [line.strip() for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
         why = next((line for line in lines if "Error" in line), lines[0] if lines else f"exit {done.returncode}")
-        raise InputError(path, f"{what} that the converter refuses: {why[:300]}")
+        raise InputError(path, f"{what} that the converter refuses: {shortened(why, 300)}")
     data = json.loads(done.stdout)
     if not isinstance(data, dict):
         raise InputError(path, f"{what}, but the converter gave no document")

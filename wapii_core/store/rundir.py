@@ -18,12 +18,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
 from pathlib import Path
 from typing import Any, Iterable, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from wapii_core.base.atomic import write_atomic
 from wapii_core.base.errors import InputError, WapiiError
 from wapii_core.store.lock import RunLock
 from wapii_core.base.model import Generation, SampleResult
@@ -48,29 +48,6 @@ start over; nothing else in the directory is touched)."""
 """How a refusal names an identity key (the others by their own name)."""
 
 M = TypeVar("M", bound=BaseModel)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never half of it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp's 0600 would make reports unreadable to others
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    """The process's umask (read by setting it, then restoring it)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def write_json(path: Path, data: Any) -> None:

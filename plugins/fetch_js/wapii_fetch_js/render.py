@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from wapii_core.api import FORM_TYPE, MULTIPART_TYPE, Sample, Setup, is_json, js_literal, js_string, media_type, wire_text
+from wapii_core.api import (FORM_TYPE, MULTIPART_TYPE, Sample, Setup, header_value, is_json, js_literal, js_string, media_type,
+                            wire_text)
 
 from .prompt import starter_code
 
@@ -24,8 +25,12 @@ BODYLESS = ("GET", "HEAD")
 """Methods fetch refuses a body for."""
 
 
+_ABSENT = object()
+
+
 def _content_type(config: dict[str, Any]) -> str | None:
-    return next((str(v) for k, v in (config.get("headers") or {}).items() if k.lower() == "content-type"), None)
+    found = header_value(config.get("headers"), "content-type", default=_ABSENT)
+    return None if found is _ABSENT else str(found)
 
 
 def _pairs(values: dict[str, Any], as_text: bool) -> str:

@@ -18,16 +18,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from typing import Any
 from pathlib import Path
 
-from wapii_core.api import WapiiError, cache_dir
+from wapii_core.api import WapiiError, build_once, cache_dir
 
 SOURCE_FILE = "wapii-gguf.json"
 """Written last into a converted directory: the GGUF file's name and sha256 (and the marker of a
@@ -167,12 +164,11 @@ def converted_dir(gguf_file: Path, progress: Any = None) -> Path:
         import gguf  # noqa: F401  (transformers reads GGUF files with it)
     except ImportError:
         raise WapiiError("reading a GGUF model needs the `gguf` package: pip install gguf") from None
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    if progress is None:
-        print(f"wapii: converting {gguf_file.name} to a transformers model (once)", file=sys.stderr, flush=True)
-    done = progress("converting model (once)", 1) if progress is not None else (lambda n=1: None)
-    try:
+
+    def build(staging: Path) -> None:
+        if progress is None:
+            print(f"wapii: converting {gguf_file.name} to a transformers model (once)", file=sys.stderr, flush=True)
+        done = progress("converting model (once)", 1) if progress is not None else (lambda n=1: None)
         try:
             convert(gguf_file, staging)
             done(1)
@@ -181,17 +177,6 @@ def converted_dir(gguf_file: Path, progress: Any = None) -> Path:
             raise WapiiError(f"{gguf_file}: cannot convert this GGUF file: {first}") from None
         meta = {"source": gguf_file.name, "sha256": sha256, "recipe": RECIPE}
         (staging / SOURCE_FILE).write_text(json.dumps(meta) + "\n", encoding="utf-8")
-        staging.chmod(0o755)
-        if target.exists():  # a stale recipe (or a concurrent converter's finished result, kept)
-            if _is_converted(target, sha256):
-                return target
-            shutil.rmtree(target, ignore_errors=True)
-        try:
-            os.rename(staging, target)
-        except OSError:
-            if not _is_converted(target, sha256):
-                raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return target
+
+    return build_once(target, lambda directory: _is_converted(directory, sha256), build)
 

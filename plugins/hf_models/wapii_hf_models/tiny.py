@@ -18,12 +18,9 @@ directory (in ``run.json`` and in cache keys) tells them apart.
 
 from __future__ import annotations
 
-import os
-import shutil
-import tempfile
 from pathlib import Path
 
-from wapii_core.api import bundled_specs_dir, cache_dir
+from wapii_core.api import build_once, bundled_specs_dir, cache_dir
 
 NAME = "wapii-tiny"
 RECIPE = 1
@@ -51,26 +48,7 @@ def is_built(directory: Path) -> bool:
 
 def ensure_built() -> Path:
     """The directory of ``wapii-tiny``, built first if it is missing or from an older recipe."""
-    target = model_dir()
-    if is_built(target):
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{NAME}.", dir=target.parent))
-    try:
-        build(staging)
-        staging.chmod(0o755)  # mkdtemp's 0700 would follow the rename
-        if target.exists():  # an older recipe (a concurrent builder's result is kept instead)
-            if is_built(target):
-                return target
-            shutil.rmtree(target, ignore_errors=True)
-        try:
-            os.rename(staging, target)
-        except OSError:
-            if not is_built(target):  # lost a race to a concurrent builder: theirs must be complete
-                raise
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return target
+    return build_once(model_dir(), is_built, build)
 
 
 def corpus_files() -> list[Path]:

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any
 
-from wapii_core.api import AdapterCapabilities, Capture, Dataset, Extraction, Isolation, Prompt, Sample, Setup
+from wapii_core.api import (AdapterCapabilities, Capture, Dataset, Extraction, Isolation, Prompt, Sample, Setup, env_prefix,
+                            worker_settings)
 
 from .capture import normalise_record, to_capture
 from .extract import extract_go_program
 from .prompt import build_prompt
 from .render import render_program
 
-DEFAULT_TIMEOUT_S = 2.0
 
 
 class NetHttpGoAdapter:
@@ -23,8 +22,8 @@ class NetHttpGoAdapter:
     program then runs in a process of its own under the core's :class:`ProgramPool` (bubblewrap or
     Landlock, rlimits, its own session and Landlock domain), and is judged on the request net/http
     wrote to the capture channel (:mod:`.capture`). Judged by default in ``wire`` mode.
-    ``workers`` (default: one per CPU, or ``$WAPII_GO_WORKERS``) processes run the programs; each gets
-    ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_GO_TIMEOUT``). Constrained decoding is
+    ``workers`` (default: one per CPU, or ``$WAPII_NETHTTP_GO_WORKERS``) processes run the programs; each gets
+    ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_NETHTTP_GO_TIMEOUT``). Constrained decoding is
     not offered (no ``constraint``): ``--setting constrained`` is refused.
     """
 
@@ -37,9 +36,7 @@ class NetHttpGoAdapter:
         from .toolchain import goroot
 
         goroot()  # a missing toolchain is one line naming what to install, before a run writes anything
-        env_workers, env_timeout = os.environ.get("WAPII_GO_WORKERS"), os.environ.get("WAPII_GO_TIMEOUT")
-        self.workers = workers or (int(env_workers) if env_workers else None)
-        self.timeout_s = timeout_s or (float(env_timeout) if env_timeout else DEFAULT_TIMEOUT_S)
+        self.workers, self.timeout_s = worker_settings(env_prefix(self.name), workers, timeout_s)
         self._pool: Any = None
         self._lock = threading.Lock()
         self.timings: dict[str, float] = {}

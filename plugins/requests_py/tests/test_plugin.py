@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wapii_core.base import plugins
+from wapii_core.base.errors import WapiiError
 from wapii_core.base.protocols import Adapter
 from wapii_core.judge.generations import default_mode
 from wapii_requests_py.adapter import PythonAdapter
@@ -22,11 +23,16 @@ def test_registered_through_the_entry_point(name: str, module: str) -> None:
 
 
 def test_options_from_the_environment(monkeypatch) -> None:
-    monkeypatch.setenv("WAPII_PYTHON_WORKERS", "3")
-    monkeypatch.setenv("WAPII_PYTHON_TIMEOUT", "0.5")
+    monkeypatch.delenv("WAPII_REQUESTS_PY_WORKERS", raising=False)
+    monkeypatch.setenv("WAPII_HTTPX_PY_WORKERS", "3")
+    monkeypatch.setenv("WAPII_HTTPX_PY_TIMEOUT", "0.5")
     adapter = plugins.adapters.get("httpx_py")()
     assert (adapter.workers, adapter.timeout_s) == (3, 0.5)
     assert adapter.execute([]) == []
+    assert plugins.adapters.get("requests_py")().workers is None  # each adapter reads its own variables
+    monkeypatch.setenv("WAPII_HTTPX_PY_WORKERS", "many")
+    with pytest.raises(WapiiError, match="WAPII_HTTPX_PY_WORKERS='many': expected a whole number"):
+        plugins.adapters.get("httpx_py")()
 
 
 def test_a_run_without_a_mode_is_judged_in_the_adapters_default_and_says_so(tmp_path) -> None:

@@ -11,8 +11,7 @@ record schema (:func:`to_capture`). Everything a program sees is of its own cont
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from wapii_core.base.lazy import lazy_exports
 
 _WHERE = {
     "NodeLibrary": "library", "RUNTIME_PACKAGES": "library",
@@ -25,9 +24,4 @@ _WHERE = {
 __all__ = sorted(_WHERE)
 
 
-def __getattr__(name: str) -> Any:
-    if name not in _WHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"wapii_core.sandbox.node.{_WHERE[name]}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_exports(__name__, {name: f".{module}" for name, module in _WHERE.items()})[0]

@@ -9,23 +9,22 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from pydantic import BaseModel
 
 from wapii_core.base.model import Capture
+from wapii_core.base.workers import ClosedOnExit, worker_settings
 from wapii_core.sandbox.layers import Isolation
 from wapii_core.sandbox.node.library import NodeLibrary
 from wapii_core.sandbox.node.runner import NodeRunner
 
-DEFAULT_TIMEOUT_S = 2.0
-
-
-class NodeAdapterBase:
+class NodeAdapterBase(ClosedOnExit):
     """Sandboxed execution of a JavaScript library's calls (setup, isolation, start, execute, close).
 
     Subclasses set :attr:`node_library` (called on first use: building it reads files),
-    :attr:`record` (the pydantic model a captured request must fit), :attr:`env_prefix` and
+    :attr:`record` (the pydantic model a captured request must fit), :attr:`env_prefix`
+    (``WAPII_<ADAPTER>``: :func:`wapii_core.base.workers.env_prefix`) and
     :attr:`default_keep`. ``workers`` (default: one per CPU, or ``$<env_prefix>_WORKERS``) Node
     processes execute the calls; each call gets ``timeout_s`` seconds of wall time (default 2, or
     ``$<env_prefix>_TIMEOUT``); ``keep_request`` (``"first"`` or ``"last"``, or
@@ -41,10 +40,7 @@ class NodeAdapterBase:
 
     def __init__(self, workers: int | None = None, timeout_s: float | None = None,
                  keep_request: str | None = None) -> None:
-        env_workers = os.environ.get(f"{self.env_prefix}_WORKERS")
-        env_timeout = os.environ.get(f"{self.env_prefix}_TIMEOUT")
-        self.workers = workers or (int(env_workers) if env_workers else None)
-        self.timeout_s = timeout_s or (float(env_timeout) if env_timeout else DEFAULT_TIMEOUT_S)
+        self.workers, self.timeout_s = worker_settings(self.env_prefix, workers, timeout_s)
         self.keep_request = keep_request or os.environ.get(f"{self.env_prefix}_KEEP_REQUEST") or self.default_keep
         self._runner = NodeRunner(type(self).node_library, self.record, workers=self.workers,
                                   timeout_s=self.timeout_s, keep=self.keep_request)
@@ -68,9 +64,3 @@ class NodeAdapterBase:
     def close(self) -> None:
         """Stops the Node workers (they restart on the next :meth:`execute`)."""
         self._runner.close()
-
-    def __enter__(self) -> Any:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
 
 from wapii_core.base.model import Capture
+from wapii_core.base.workers import LazyPool
 from wapii_core.sandbox.layers import Isolation
 from wapii_core.sandbox.node.answer import to_capture
 from wapii_core.sandbox.node.env import ensure_runtime, find_node
@@ -30,9 +30,7 @@ class NodeRunner:
             raise ValueError(f"keep_request must be 'last' or 'first', not {keep!r}")
         self.library, self.schema = library, schema
         self.workers, self.timeout_s, self.keep = workers, timeout_s, keep
-        self._pool: NodePool | None = None
-        self._lock = threading.Lock()
-        self._closes = 0
+        self._pool: LazyPool[NodePool] = LazyPool(self._make_pool, "node")
 
     def setup(self) -> None:
         """Checks for Node.js and installs the library's pinned npm packages once (idempotent)."""
@@ -44,41 +42,22 @@ class NodeRunner:
         find_node()
         return NodePool(self.library(), ensure_runtime(self.library()), size=1).isolation()
 
-    def _pool_locked(self) -> NodePool:
-        if self._pool is None:
-            find_node()
-            library = self.library()
-            self._pool = NodePool(library, ensure_runtime(library), size=self.workers, timeout_s=self.timeout_s,
-                                  keep=self.keep)
-        return self._pool
-
-    def _ensure_pool(self) -> NodePool:
-        with self._lock:
-            return self._pool_locked()
+    def _make_pool(self) -> NodePool:
+        find_node()
+        library = self.library()
+        return NodePool(library, ensure_runtime(library), size=self.workers, timeout_s=self.timeout_s, keep=self.keep)
 
     def start(self) -> None:
         """Starts the workers in the background (finding Node and the npm packages too) and returns at
         once; :meth:`execute` reports whatever fails here again. A :meth:`close` before the start
         is under way cancels it."""
-        closes = self._closes
-
-        def start_pool() -> None:
-            with self._lock:
-                if self._closes != closes:
-                    return
-                try:
-                    self._pool_locked().start()  # returns at once: the workers start on their own threads
-                except Exception:  # noqa: BLE001 - execute() meets it again and reports it
-                    pass
-
-        threading.Thread(target=start_pool, name="wapii-node-start", daemon=True).start()
+        self._pool.start_in_background()
 
     def execute(self, calls: list[str]) -> list[Capture]:
         """Runs each call in its own sandboxed context; one Capture per call, in order."""
         if not calls:
             return []
-        pool = self._ensure_pool()
-        return [self._capture(answer) for answer in pool.run(list(calls))]
+        return [self._capture(answer) for answer in self._pool.get().run(list(calls))]
 
     def _capture(self, answer: Any) -> Capture:
         elapsed = answer.pop(ELAPSED, None) if isinstance(answer, dict) else None
@@ -86,8 +65,4 @@ class NodeRunner:
 
     def close(self) -> None:
         """Stops the workers (they restart on the next :meth:`execute`)."""
-        with self._lock:
-            self._closes += 1
-            if self._pool is not None:
-                self._pool.close()
-                self._pool = None
+        self._pool.close()
