@@ -5,14 +5,13 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from wapii_core.api import (AdapterCapabilities, Capture, Dataset, Extraction, Isolation, Prompt, Sample, Setup, env_prefix,
-                            worker_settings)
+from wapii_core.api import (AdapterCapabilities, Capture, Dataset, Extraction, Isolation, Prompt, Sample, Setup,
+                            env_prefix, worker_settings)
 
 from .capture import normalise_record, to_capture
 from .extract import extract_go_program
 from .prompt import build_prompt
 from .render import render_program
-
 
 
 class NetHttpGoAdapter:
