@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -92,6 +93,8 @@ class JavaRunner:
         self._supervisor: Any = None
         self._plan: Any = None
         self._archive: tuple[Path, Path] | None = None
+        self._free_ports: list[int] | None = None
+        self._enforced = False
 
     # -- per-runner state -------------------------------------------------------------------------
     def _prepare(self) -> None:
@@ -156,14 +159,31 @@ class JavaRunner:
         venv = [Path(sys.executable), Path(sys.prefix) / "pyvenv.cfg"]
         return Program(argv=argv, read_paths=[*venv, *view.roots, *self._read_paths()], env=clean_env(),
                        limits=Limits(address_space=None, file_size=1 << 20, open_files=512),
-                       hidden=list(view.hidden), list_paths=list(view.import_dirs))
+                       hidden=list(view.hidden), list_paths=list(view.import_dirs), ports=self._ports())
+
+    def _ports(self) -> list[int]:
+        """Loopback ports free now, one per worker and a few to spare: a worker records on the first it
+        can bind (in bubblewrap's own network namespace every port is free)."""
+        if self._free_ports is None:
+            from wapii_core.sandbox import default_worker_count
+
+            listeners = [socket.create_server(("127.0.0.1", 0)) for _ in range((self.workers or default_worker_count()) + 2)]
+            self._free_ports = [listener.getsockname()[1] for listener in listeners]
+            for listener in listeners:
+                listener.close()
+        return self._free_ports
 
     def _worker_init(self) -> dict[str, Any]:
         import resource
 
         from wapii_core.sandbox import bwrap, landlock
 
+        from wapii_core.sandbox import plan
+
         archive = self._archive[0] if self._archive else None
+        self._plan = self._plan or plan(self._program())
+        own_pid_namespace = any(layer.name == "bubblewrap" and layer.active for layer in self._plan.layers)
+        scoped = own_pid_namespace or (self._plan.landlock is not None and landlock.abi() >= 6)
         return {
             "java": self.java_prefix(archive),
             "read": [str(p) for p in [*self._read_paths(), *bwrap.SYSTEM_PATHS, *landlock.DEVICES]],
@@ -172,6 +192,8 @@ class JavaRunner:
                        str(resource.RLIMIT_NOFILE): 256, str(resource.RLIMIT_CORE): 0},
             "landlock": landlock.unavailable() is None,
             "classpath": [str(p) for p in self.base_classpath()],
+            "ports": self._ports(),
+            "scoped": scoped,
         }
 
     def _start_plan(self) -> Any:
@@ -179,7 +201,9 @@ class JavaRunner:
 
         if self._plan is None:
             self._plan = plan(self._program())
+        if not self._enforced:
             enforce(self.isolation())
+            self._enforced = True
         return self._plan
 
     def isolation(self) -> Any:

@@ -47,7 +47,11 @@ def _send(message: dict[str, Any]) -> None:
 def _descendants() -> list[int]:
     """Processes whose parent is this worker (as subreaper, every orphaned descendant's parent)."""
     me, found = os.getpid(), []
-    for entry in os.listdir("/proc"):
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
         if not entry.isdigit():
             continue
         try:
@@ -60,13 +64,29 @@ def _descendants() -> list[int]:
     return found
 
 
-def _kill_all(process: subprocess.Popen[bytes], reaper: bool) -> None:
+def _kill_all(process: subprocess.Popen[bytes], reaper: bool, scoped: bool) -> None:
     """Kills the JVM's session and, in the sandboxed worker (the ``reaper`` of its descendants),
-    every other descendant, and reaps them."""
+    every other descendant, and reaps them. ``scoped``: this worker can signal nothing but its own
+    descendants (its own PID namespace, or a Landlock domain that scopes signals), so ``kill(-1)``
+    reaches exactly them; else they are found in ``/proc``."""
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except OSError:
         pass
+    if reaper and scoped:
+        for _ in range(100):
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except OSError:
+                pass
+            try:
+                while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                    pass
+            except ChildProcessError:
+                break
+            time.sleep(0.002)
+        process.wait()
+        return
     for _ in range(50 if reaper else 0):
         left = _descendants()
         if not left:
@@ -92,6 +112,23 @@ def _summary(output: str) -> str:
     return text.strip()[:OUTPUT_TAIL]
 
 
+def _listen(ports: list[int]) -> socket.socket:
+    """A loopback listener on the first of ``ports`` that is free (without bubblewrap the ports are
+    the host's, and each worker's Landlock domain allows only these)."""
+    error: OSError | None = None
+    for port in ports:
+        listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            listener.bind(("127.0.0.1", port))
+        except OSError as exc:
+            listener.close()
+            error = exc
+            continue
+        listener.listen(MAX_CONNECTIONS)
+        return listener
+    raise OSError(f"no recorder port is free: {error}")
+
+
 class Worker:
     def __init__(self, config: dict[str, Any]) -> None:
         self.java = list(config["java"])
@@ -100,9 +137,8 @@ class Worker:
         self.limits = {int(k): int(v) for k, v in config["limits"].items()}
         self.landlock = bool(config["landlock"])
         self.reaper = bool(config.get("reaper"))
-        self.listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        self.listener.bind(("127.0.0.1", int(config.get("port", 0))))
-        self.listener.listen(MAX_CONNECTIONS)
+        self.scoped = bool(config.get("scoped"))
+        self.listener = _listen([int(port) for port in config.get("ports") or [0]])
         self.listener.setblocking(False)
         self.port = self.listener.getsockname()[1]
 
@@ -186,7 +222,7 @@ class Worker:
                 if out is None and process.poll() is not None:
                     break
         finally:
-            _kill_all(process, self.reaper)
+            _kill_all(process, self.reaper, self.scoped)
             for connection in connections:
                 connection.close()
         if requests:
