@@ -1,0 +1,83 @@
+"""Programs judged per second, per target library, side by side in one run: the oracle's program of
+every WAPIIBench task (full setup, wire mode) extracted, executed in the sandbox and judged.
+
+Each library runs alone (one after the other, fresh workers each), so the figures are comparable.
+Wall time is what a user waits; on a machine shared with other jobs it mostly measures the others,
+so the CPU time of everything the adapter started (workers, JVMs, javac, Node, keytool: this
+process's children, counted once they have ended) is reported too, and the rate two free cores
+would give: ``programs / (CPU seconds / cores)``.
+
+    python benchmarks/bench_languages.py [--adapter NAME ...] [--limit N] [--data-dir DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import time
+from pathlib import Path
+
+DEFAULT = ["httpclient_java", "axios_js", "fetch_js", "requests_py", "httpx_py", "aiohttp_py"]
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _self_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def measure(name: str, dataset, limit: int | None) -> dict:
+    from collections import Counter
+
+    from wapii_core.base import plugins
+    from wapii_core.base.model import Generation, Setup
+    from wapii_core.run.runner import Judge
+
+    adapter = plugins.adapters.get(name)()
+    samples = dataset.samples[:limit] if limit else dataset.samples
+    generations = [Generation(sample=s.id, code=adapter.render(s.config, Setup.full, s)) for s in samples]
+    cpu0, self0, t0 = _children_cpu(), _self_cpu(), time.perf_counter()
+    try:
+        verdicts = Counter(r.verdict for r in Judge(adapter, dataset, "wire")(generations))
+    finally:
+        adapter.close()
+    time.sleep(0.5)  # workers exit and are waited for: their CPU (and their JVMs') lands in RUSAGE_CHILDREN
+    wall = time.perf_counter() - t0
+    cpu = _children_cpu() - cpu0 + _self_cpu() - self0
+    return {"adapter": name, "programs": len(generations), "wall_s": wall, "cpu_s": cpu, "verdicts": dict(verdicts)}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--adapter", action="append", help=f"adapters to measure (default: {', '.join(DEFAULT)})")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N tasks")
+    parser.add_argument("--data-dir", type=Path,
+                        default=Path(os.environ.get("WAPII_SHARED", Path(__file__).resolve().parents[2] / "shared")) / "wapiibench")
+    args = parser.parse_args()
+    from wapii_core.base import plugins
+    from wapii_core.run.runner import load_dataset
+
+    dataset = load_dataset("wapiibench", args.data_dir)
+    cores = len(os.sched_getaffinity(0))
+    names = [n for n in (args.adapter or DEFAULT) if n in plugins.adapters.names()]
+    print(f"{len(dataset.samples) if not args.limit else args.limit} WAPIIBench tasks, full setup, wire mode; "
+          f"{cores} cores; load {os.getloadavg()[0]:.1f} at the start")
+    print(f"{'adapter':<18}{'programs':>9}{'wall s':>9}{'per s':>8}{'CPU s':>9}{'per s (CPU)':>13}  verdicts")
+    rows = []
+    for name in names:
+        row = measure(name, dataset, args.limit)
+        rows.append(row)
+        print(f"{name:<18}{row['programs']:>9}{row['wall_s']:>9.1f}{row['programs'] / row['wall_s']:>8.1f}"
+              f"{row['cpu_s']:>9.1f}{row['programs'] / (row['cpu_s'] / cores):>13.1f}  {row['verdicts']}", flush=True)
+    print(f"load {os.getloadavg()[0]:.1f} at the end")
+    return 0 if all(set(r["verdicts"]) == {"correct"} for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
