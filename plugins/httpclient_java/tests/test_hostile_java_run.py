@@ -8,8 +8,8 @@ CPU until refused, floods the recorder, or reaches into the JDK's internals. The
 ``summary.json`` and ``report.md``; no hostile program may be judged correct; each ordinary program
 (one worker, so each runs right after a hostile one) must get the verdict it gets in a run without
 them; no canary (watched folder, loopback server, secret strings, leftover processes, the marker)
-may trip. A program's first line says what it must get: ``// expect: not_correct`` or
-``// expect: runtime_error``.
+may trip. A program's first line says what it must get: ``// expect: not_correct``,
+``// expect: runtime_error`` or ``// expect: timeout``.
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def test_java_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_pat
         result = mixed[sid]
         if result["verdict"] == "correct":
             problems.append(f"{name}: judged correct")
-        elif expectation == "runtime_error" and result["error"] != "runtime_error":
+        elif expectation in ("runtime_error", "timeout") and result["error"] != expectation:
             problems.append(f"{name}: expected a runtime error, got {result['verdict']} {result['error']} "
                             f"{result['error_detail']}")
     assert problems == [], "\n".join(problems)

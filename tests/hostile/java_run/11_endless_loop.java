@@ -1,4 +1,4 @@
-// expect: runtime_error -- never ends
+// expect: timeout -- never ends
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
