@@ -1,7 +1,8 @@
 """Hostile Java programs in a real run (``tests/hostile/java_run``), judged from outside the sandbox.
 
-Each program replaces one sample's generation in a replay run of ``httpclient_java`` on WAPIIBench,
-with and without bubblewrap (``WAPII_BWRAP=``): it forges the worker's answer, exits early, runs a
+Each program replaces one sample's generation in a replay run of a Java adapter on WAPIIBench
+(``httpclient_java``; ``okhttp_java``, for which the program's last, wrong request is made with
+OkHttp: :data:`WRONG`), with and without bubblewrap (``WAPII_BWRAP=``): it forges the worker's answer, exits early, runs a
 shell, another JVM or a native library, writes files, reads host secrets, reaches the network, leaves
 a thread running to send the next sample's request, kills its worker, starts threads, memory, disk or
 CPU until refused, floods the recorder, or reaches into the JDK's internals. The run must end with
@@ -25,7 +26,14 @@ from hostile.fixtures import canaries, sandbox_user  # noqa: F401 - fixtures
 from support import WAPIIBENCH, needs_shared
 from wapii_core.sandbox import bwrap
 
-CORPUS = Path(__file__).resolve().parents[3] / "tests" / "hostile" / "java_run"
+CORPUS = Path(__file__).resolve().parent / "hostile" / "java_run"
+WRONG = {
+    "httpclient_java": 'client.send(HttpRequest.newBuilder(URI.create("__EXPECTED_URL__/extra")).build(), '
+                       'HttpResponse.BodyHandlers.ofString());',
+    "okhttp_java": 'new okhttp3.OkHttpClient().newCall(new okhttp3.Request.Builder().url("__EXPECTED_URL__/extra")'
+                   '.build()).execute();',
+}
+"""Each program's last statement, its wrong request, as each adapter's library makes it."""
 
 pytestmark = needs_shared("wapiibench", "dataset.json")
 
@@ -39,7 +47,9 @@ def _programs() -> list[tuple[str, str, str]]:
     return out
 
 
-def _fill(template: str, sample: Any, following: Any, canaries: Canaries) -> str:
+def _fill(template: str, sample: Any, following: Any, canaries: Canaries, adapter: str) -> str:
+    assert WRONG["httpclient_java"] in template
+    template = template.replace(WRONG["httpclient_java"], WRONG[adapter])
     return (template.replace("__EXPECTED_URL__", sample.config["url"]).replace("__NEXT_URL__", following.config["url"])
             .replace("__NEXT_METHOD__", following.config["method"].upper())
             .replace("__CANARY_DIR__", str(canaries.directory)).replace("__CANARY_PORT__", str(canaries.port))
@@ -48,18 +58,20 @@ def _fill(template: str, sample: Any, following: Any, canaries: Canaries) -> str
 
 def _wrong(program: str) -> str:
     """An ordinary program made wrong: its URL one path segment off."""
-    start = program.index("URI.create(\"") + len("URI.create(\"")
+    anchor = next(a for a in ('URI.create("', '.url("') if a in program)
+    start = program.index(anchor) + len(anchor)
     end = program.index('"', start)
     return program[:end] + "/extra" + program[end:]
 
 
-def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int) -> tuple[Any, dict[str, Any]]:
+def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int,
+            adapter: str) -> tuple[Any, dict[str, Any]]:
     from wapii_core.run.runner import RunConfig, run
 
     generations = tmp_path / f"{name}.jsonl"
     generations.write_text("".join(json.dumps(line) + "\n" for line in lines))
     out = tmp_path / name
-    summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, adapter="httpclient_java", backend="replay",
+    summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, adapter=adapter, backend="replay",
                             generations=generations, limit=limit, mode="wire"), out)
     assert (out / "summary.json").is_file() and (out / "report.md").is_file()
     results = {r["sample"]: r for r in map(json.loads, (out / "results.jsonl").read_text().split("\n")[:-1])}
@@ -67,12 +79,14 @@ def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int) 
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("adapter_name", ["httpclient_java", "okhttp_java"])
 @pytest.mark.parametrize("layers", ["bubblewrap", "no-bubblewrap"])
-def test_java_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_path: Path,  # noqa: F811
-                                        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_java_hostile_programs_in_a_run(layers: str, adapter_name: str, canaries: Canaries,  # noqa: F811
+                                        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from wapii_core.base import plugins
+    from wapii_core.base.errors import WapiiError
     from wapii_core.base.model import Setup
     from wapii_core.run.runner import load_dataset
-    from wapii_httpclient_java.adapter import HttpClientAdapter
 
     if layers == "no-bubblewrap":
         monkeypatch.setenv(bwrap.BWRAP_ENV, "")
@@ -82,18 +96,25 @@ def test_java_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_pat
     dataset = load_dataset("wapiibench", WAPIIBENCH)
     samples = dataset.samples[: 2 * len(programs)]
     hostile, ordinary = samples[0::2], samples[1::2]
-    adapter = HttpClientAdapter()
+    if adapter_name not in plugins.adapters.names():
+        pytest.skip(f"adapter {adapter_name} is not installed")
+    adapter = plugins.adapters.get(adapter_name)()
+    try:
+        adapter.java_library()
+    except WapiiError as exc:
+        pytest.skip(str(exc))
     benign = {s.id: (adapter.render(s.config, Setup.full, s) if n % 2 == 0 else _wrong(adapter.render(s.config, Setup.full, s)))
               for n, s in enumerate(ordinary)}
     limit = len(samples)
 
-    _, alone = _replay(tmp_path, "alone", [{"sample": sid, "code": code} for sid, code in benign.items()], limit)
+    _, alone = _replay(tmp_path, "alone", [{"sample": sid, "code": code} for sid, code in benign.items()], limit,
+                       adapter_name)
     lines, expect = [], {}
     for (name, expectation, template), sample, following in zip(programs, hostile, ordinary):
-        lines += [{"sample": sample.id, "code": _fill(template, sample, following, canaries)},
+        lines += [{"sample": sample.id, "code": _fill(template, sample, following, canaries, adapter_name)},
                   {"sample": following.id, "code": benign[following.id]}]
         expect[sample.id] = (name, expectation)
-    summary, mixed = _replay(tmp_path, "mixed", lines, limit)
+    summary, mixed = _replay(tmp_path, "mixed", lines, limit, adapter_name)
 
     assert summary.judged == len(lines)
     verdicts = {alone[sid]["verdict"] for sid in benign}
