@@ -43,6 +43,7 @@ _WHERE: dict[str, str] = {
     "Supervisor": "wapii_core.sandbox", "WorkerStartError": "wapii_core.sandbox",
     "default_worker_count": "wapii_core.sandbox",
     "PythonPool": "wapii_core.sandbox", "SnippetResult": "wapii_core.sandbox", "NoRequest": "wapii_core.sandbox",
+    "ProgramPool": "wapii_core.sandbox", "ProgramResult": "wapii_core.sandbox",
     "NodeLibrary": "wapii_core.sandbox.node",
     "NodePool": "wapii_core.sandbox.node",
     "NodeRunner": "wapii_core.sandbox.node",

@@ -5,6 +5,9 @@ nothing leaves the sandbox, every hostile program gets its own error, and the ru
 
 - :class:`PythonPool` / :class:`SnippetResult` (:mod:`.python_pool`): sandboxed Python workers
   that run snippets through an adapter's harness (fork-reuse children with seccomp and rlimits).
+- :class:`ProgramPool` / :class:`ProgramResult` (:mod:`.programs`): one executable per sample (a
+  compiled program, a JVM), each in its own sandboxed process, capturing what it writes to
+  descriptor 3.
 - :class:`Supervisor` (:mod:`.supervisor`): the generic pool of worker processes speaking JSON
   lines (per-job timeout, hard deadline with process-group kill, restarts, crash-loop breaker);
   the JavaScript runtime (:mod:`.node`) runs its Node workers on it.
@@ -29,6 +32,7 @@ _WHERE = {
     "GiB": "limits", "MiB": "limits", "Limits": "limits", "clean_env": "limits",
     "NoRequest": "pychild",
     "PythonPool": "python_pool", "SnippetResult": "python_pool",
+    "ProgramPool": "programs", "ProgramResult": "programs",
     "Supervisor": "supervisor", "WorkerStartError": "supervisor", "default_worker_count": "supervisor",
 }
 """Where each public name lives: imported on first use, so that a sandboxed worker, which imports

@@ -1,0 +1,1 @@
+"""wapii adapter for Go's ``net/http`` (``nethttp_go``)."""

@@ -1,0 +1,147 @@
+"""The ``nethttp_go`` adapter: Go programs that call a web API through the standard library's net/http."""
+
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any
+
+from wapii_core.api import Capture, Dataset, Extraction, GiB, Isolation, Prompt, Sample, Setup
+
+from .capture import normalise_record, to_capture
+from .extract import extract_go_program
+from .prompt import build_prompt
+from .render import render_program
+
+DEFAULT_TIMEOUT_S = 2.0
+
+
+class NetHttpGoAdapter:
+    """Prompt, extraction, batch compilation, sandboxed execution, normalisation and rendering for net/http.
+
+    Each batch of programs is compiled with one toolchain call into one binary (:mod:`.build`); every
+    program then runs in a process of its own under the core's :class:`ProgramPool` (bubblewrap or
+    Landlock, rlimits, its own session and Landlock domain), and is judged on the request net/http
+    wrote to the capture channel (:mod:`.capture`). Judged by default in ``wire`` mode.
+    ``workers`` (default: one per CPU, or ``$WAPII_GO_WORKERS``) processes run the programs; each gets
+    ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_GO_TIMEOUT``). Constrained decoding is
+    not offered (no ``constraint``): ``--setting constrained`` is refused.
+    """
+
+    name = "nethttp_go"
+    default_mode = "wire"
+
+    def __init__(self, workers: int | None = None, timeout_s: float | None = None) -> None:
+        env_workers, env_timeout = os.environ.get("WAPII_GO_WORKERS"), os.environ.get("WAPII_GO_TIMEOUT")
+        self.workers = workers or (int(env_workers) if env_workers else None)
+        self.timeout_s = timeout_s or (float(env_timeout) if env_timeout else DEFAULT_TIMEOUT_S)
+        self._pool: Any = None
+        self._lock = threading.Lock()
+        self.timings: dict[str, float] = {}
+
+    def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
+        return build_prompt(sample, setup, dataset)
+
+    def extract(self, code: str) -> Extraction:
+        """The program, cut at its closing fence, with the span of its first sending call."""
+        return extract_go_program(code)
+
+    def render(self, config: dict[str, Any], setup: Setup, sample: Sample) -> str:
+        """A full program for ``setup`` that issues exactly ``config`` (the same in every mode)."""
+        return render_program(config, setup, sample)
+
+    def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
+        return normalise_record(request)
+
+    def setup(self) -> None:
+        """Checks the toolchain, builds the preprocessor and compiles the standard library with the
+        capture overlay into the build cache (the first time: a minute or two)."""
+        from .build import build_batch
+
+        batch = build_batch([_WARMUP])
+        try:
+            if batch.programs[0].error:
+                from wapii_core.api import WapiiError
+
+                raise WapiiError(f"nethttp_go: the toolchain cannot build a net/http program: {batch.programs[0].error}")
+        finally:
+            batch.remove()
+
+    def _ensure_pool(self) -> Any:
+        with self._lock:
+            if self._pool is None:
+                from wapii_core.api import ProgramPool
+
+                from .build import batches_dir
+
+                root = batches_dir()
+                self._pool = ProgramPool("go", read_paths=[root], run_paths=[root], workers=self.workers,
+                                         timeout=self.timeout_s, env={"GOMAXPROCS": "2", "GOTRACEBACK": "single"},
+                                         memory=2 * GiB, processes=None)
+            return self._pool
+
+    def start(self) -> None:
+        """Starts the workers in the background (the toolchain is checked by :meth:`execute`)."""
+        try:
+            self._ensure_pool().start()
+        except Exception:  # noqa: BLE001 - execute() meets it again and reports it
+            pass
+
+    def execute(self, calls: list[str]) -> list[Capture]:
+        """Compiles the batch, then runs each program in its own sandboxed process; one Capture per call."""
+        if not calls:
+            return []
+        from .build import build_batch
+        from .toolchain import goroot
+
+        goroot()  # a missing toolchain is one line naming what to install
+        pool = self._ensure_pool()
+        batch = build_batch(list(calls))
+        try:
+            runnable = [(i, built.argv) for i, built in enumerate(batch.programs) if built.argv]
+            results = pool.run([argv for _, argv in runnable]) if runnable else []
+            captures: list[Capture] = [Capture(error="runtime_error", detail=f"compile error: {built.error}")
+                                       if built.error else Capture() for built in batch.programs]
+            for (index, _), result in zip(runnable, results):
+                captures[index] = to_capture(result).model_copy(update={"execution_s": result.elapsed_s})
+            for key, value in batch.timings.items():
+                self.timings[key] = self.timings.get(key, 0.0) + value
+            return captures
+        finally:
+            batch.remove()
+
+    def isolation(self) -> Isolation:
+        return self._ensure_pool().isolation()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.close()
+                self._pool = None
+
+    def __enter__(self) -> NetHttpGoAdapter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+_WARMUP = """package main
+
+import (
+	"net/http"
+	"strings"
+)
+
+func main() {
+	req, err := http.NewRequest("POST", "https://example.com/", strings.NewReader("{}"))
+	if err != nil {
+		panic(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		panic(err)
+	}
+	defer resp.Body.Close()
+}
+"""
