@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-DEFAULT = ["httpclient_java", "axios_js", "fetch_js", "requests_py", "httpx_py", "aiohttp_py"]
+DEFAULT = ["httpclient_java", "okhttp_java", "nethttp_go", "axios_js", "fetch_js", "requests_py", "httpx_py", "aiohttp_py"]
 
 
 def _children_cpu() -> float:
@@ -71,7 +71,11 @@ def main() -> int:
     print(f"{'adapter':<18}{'programs':>9}{'wall s':>9}{'per s':>8}{'CPU s':>9}{'per s (CPU)':>13}  verdicts")
     rows = []
     for name in names:
-        row = measure(name, dataset, args.limit)
+        try:
+            row = measure(name, dataset, args.limit)
+        except Exception as exc:  # noqa: BLE001 - one library that cannot run here is a row, not the end
+            print(f"{name:<18}cannot run here: {str(exc).splitlines()[0][:150]}", flush=True)
+            continue
         rows.append(row)
         print(f"{name:<18}{row['programs']:>9}{row['wall_s']:>9.1f}{row['programs'] / row['wall_s']:>8.1f}"
               f"{row['cpu_s']:>9.1f}{row['programs'] / (row['cpu_s'] / cores):>13.1f}  {row['verdicts']}", flush=True)
