@@ -27,8 +27,7 @@ from wapii_core.sandbox.wire_capture import WireError, parse_requests
 def java_capture(result: JavaResult) -> Capture:
     """A program's outcome as a Capture: its first request, parsed from the bytes sent, or why none."""
     if result.error is not None:
-        detail = result.detail if result.error != "runtime_error" or not result.detail else result.detail
-        return Capture(error=result.error, detail=detail, execution_s=result.elapsed_s)
+        return Capture(error=result.error, detail=result.detail, execution_s=result.elapsed_s)
     try:
         sent = parse_requests(result.wire)
     except WireError as exc:

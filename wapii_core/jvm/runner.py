@@ -24,7 +24,7 @@ import subprocess
 import sys
 import tempfile
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -64,12 +64,18 @@ class JavaResult:
     error: str | None = None
     detail: str | None = None
     elapsed_s: float | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def hosts_in(source: str) -> list[str]:
-    """The host names a program's source names (a certificate is issued for them), ``localhost`` always."""
-    found = dict.fromkeys(m.group(1).lower().rstrip(".") for m in _HOST.finditer(source))
+    """The host names the string literals of a program's source name (a certificate is issued for
+    them; the whole source where it does not tokenize), ``localhost`` always."""
+    from wapii_core.jvm.javasource import tokens
+
+    try:
+        text = "\n".join(token.text for token in tokens(source) if token.kind == "string")
+    except ValueError:
+        text = source
+    found = dict.fromkeys(m.group(1).lower().rstrip(".") for m in _HOST.finditer(text))
     names = [name for name in found if not name.replace(".", "").isdigit()][:64]
     return names + ["localhost"]
 
