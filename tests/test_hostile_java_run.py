@@ -50,6 +50,10 @@ def _programs() -> list[tuple[str, str, str]]:
 def _fill(template: str, sample: Any, following: Any, canaries: Canaries, adapter: str) -> str:
     assert WRONG["httpclient_java"] in template
     template = template.replace(WRONG["httpclient_java"], WRONG[adapter])
+    if adapter != "httpclient_java":  # the program's own request, made with the adapter's library
+        template = template.replace('client.send(HttpRequest.newBuilder(URI.create("__EXPECTED_URL__" + mark + "/extra")).build(), '
+                                    'HttpResponse.BodyHandlers.ofString());',
+                                    WRONG[adapter].replace('"__EXPECTED_URL__/extra"', '"__EXPECTED_URL__" + mark + "/extra"'))
     return (template.replace("__EXPECTED_URL__", sample.config["url"]).replace("__NEXT_URL__", following.config["url"])
             .replace("__NEXT_METHOD__", following.config["method"].upper())
             .replace("__CANARY_DIR__", str(canaries.directory)).replace("__CANARY_PORT__", str(canaries.port))
@@ -134,3 +138,4 @@ def test_java_hostile_programs_in_a_run(layers: str, adapter_name: str, canaries
     assert problems == [], "\n".join(problems)
     stored = [path.read_text(errors="replace") for path in tmp_path.rglob("*") if path.is_file()]
     assert canaries.violations(stored) == []
+    assert not any(f"escaped-{canaries.marker}" in text for text in stored)  # no program read another's files

@@ -154,6 +154,15 @@ class JavaRunner:
         cds = [self._archive[0].parent] if self._archive else []
         return [*self.jdk.read_paths, self._scratch, *cds, *[jar.parent for jar in self.library.jars]]
 
+    def _jvm_read_paths(self) -> list[Path]:
+        """What every JVM reads besides the system's files and its own program's directory: the JDK,
+        the class-data archive, the library's jars, the run's trust store and the empty hosts file
+        (not the other programs' directories beside them)."""
+        assert self._scratch is not None
+        cds = [self._archive[0].parent] if self._archive else []
+        return [*self.jdk.read_paths, self._scratch / "trust.p12", self._scratch / "hosts", *cds,
+                *[jar.parent for jar in self.library.jars]]
+
     def _program(self) -> Any:
         from wapii_core.sandbox import GiB, Limits, Program, clean_env
         from wapii_core.sandbox.code_view import code_view
@@ -192,7 +201,7 @@ class JavaRunner:
         scoped = own_pid_namespace or (self._plan.landlock is not None and landlock.abi() >= 6)
         return {
             "java": self.java_prefix(archive),
-            "read": [str(p) for p in [*self._read_paths(), *bwrap.SYSTEM_PATHS, *landlock.DEVICES]],
+            "read": [str(p) for p in [*self._jvm_read_paths(), *bwrap.SYSTEM_PATHS, *landlock.DEVICES]],
             "run": [str(p) for p in self.jdk.launcher],
             "limits": {str(resource.RLIMIT_AS): JVM_ADDRESS_SPACE, str(resource.RLIMIT_FSIZE): 0,
                        str(resource.RLIMIT_NOFILE): 256, str(resource.RLIMIT_CORE): 0},
