@@ -3,7 +3,7 @@
 Each program replaces one sample's generation in a replay run of a Java adapter on WAPIIBench
 (``httpclient_java``; ``okhttp_java``, for which the program's last, wrong request is made with
 OkHttp: :data:`WRONG`), with and without bubblewrap (``WAPII_BWRAP=``): it forges the worker's answer, exits early, runs a
-shell, another JVM or a native library, writes files, reads host secrets, reaches the network, leaves
+shell, another JVM or a native library, writes files, reads host secrets or the other programs of its batch, reaches the network, leaves
 a thread running to send the next sample's request, kills its worker, starts threads, memory, disk or
 CPU until refused, floods the recorder, or reaches into the JDK's internals. The run must end with
 ``summary.json`` and ``report.md``; no hostile program may be judged correct; each ordinary program
