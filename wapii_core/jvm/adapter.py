@@ -74,7 +74,7 @@ class JavaAdapterBase:
     def setup(self) -> None:
         """Checks the JDK (a one-line error naming what to install) and dumps the class-data archive."""
         runner = self._ensure()
-        runner._prepare()
+        runner.prepare()
 
     def _ensure(self) -> JavaRunner:
         with self._lock:

@@ -103,7 +103,9 @@ class JavaRunner:
         self._enforced = False
 
     # -- per-runner state -------------------------------------------------------------------------
-    def _prepare(self) -> None:
+    def prepare(self) -> None:
+        """Makes the run's certificate authority, trust store and hosts file, and the class-data
+        archive when the cache lacks it (idempotent)."""
         if self._scratch is not None:
             return
         import trustme
@@ -224,7 +226,7 @@ class JavaRunner:
     def isolation(self) -> Any:
         from wapii_core.sandbox import Isolation, Layer, landlock, plan
 
-        self._prepare()
+        self.prepare()
         started = self._plan or plan(self._program())
         confined = landlock.unavailable() is None
         return Isolation("java", [
@@ -242,7 +244,7 @@ class JavaRunner:
 
     def _ensure(self) -> Any:
         with self._lock:
-            self._prepare()
+            self.prepare()
             if self._supervisor is None:
                 from wapii_core.sandbox import Supervisor
 
