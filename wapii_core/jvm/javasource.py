@@ -137,7 +137,7 @@ def extract_java_call(code: str, methods: tuple[str, ...]) -> Extraction:
         toks = tokens(code)
     except Truncated:
         truncated, toks = True, _tokens_before_truncation(code)
-    except ValueError as exc:
+    except ValueError:
         return Extraction(error="no_request")
     call = _call_index(toks, methods)
     if call is None:
@@ -151,51 +151,38 @@ def extract_java_call(code: str, methods: tuple[str, ...]) -> Extraction:
     body = next((b for b in opened if not _is_type_body(toks, b)), None)
     imports = _imports(code, toks)
     begin = toks[body].end if body is not None else _after_imports(toks)
-    depth, end, k = 0, None, call
-    while k < len(toks):
-        text = toks[k].text
-        if text in ("{", "(", "["):
-            depth += 1
-        elif text in ("}", ")", "]"):
-            depth -= 1
-            if depth < 0:
-                break
-            if depth == 0 and text == "}" and not (k + 1 < len(toks) and toks[k + 1].text in _CONTINUES):
-                end = k
-                break
-        elif text == ";" and depth == 0:
-            end = k
-            break
-        k += 1
+    first = body + 1 if body is not None else next((k for k, t in enumerate(toks) if t.start >= begin), len(toks))
+    end = _statement_end(toks, first, call)
     if end is None:
         return Extraction(error="incomplete_request")
-    # depth relative to the enclosing body: count the blocks opened between the body and the call
-    nested = [b for b in opened if body is None or b > body]
     statements = code[begin:toks[end].end]
-    if nested:
-        close = _close_nested(toks, end, len(nested))
-        if close is None:
-            return Extraction(error="incomplete_request")
-        statements = code[begin:toks[close].end]
     return Extraction(call=imports + statements.strip("\n") + "\n")
 
 
-def _close_nested(toks: list[Token], end: int, levels: int) -> int | None:
-    """The end of the body-level statement that holds a call nested ``levels`` blocks deep."""
-    depth, k = levels, end + 1
-    while k < len(toks):
+_EXPRESSION_BLOCK = {"->", "=", ",", "(", "]", "return", "?", ":"}
+"""Tokens after which a ``{`` opens a lambda body or an array initialiser (inside a statement), not a
+block statement."""
+
+
+def _statement_end(toks: list[Token], first: int, call: int) -> int | None:
+    """The last token of the body-level statement (a body starting at token ``first``) that holds the
+    token ``call``: its ``;``, or the ``}`` that closes a block statement (``if``/``else``,
+    ``try``/``catch``/``finally``, a loop) not continued; None when the code ends first."""
+    stack: list[int] = []
+    for k in range(first, len(toks)):
         text = toks[k].text
         if text in ("{", "(", "["):
-            depth += 1
+            stack.append(k)
         elif text in ("}", ")", "]"):
-            depth -= 1
-            if depth == 0 and text == "}" and not (k + 1 < len(toks) and toks[k + 1].text in _CONTINUES):
+            if not stack:
+                return None  # the body closes before the statement ends
+            opening = stack.pop()
+            if (k > call and not stack and text == "}"
+                    and not (opening > 0 and toks[opening - 1].text in _EXPRESSION_BLOCK)
+                    and not (k + 1 < len(toks) and toks[k + 1].text in _CONTINUES)):
                 return k
-            if depth < 0:
-                return None
-        elif text == ";" and depth == 0:
+        elif text == ";" and not stack and k > call:
             return k
-        k += 1
     return None
 
 

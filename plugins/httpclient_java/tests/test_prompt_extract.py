@@ -39,6 +39,16 @@ def test_extraction_keeps_the_statements_before_the_call_and_cuts_after_it() -> 
                     "    try { c.send(x, y); } catch (Exception e) { } finally { }\n")
 
 
+def test_a_call_inside_a_lambda_or_a_branch_ends_with_its_whole_statement() -> None:
+    head = "class Main { public static void main(String[] a) throws Exception {\n"
+    lambda_call = 'new Thread(() -> { try { c.send(x, y); } catch (Exception e) { } }).start();'
+    assert extract_java_call(head + lambda_call + "\nreturn; } }", METHODS).call == lambda_call + "\n"
+    branch = "if (a.length == 0) { c.send(x, y); } else { int[] n = new int[] {1}; }"
+    assert extract_java_call(head + branch + " c.send(z, w); } }", METHODS).call == branch + "\n"
+    assigned = "Runnable r = () -> { c.send(x, y); };"
+    assert extract_java_call(head + assigned + " r.run(); } }", METHODS).call == assigned + "\n"
+
+
 def test_extraction_errors() -> None:
     assert extract_java_call("import java.net.http.*;\nclass Main {}", METHODS).error == "no_request"
     assert extract_java_call("class Main { void m() { client.send(HttpRequest.newBuilder()", METHODS).error == \
