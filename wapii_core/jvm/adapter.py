@@ -99,6 +99,10 @@ class JavaAdapterBase:
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         return normalise_python_request(request, self.record)
 
+    def cpu_seconds(self) -> dict[str, float]:
+        """CPU seconds this adapter's programs used so far: ``jvm`` (every JVM) and ``javac``."""
+        return dict(self._runner.cpu_s) if self._runner is not None else {"jvm": 0.0, "javac": 0.0}
+
     def isolation(self) -> Any:
         return self._ensure().isolation()
 

@@ -64,6 +64,7 @@ class JavaResult:
     error: str | None = None
     detail: str | None = None
     elapsed_s: float | None = None
+    cpu_s: float = 0.0  # CPU seconds of its JVM (all its threads)
 
 
 def hosts_in(source: str) -> list[str]:
@@ -101,6 +102,8 @@ class JavaRunner:
         self._archive: tuple[Path, Path] | None = None
         self._free_ports: list[int] | None = None
         self._enforced = False
+        self.cpu_s = {"jvm": 0.0, "javac": 0.0}
+        """CPU seconds spent so far: every program's JVM, and ``javac`` (what benchmarks report)."""
 
     # -- per-runner state -------------------------------------------------------------------------
     def prepare(self) -> None:
@@ -266,7 +269,9 @@ class JavaRunner:
         for path in (batch, src, out):
             path.mkdir(parents=True, exist_ok=True)
         sources = {f"p{i}": program_source(call, f"p{i}") for i, call in enumerate(calls)}
+        before = _children_cpu()
         failed = compile_units(self.jdk, sources, src, out, self.base_classpath())
+        self.cpu_s["javac"] += _children_cpu() - before
         results: list[JavaResult | None] = [None] * len(calls)
         jobs, where = [], []
         for i, call in enumerate(calls):
@@ -285,6 +290,7 @@ class JavaRunner:
             where.append(i)
         for i, answer in zip(where, supervisor.run(jobs) if jobs else []):
             results[i] = _result(answer)
+            self.cpu_s["jvm"] += results[i].cpu_s
         shutil.rmtree(batch, ignore_errors=True)
         return [r if r is not None else JavaResult(error="runtime_error", detail="not run") for r in results]
 
@@ -305,6 +311,13 @@ class JavaRunner:
             pass
 
 
+def _children_cpu() -> float:
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def _result(answer: dict[str, Any]) -> JavaResult:
     from wapii_core.sandbox.supervisor import ELAPSED
 
@@ -320,8 +333,10 @@ def _result(answer: dict[str, Any]) -> JavaResult:
     detail = answer.get("detail")
     if error == "bad_capture":
         error, detail = "runtime_error", f"bad_capture: {detail}"
+    cpu = answer.get("cpu_s")
     return JavaResult(wire=data, requests=int(answer.get("requests") or 0), error=error,
-                      detail=str(detail)[:500] if detail else None, elapsed_s=elapsed)
+                      detail=str(detail)[:500] if detail else None, elapsed_s=elapsed,
+                      cpu_s=float(cpu) if isinstance(cpu, (int, float)) else 0.0)
 
 
 # -- the class-data archive ---------------------------------------------------------------------------

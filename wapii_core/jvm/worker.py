@@ -64,45 +64,44 @@ def _descendants() -> list[int]:
     return found
 
 
-def _kill_all(process: subprocess.Popen[bytes], reaper: bool, scoped: bool) -> None:
+def _kill_all(process: subprocess.Popen[bytes], reaper: bool, scoped: bool) -> float:
     """Kills the JVM's session and, in the sandboxed worker (the ``reaper`` of its descendants),
-    every other descendant, and reaps them. ``scoped``: this worker can signal nothing but its own
-    descendants (its own PID namespace, or a Landlock domain that scopes signals), so ``kill(-1)``
-    reaches exactly them; else they are found in ``/proc``."""
+    every other descendant, and reaps them; returns the CPU seconds the JVM used. ``scoped``: this
+    worker can signal nothing but its own descendants (its own PID namespace, or a Landlock domain
+    that scopes signals), so ``kill(-1)`` reaches exactly them; else they are found in ``/proc``."""
     try:
         os.killpg(process.pid, signal.SIGKILL)
     except OSError:
         pass
-    if reaper and scoped:
-        for _ in range(100):
+    cpu = 0.0
+    try:
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        cpu = usage.ru_utime + usage.ru_stime
+    except ChildProcessError:
+        process.returncode = process.returncode if process.returncode is not None else -signal.SIGKILL
+    for _ in range(100 if reaper else 0):
+        left = [] if scoped else _descendants()
+        if scoped:
             try:
                 os.kill(-1, signal.SIGKILL)
             except OSError:
                 pass
-            try:
-                while os.waitpid(-1, os.WNOHANG)[0] > 0:
-                    pass
-            except ChildProcessError:
+        else:
+            if not left:
                 break
-            time.sleep(0.002)
-        process.wait()
-        return
-    for _ in range(50 if reaper else 0):
-        left = _descendants()
-        if not left:
-            break
-        for pid in left:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
+            for pid in left:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
         try:
             while os.waitpid(-1, os.WNOHANG)[0] > 0:
                 pass
         except ChildProcessError:
             break
         time.sleep(0.002)
-    process.wait()
+    return cpu
 
 
 def _summary(output: str) -> str:
@@ -222,23 +221,23 @@ class Worker:
                 if out is None and process.poll() is not None:
                     break
         finally:
-            _kill_all(process, self.reaper, self.scoped)
+            cpu = _kill_all(process, self.reaper, self.scoped)
             for connection in connections:
                 connection.close()
         if requests:
-            return {"wire": base64.b64encode(requests[0]).decode("ascii"), "requests": len(requests)}
+            return {"wire": base64.b64encode(requests[0]).decode("ascii"), "requests": len(requests), "cpu_s": cpu}
         tail = _summary(output.decode("utf-8", errors="replace"))
         if answer:
-            return {**answer, "wire": "", "requests": 0, "detail": tail}
+            return {**answer, "wire": "", "requests": 0, "detail": tail, "cpu_s": cpu}
         code = process.returncode
         if code == 0:
             detail = refusals[0] if refusals else "the program ended without issuing a request"
             error = "bad_capture" if refusals else "no_request"
-            return {"error": error, "detail": detail, "wire": "", "requests": 0}
+            return {"error": error, "detail": detail, "wire": "", "requests": 0, "cpu_s": cpu}
         detail = tail or (f"killed by signal {-code}" if code < 0 else f"exit status {code}")
         if refusals:
             detail = f"recorder: {refusals[0]}; {detail}"
-        return {"error": "runtime_error", "detail": detail, "exit": code, "wire": "", "requests": 0}
+        return {"error": "runtime_error", "detail": detail, "exit": code, "wire": "", "requests": 0, "cpu_s": cpu}
 
 
 def main() -> None:
