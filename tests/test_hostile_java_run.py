@@ -138,4 +138,5 @@ def test_java_hostile_programs_in_a_run(layers: str, adapter_name: str, canaries
     assert problems == [], "\n".join(problems)
     stored = [path.read_text(errors="replace") for path in tmp_path.rglob("*") if path.is_file()]
     assert canaries.violations(stored) == []
-    assert not any(f"escaped-{canaries.marker}" in text for text in stored)  # no program read another's files
+    sent = [(result.get("request") or {}).get("url") or "" for result in mixed.values()]
+    assert not any(f"escaped-{canaries.marker}" in url for url in sent)  # no program read another's files

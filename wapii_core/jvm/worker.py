@@ -64,6 +64,23 @@ def _descendants() -> list[int]:
     return found
 
 
+def _reap(process: subprocess.Popen[bytes], flags: int) -> float:
+    """Waits for the JVM (``flags``: ``os.WNOHANG`` to only look) and sets its return code; the CPU
+    seconds it used once it is reaped (its own, every thread), else 0."""
+    if getattr(process, "wapii_cpu", None) is not None:
+        return process.wapii_cpu  # type: ignore[attr-defined]
+    try:
+        pid, status, usage = os.wait4(process.pid, flags)
+    except ChildProcessError:
+        process.returncode = process.returncode if process.returncode is not None else -signal.SIGKILL
+        return 0.0
+    if pid == 0:
+        return 0.0
+    process.returncode = os.waitstatus_to_exitcode(status)
+    process.wapii_cpu = usage.ru_utime + usage.ru_stime  # type: ignore[attr-defined]
+    return process.wapii_cpu  # type: ignore[attr-defined]
+
+
 def _kill_all(process: subprocess.Popen[bytes], reaper: bool, scoped: bool) -> float:
     """Kills the JVM's session and, in the sandboxed worker (the ``reaper`` of its descendants),
     every other descendant, and reaps them; returns the CPU seconds the JVM used. ``scoped``: this
@@ -73,13 +90,7 @@ def _kill_all(process: subprocess.Popen[bytes], reaper: bool, scoped: bool) -> f
         os.killpg(process.pid, signal.SIGKILL)
     except OSError:
         pass
-    cpu = 0.0
-    try:
-        _, status, usage = os.wait4(process.pid, 0)
-        process.returncode = os.waitstatus_to_exitcode(status)
-        cpu = usage.ru_utime + usage.ru_stime
-    except ChildProcessError:
-        process.returncode = process.returncode if process.returncode is not None else -signal.SIGKILL
+    cpu = _reap(process, os.WNOHANG if process.returncode is not None else 0)
     for _ in range(100 if reaper else 0):
         left = [] if scoped else _descendants()
         if scoped:
@@ -218,8 +229,10 @@ class Worker:
                             requests.append(message)
                 if requests and not job.get("wait_exit"):
                     break
-                if out is None and process.poll() is not None:
-                    break
+                if out is None:
+                    _reap(process, os.WNOHANG)
+                    if process.returncode is not None:
+                        break
         finally:
             cpu = _kill_all(process, self.reaper, self.scoped)
             for connection in connections:
