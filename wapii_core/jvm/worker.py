@@ -235,6 +235,7 @@ class Worker:
                         break
         finally:
             cpu = _kill_all(process, self.reaper, self.scoped)
+            process.stdout.close()
             for connection in connections:
                 connection.close()
         if requests:
