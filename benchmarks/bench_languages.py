@@ -3,11 +3,11 @@ every WAPIIBench task (full setup, wire mode) extracted, executed in the sandbox
 
 Each library runs alone (one after the other, fresh workers each), so the figures are comparable.
 Wall time is what a user waits; on a machine shared with other jobs it mostly measures the others,
-so CPU time is reported too, and the rate the machine's free cores would give:
-``programs / (CPU seconds / cores)``. For the Java adapters that is each JVM's CPU as its worker
-reaped it (``wait4``) plus ``javac`` plus this process; for the others, this process's children as
-counted once they ended (``RUSAGE_CHILDREN``: a worker killed inside bubblewrap before its PID
-namespace's init reaped it is missing, so those figures are a lower bound).
+so for the adapters that measure their programs' CPU (the Java ones: each JVM's CPU as its worker
+reaped it with ``wait4``, plus ``javac``, plus this process) CPU time is reported too, and the rate
+the machine's free cores would give: ``programs / (CPU seconds / cores)``. For the others it is
+left out (``—``): counting this process's children misses the workers killed inside bubblewrap
+before its PID namespace's init reaped them, which would understate it many times over.
 
     python benchmarks/bench_languages.py [--adapter NAME ...] [--limit N] [--data-dir DIR]
 """
@@ -22,11 +22,6 @@ import time
 from pathlib import Path
 
 DEFAULT = ["httpclient_java", "okhttp_java", "nethttp_go", "axios_js", "fetch_js", "requests_py", "httpx_py", "aiohttp_py"]
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
 
 
 def _self_cpu() -> float:
@@ -44,17 +39,17 @@ def measure(name: str, dataset, limit: int | None) -> dict:
     adapter = plugins.adapters.get(name)()
     samples = dataset.samples[:limit] if limit else dataset.samples
     generations = [Generation(sample=s.id, code=adapter.render(s.config, Setup.full, s)) for s in samples]
-    cpu0, self0, t0 = _children_cpu(), _self_cpu(), time.perf_counter()
+    self0, t0 = _self_cpu(), time.perf_counter()
     try:
         verdicts = Counter(r.verdict for r in Judge(adapter, dataset, "wire")(generations))
         programs_cpu = adapter.cpu_seconds() if hasattr(adapter, "cpu_seconds") else None
     finally:
         adapter.close()
-    time.sleep(0.5)  # workers exit and are waited for: their CPU (and their JVMs') lands in RUSAGE_CHILDREN
     wall = time.perf_counter() - t0
-    cpu = _children_cpu() - cpu0 + _self_cpu() - self0
-    if programs_cpu is not None:  # the JVMs' own CPU, measured by their worker (wait4): exact where RUSAGE_CHILDREN
-        cpu = sum(programs_cpu.values()) + _self_cpu() - self0  # misses what bubblewrap's init did not reap
+    if programs_cpu is not None:  # the JVMs' own CPU, measured by their worker (wait4), javac's and this process's
+        cpu = sum(programs_cpu.values()) + _self_cpu() - self0
+    else:  # RUSAGE_CHILDREN misses workers killed inside bubblewrap before its init reaped them: not reported
+        cpu = None
     return {"adapter": name, "programs": len(generations), "wall_s": wall, "cpu_s": cpu, "verdicts": dict(verdicts),
             "detail": programs_cpu}
 
@@ -83,8 +78,10 @@ def main() -> int:
             print(f"{name:<18}cannot run here: {str(exc).splitlines()[0][:150]}", flush=True)
             continue
         rows.append(row)
+        cpu = (f"{row['cpu_s']:>9.1f}{row['programs'] / (row['cpu_s'] / cores):>13.1f}" if row["cpu_s"] is not None
+               else f"{'—':>9}{'—':>13}")
         print(f"{name:<18}{row['programs']:>9}{row['wall_s']:>9.1f}{row['programs'] / row['wall_s']:>8.1f}"
-              f"{row['cpu_s']:>9.1f}{row['programs'] / (row['cpu_s'] / cores):>13.1f}  {row['verdicts']}"
+              f"{cpu}  {row['verdicts']}"
               + (f"  (CPU s: {', '.join(f'{k} {v:.1f}' for k, v in row['detail'].items())})" if row["detail"] else ""),
               flush=True)
     print(f"load {os.getloadavg()[0]:.1f} at the end")
