@@ -11,7 +11,12 @@ normalisation, comparison, exactly as ``wapii run`` judges a chunk) is timed ove
 ``--repeat`` times; the adapter's workers are started and warmed by one untimed program first.
 Printed per adapter: programs per second (best and median of the repeats), how many were judged
 correct (must be all), and for adapters that compile (``nethttp_go``) the split of the time into
-preparing, compiling and linking.
+preparing, compiling and linking. Wall time is what a user waits; on a machine shared with other
+jobs it mostly measures the others, so for adapters that measure their programs' CPU (the Java ones,
+``cpu_seconds()``: each JVM's CPU as its worker reaped it with ``wait4``, plus ``javac``) the CPU time
+of the last repeat is printed too, with the rate the machine's free cores would give
+(``programs / (CPU seconds / cores)``). For the others it is left out: counting this process's
+children misses workers killed inside bubblewrap before its PID namespace's init reaped them.
 
 Compiled languages get two rows: ``fresh`` (every program made unique by a comment holding a nonce,
 so that no package is in the build cache: what new model output costs) and ``cached`` (the same
@@ -22,6 +27,7 @@ in the build cache (``wapii setup`` compiles it once).
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import statistics
 import sys
@@ -29,7 +35,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DEFAULT_ADAPTERS = ("axios_js", "fetch_js", "requests_py", "httpx_py", "aiohttp_py", "nethttp_go")
+DEFAULT_ADAPTERS = ("axios_js", "fetch_js", "requests_py", "httpx_py", "aiohttp_py", "nethttp_go", "httpclient_java",
+                    "okhttp_java")
 COMPILED = {"nethttp_go": "//"}
 """Adapters whose programs are compiled, and the line-comment marker of their language."""
 
@@ -49,6 +56,8 @@ def main() -> int:
     dataset = load_dataset("wapiibench", args.data_dir)
     setup = Setup(args.setup)
     installed = set(plugins.adapters.names())
+    cores = len(os.sched_getaffinity(0))
+    print(f"{cores} cores; load {os.getloadavg()[0]:.1f} at the start", flush=True)
     rows = []
     for name in [a for a in args.adapters.split(",") if a]:
         if name not in installed:
@@ -70,12 +79,17 @@ def main() -> int:
                                    for s, code in programs]
                     if hasattr(adapter, "timings"):
                         adapter.timings.clear()
+                    cpu_before = sum(adapter.cpu_seconds().values()) if hasattr(adapter, "cpu_seconds") else None
                     began = time.perf_counter()
                     results = judge(generations)
                     elapsed = time.perf_counter() - began
                     rates.append(len(generations) / elapsed)
                     correct = sum(r.verdict == "correct" for r in results)
                     timings = dict(getattr(adapter, "timings", {}))
+                    if cpu_before is not None:
+                        cpu = sum(adapter.cpu_seconds().values()) - cpu_before
+                        timings["CPU s"] = cpu
+                        timings["per s on free cores"] = len(generations) / (cpu / cores)
                 rows.append((f"{name} {label}".strip(), max(rates), statistics.median(rates), correct, timings))
                 split = ", ".join(f"{k} {v:.2f}" for k, v in timings.items())
                 print(f"{rows[-1][0]:<22} best {max(rates):6.1f}/s  median {statistics.median(rates):6.1f}/s  "
@@ -83,6 +97,7 @@ def main() -> int:
                       flush=True)
         finally:
             adapter.close()
+    print(f"load {os.getloadavg()[0]:.1f} at the end")
     print()
     print(f"| adapter | programs/s (best of {args.repeat}) | median | correct |")
     print("|---|---:|---:|---:|")

@@ -137,6 +137,18 @@ _WHERE: dict[str, str] = {
     "py_form_value": "wapii_core.pyhttp.render",
     "py_whole_number": "wapii_core.pyhttp.render",
     "PythonCallGrammar": "wapii_core.pyhttp.grammar",
+    # Java adapters: the JDK, Java source, the sandboxed JVM runner, the shared adapter base.
+    "JavaAdapterBase": "wapii_core.jvm.adapter",
+    "java_capture": "wapii_core.jvm.adapter",
+    "JavaLibrary": "wapii_core.jvm.runner",
+    "JavaRunner": "wapii_core.jvm.runner",
+    "extract_java_call": "wapii_core.jvm.javasource",
+    "java_string": "wapii_core.jvm.javasource",
+    "find_jdk": "wapii_core.jvm.toolchain",
+    "java_body_text": "wapii_core.jvm.render",
+    "java_encoded_url": "wapii_core.jvm.render",
+    "java_header_text": "wapii_core.jvm.render",
+    "java_query_string": "wapii_core.jvm.render",
 }
 """Where each public name lives (imported on first use)."""
 

@@ -44,15 +44,17 @@ def _env_number(name: str, kind: type, what: str) -> int | float | None:
     return value
 
 
-def worker_settings(prefix: str, workers: int | None, timeout_s: float | None) -> tuple[int | None, float]:
+def worker_settings(prefix: str, workers: int | None, timeout_s: float | None, *,
+                    default_timeout_s: float = DEFAULT_TIMEOUT_S) -> tuple[int | None, float]:
     """``workers`` (None: one per CPU) and ``timeout_s``, each from the argument when given, else from
-    ``$<prefix>_WORKERS`` / ``$<prefix>_TIMEOUT``, else the default; a malformed variable is an :class:`InputError`."""
+    ``$<prefix>_WORKERS`` / ``$<prefix>_TIMEOUT``, else the default (``default_timeout_s`` seconds);
+    a malformed variable is an :class:`InputError`."""
     for retired, setting in RETIRED_ENV.items():
         if os.environ.get(retired):
             log.warning("%s is no longer read: set %s_%s", retired, prefix, setting)
     env_workers = _env_number(f"{prefix}_WORKERS", int, "a whole number of workers above 0")
     env_timeout = _env_number(f"{prefix}_TIMEOUT", float, "seconds above 0")
-    return workers or env_workers, timeout_s or env_timeout or DEFAULT_TIMEOUT_S  # type: ignore[return-value]
+    return workers or env_workers, timeout_s or env_timeout or default_timeout_s  # type: ignore[return-value]
 
 
 C = TypeVar("C", bound="ClosedOnExit")

@@ -43,7 +43,7 @@ ENV = "WAPII_LANDLOCK"
 
 SYS_CREATE_RULESET, SYS_ADD_RULE, SYS_RESTRICT_SELF = 444, 445, 446
 CREATE_RULESET_VERSION = 1
-RULE_PATH_BENEATH = 1
+RULE_PATH_BENEATH, RULE_NET_PORT = 1, 2
 PR_SET_NO_NEW_PRIVS = 38
 
 EXECUTE, WRITE_FILE, READ_FILE, READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
@@ -83,6 +83,11 @@ class _PathBeneathAttr(ctypes.Structure):
 
 
 @functools.lru_cache(maxsize=None)
+class _NetPortAttr(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("port", ctypes.c_uint64)]
+
+
 def _libc() -> ctypes.CDLL:
     libc = ctypes.CDLL(None, use_errno=True)
     libc.syscall.restype = ctypes.c_long
@@ -139,22 +144,25 @@ def covers(version: int) -> str:
 class Policy:
     """What a restricted process may reach: read (and, with ``execute``, run) beneath ``read``; write
     the files in ``write``; list (names only, no file contents) the directories beneath ``list``;
-    nothing else; ``run``: paths that may be read and executed whatever ``execute`` says (a program
-    sandbox that may run its own executable and nothing else). Paths that do not exist are skipped."""
+    read and run the files beneath ``run`` (whatever ``execute`` says); connect (ABI >= 4) to the
+    TCP ports in ``connect`` and bind those in ``bind``; nothing else. Paths that do not exist are skipped."""
 
     read: tuple[str, ...]
     write: tuple[str, ...] = ()
     execute: bool = False
     list: tuple[str, ...] = ()
     run: tuple[str, ...] = ()
+    connect: tuple[int, ...] = ()
+    bind: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, read: Iterable[str | os.PathLike[str]], write: Iterable[str | os.PathLike[str]] = (),
            execute: bool = False, list: Iterable[str | os.PathLike[str]] = (),  # noqa: A002
-           run: Iterable[str | os.PathLike[str]] = ()) -> Policy:
+           run: Iterable[str | os.PathLike[str]] = (), connect: Iterable[int] = (), bind: Iterable[int] = ()) -> Policy:
         """The policy for these paths (strings or path objects; duplicates dropped, order kept)."""
         return cls(tuple(dict.fromkeys(map(os.fspath, read))), tuple(dict.fromkeys(map(os.fspath, write))), execute,
-                   tuple(dict.fromkeys(map(os.fspath, list))), tuple(dict.fromkeys(map(os.fspath, run))))
+                   tuple(dict.fromkeys(map(os.fspath, list))), tuple(dict.fromkeys(map(os.fspath, run))),
+                   tuple(dict.fromkeys(int(port) for port in connect)), tuple(dict.fromkeys(int(port) for port in bind)))
 
 
 class Ruleset:
@@ -214,6 +222,14 @@ def prepare(policy: Policy, version: int | None = None) -> Ruleset:
                               (policy.run, READ_FILE | READ_DIR | EXECUTE)):
             for path in paths:
                 _allow(fd, path, access & fs)
+        ports = {port: 0 for port in (*policy.connect, *policy.bind)}
+        for port in policy.connect:
+            ports[port] |= NET_CONNECT_TCP
+        for port in policy.bind:
+            ports[port] |= NET_BIND_TCP
+        for port, access in ports.items() if net else ():
+            rule = _NetPortAttr(access, port)
+            _call(SYS_ADD_RULE, ctypes.c_int(fd), ctypes.c_int(RULE_NET_PORT), ctypes.byref(rule), ctypes.c_uint32(0))
     except BaseException:
         ruleset.close()
         raise
@@ -244,7 +260,8 @@ def exec_prefix(policy: Policy) -> list[str]:
     import sys
 
     spec = json.dumps({"read": [*policy.read], "write": [*policy.write], "execute": policy.execute,
-                       "list": [*policy.list], "run": [*policy.run]})
+                       "list": [*policy.list], "run": [*policy.run], "connect": [*policy.connect],
+                       "bind": [*policy.bind]})
     return [sys.executable, "-I", "-S", os.path.abspath(__file__), spec, "--"]
 
 

@@ -31,7 +31,9 @@ from wapii_core.sandbox.users import (SandboxUser, drop_prefix, no_capabilities_
 class Program:
     """What a worker runs: ``argv`` (absolute executable first), the paths it reads, env and limits;
     ``hidden``: directories beneath ``read_paths`` it must not see (the judge's data); ``list_paths``:
-    directories it lists (names only) without reading their files (where its imports are found)."""
+    directories it lists (names only) without reading their files (where its imports are found);
+    ``ports``: loopback TCP ports it may bind and connect to where Landlock confines it instead of
+    bubblewrap (whose network namespace holds nothing else)."""
 
     argv: list[str]
     read_paths: list[Path]
@@ -39,6 +41,7 @@ class Program:
     limits: Limits = field(default_factory=Limits)
     hidden: list[Path] = field(default_factory=list)
     list_paths: list[Path] = field(default_factory=list)
+    ports: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -168,7 +171,7 @@ def worker_policy(program: Program, drop: list[str] | None) -> landlock.Policy:
     binary and the system's files (bubblewrap's view), read the usual devices, write ``/dev/null``."""
     own = [program.argv[0], *(drop[:1] if drop else []), *allow_list(program.read_paths, program.hidden)]
     return landlock.Policy.of([*own, *bwrap.SYSTEM_PATHS, *landlock.DEVICES], write=["/dev/null"], execute=True,
-                              list=program.list_paths)
+                              list=program.list_paths, connect=program.ports, bind=program.ports)
 
 
 def _worker_landlock(program: Program, drop: list[str] | None) -> tuple[Layer, landlock.Policy | None]:

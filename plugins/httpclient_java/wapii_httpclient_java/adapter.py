@@ -1,0 +1,40 @@
+"""The ``httpclient_java`` adapter: Java programs that call a web API through ``java.net.http.HttpClient``."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any, Callable
+
+from wapii_core.api import (AdapterCapabilities, Dataset, JavaAdapterBase, JavaLibrary, Prompt, Sample, Setup,
+                            find_jdk)
+
+from .program import build_prompt, render_program
+
+
+def _defaults() -> dict[str, str]:
+    return {"User-Agent": f"Java-http-client/{find_jdk().version}"}
+
+
+class HttpClientAdapter(JavaAdapterBase):
+    """Prompt, extraction, sandboxed execution (one JVM per program), normalisation and rendering for
+    ``java.net.http.HttpClient``. Judged by default in ``wire`` mode: a query and a form are text.
+    No constrained decoding (no Java grammar): ``--setting constrained`` is refused."""
+
+    name = "httpclient_java"
+    title = "java.net.http.HttpClient"
+    methods = ("send", "sendAsync")
+    capabilities = AdapterCapabilities(language="java", library="java.net.http.HttpClient", single_call=False, constrained=False,
+                                       modes=("wire",), wire_capture=True)
+
+    def java_library(self) -> JavaLibrary:
+        warmup = resources.files("wapii_httpclient_java").joinpath("Warmup.java").read_text(encoding="utf-8")
+        return JavaLibrary(self.name, (), warmup)
+
+    def own_headers(self) -> Callable[[], dict[str, str]]:
+        return _defaults
+
+    def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
+        return build_prompt(sample, setup, dataset)
+
+    def render(self, config: dict[str, Any], setup: Setup, sample: Sample) -> str:
+        return render_program(config, setup, sample)

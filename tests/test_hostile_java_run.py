@@ -1,0 +1,144 @@
+"""Hostile Java programs in a real run (``tests/hostile/java_run``), judged from outside the sandbox.
+
+Each program replaces one sample's generation in a replay run of a Java adapter on WAPIIBench
+(``httpclient_java``; ``okhttp_java``, for which the program's last, wrong request is made with
+OkHttp: :data:`WRONG`), with and without bubblewrap (``WAPII_BWRAP=``): it forges the worker's answer, exits early, runs a
+shell, another JVM or a native library, writes files, reads host secrets or the other programs of its batch, reaches the network, leaves
+a thread running to send the next sample's request, kills its worker, starts threads, memory, disk or
+CPU until refused, floods the recorder, or reaches into the JDK's internals. The run must end with
+``summary.json`` and ``report.md``; no hostile program may be judged correct; each ordinary program
+(one worker, so each runs right after a hostile one) must get the verdict it gets in a run without
+them; no canary (watched folder, loopback server, secret strings, leftover processes, the marker)
+may trip. A program's first line says what it must get: ``// expect: not_correct``,
+``// expect: runtime_error`` or ``// expect: timeout``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hostile.canaries import Canaries
+from hostile.fixtures import canaries, sandbox_user  # noqa: F401 - fixtures
+from support import WAPIIBENCH, needs_shared
+from wapii_core.sandbox import bwrap
+
+CORPUS = Path(__file__).resolve().parent / "hostile" / "java_run"
+WRONG = {
+    "httpclient_java": 'client.send(HttpRequest.newBuilder(URI.create("__EXPECTED_URL__/extra")).build(), '
+                       'HttpResponse.BodyHandlers.ofString());',
+    "okhttp_java": 'new okhttp3.OkHttpClient().newCall(new okhttp3.Request.Builder().url("__EXPECTED_URL__/extra")'
+                   '.build()).execute();',
+}
+"""Each program's last statement, its wrong request, as each adapter's library makes it."""
+
+pytestmark = needs_shared("wapiibench", "dataset.json")
+
+
+def _programs() -> list[tuple[str, str, str]]:
+    out = []
+    for path in sorted(CORPUS.glob("*.java")):
+        text = path.read_text()
+        expect = text.splitlines()[0].split("expect:", 1)[1].split("--", 1)[0].strip()
+        out.append((path.stem, expect, text))
+    return out
+
+
+def _fill(template: str, sample: Any, following: Any, canaries: Canaries, adapter: str) -> str:
+    assert WRONG["httpclient_java"] in template
+    template = template.replace(WRONG["httpclient_java"], WRONG[adapter])
+    if adapter != "httpclient_java":  # the program's own request, made with the adapter's library
+        template = template.replace('client.send(HttpRequest.newBuilder(URI.create("__EXPECTED_URL__" + mark + "/extra")).build(), '
+                                    'HttpResponse.BodyHandlers.ofString());',
+                                    WRONG[adapter].replace('"__EXPECTED_URL__/extra"', '"__EXPECTED_URL__" + mark + "/extra"'))
+    return (template.replace("__EXPECTED_URL__", sample.config["url"]).replace("__NEXT_URL__", following.config["url"])
+            .replace("__NEXT_METHOD__", following.config["method"].upper())
+            .replace("__CANARY_DIR__", str(canaries.directory)).replace("__CANARY_PORT__", str(canaries.port))
+            .replace("__MARKER__", canaries.marker))
+
+
+def _wrong(program: str) -> str:
+    """An ordinary program made wrong: its URL one path segment off."""
+    anchor = next(a for a in ('URI.create("', '.url("') if a in program)
+    start = program.index(anchor) + len(anchor)
+    end = program.index('"', start)
+    return program[:end] + "/extra" + program[end:]
+
+
+def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int,
+            adapter: str) -> tuple[Any, dict[str, Any]]:
+    from wapii_core.run.runner import RunConfig, run
+
+    generations = tmp_path / f"{name}.jsonl"
+    generations.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    out = tmp_path / name
+    summary = run(RunConfig(dataset="wapiibench", data_dir=WAPIIBENCH, adapter=adapter, backend="replay",
+                            generations=generations, limit=limit, mode="wire"), out)
+    assert (out / "summary.json").is_file() and (out / "report.md").is_file()
+    results = {r["sample"]: r for r in map(json.loads, (out / "results.jsonl").read_text().split("\n")[:-1])}
+    return summary, results
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("adapter_name", ["httpclient_java", "okhttp_java"])
+@pytest.mark.parametrize("layers", ["bubblewrap", "no-bubblewrap"])
+def test_java_hostile_programs_in_a_run(layers: str, adapter_name: str, canaries: Canaries,  # noqa: F811
+                                        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from wapii_core.base import plugins
+    from wapii_core.base.errors import WapiiError
+    from wapii_core.base.model import Setup
+    from wapii_core.run.runner import load_dataset
+
+    if layers == "no-bubblewrap":
+        monkeypatch.setenv(bwrap.BWRAP_ENV, "")
+    monkeypatch.setenv("WAPII_HTTPCLIENT_JAVA_WORKERS", "1")
+    monkeypatch.setenv("WAPII_OKHTTP_JAVA_WORKERS", "1")  # each ordinary program runs right after a hostile one
+    monkeypatch.setenv("WAPII_HTTPCLIENT_JAVA_TIMEOUT", "8")
+    monkeypatch.setenv("WAPII_OKHTTP_JAVA_TIMEOUT", "8")
+    programs = _programs()
+    dataset = load_dataset("wapiibench", WAPIIBENCH)
+    samples = dataset.samples[: 2 * len(programs)]
+    hostile, ordinary = samples[0::2], samples[1::2]
+    if adapter_name not in plugins.adapters.names():
+        pytest.skip(f"adapter {adapter_name} is not installed")
+    adapter = plugins.adapters.get(adapter_name)()
+    try:
+        adapter.java_library()
+    except WapiiError as exc:
+        pytest.skip(str(exc))
+    benign = {s.id: (adapter.render(s.config, Setup.full, s) if n % 2 == 0 else _wrong(adapter.render(s.config, Setup.full, s)))
+              for n, s in enumerate(ordinary)}
+    limit = len(samples)
+
+    _, alone = _replay(tmp_path, "alone", [{"sample": sid, "code": code} for sid, code in benign.items()], limit,
+                       adapter_name)
+    lines, expect = [], {}
+    for (name, expectation, template), sample, following in zip(programs, hostile, ordinary):
+        lines += [{"sample": sample.id, "code": _fill(template, sample, following, canaries, adapter_name)},
+                  {"sample": following.id, "code": benign[following.id]}]
+        expect[sample.id] = (name, expectation)
+    summary, mixed = _replay(tmp_path, "mixed", lines, limit, adapter_name)
+
+    assert summary.judged == len(lines)
+    verdicts = {alone[sid]["verdict"] for sid in benign}
+    assert "correct" in verdicts and len(verdicts) == 2  # both kinds of ordinary program ran
+    problems = []
+    for sid in benign:
+        if (mixed[sid]["verdict"], mixed[sid]["error"]) != (alone[sid]["verdict"], alone[sid]["error"]):
+            problems.append(f"{sid} after a hostile program: {mixed[sid]['verdict']} {mixed[sid]['error_detail']}, "
+                            f"alone: {alone[sid]['verdict']}")
+    for sid, (name, expectation) in expect.items():
+        result = mixed[sid]
+        if result["verdict"] == "correct":
+            problems.append(f"{name}: judged correct")
+        elif expectation in ("runtime_error", "timeout") and result["error"] != expectation:
+            problems.append(f"{name}: expected a runtime error, got {result['verdict']} {result['error']} "
+                            f"{result['error_detail']}")
+    assert problems == [], "\n".join(problems)
+    stored = [path.read_text(errors="replace") for path in tmp_path.rglob("*") if path.is_file()]
+    assert canaries.violations(stored) == []
+    sent = [(result.get("request") or {}).get("url") or "" for result in mixed.values()]
+    assert not any(f"escaped-{canaries.marker}" in url for url in sent)  # no program read another's files
