@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 
 from wapii_core.judge.wire_bodies import parse_query, raw_bytes
-from wapii_core.api import decode_body as decode_bytes
+from wapii_core.judge.wire_bodies import decode_body as decode_bytes
 
 
 def decode_body(body, content_type):
