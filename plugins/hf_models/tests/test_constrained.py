@@ -111,6 +111,14 @@ def requests(dataset, adapter, setup):
     return [GenerationRequest(sample=s, prompt=adapter.prompt(s, setup, dataset)) for s in dataset.samples]
 
 
+def starter_only(requests: list[GenerationRequest]) -> list[GenerationRequest]:
+    """The requests with the instructions left out of their prompts: the grammar starts at the
+    starter whatever precedes it, and a random model writes no better for reading them (a prompt
+    of ~50-100 tokens instead of ~400: generation's cost grows with the context)."""
+    return [r.model_copy(update={"prompt": r.prompt.model_copy(update={"text": r.prompt.starter, "instructions": ""})})
+            for r in requests]
+
+
 @pytest.mark.parametrize("setup", [Setup.full, Setup.argument])
 @pytest.mark.parametrize("temperature", ["0", "0.9"])
 def test_constrained_programs_keep_to_the_grammar(petstore_dataset, axios, tiny_dir, setup, temperature):
@@ -412,7 +420,7 @@ def test_constrained_wapii_tiny_produces_no_illegal_url_method_or_argument(wapii
     backend = HFBackend(BackendOptions(model="wapii-tiny", extra=options),
                         SettingContext(subset, any_adapter, setup, setting="constrained"))
     try:
-        generations = list(backend.generate(requests(subset, any_adapter, setup)))
+        generations = list(backend.generate(starter_only(requests(subset, any_adapter, setup))))
     finally:
         backend.close()
     results = Judge(any_adapter, subset, constrained=True)(generations)
