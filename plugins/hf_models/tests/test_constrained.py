@@ -404,8 +404,9 @@ def test_no_subset_grammar_offers_an_endpoints_arguments_at_a_url_another_path_c
 @pytest.mark.parametrize("setup", [Setup.full, Setup.argument])
 def test_constrained_wapii_tiny_produces_no_illegal_url_method_or_argument(wapiibench, any_adapter, tiny_dir, setup):
     """The fast version of ``benchmarks/bench_constrained_legality.py`` (every sample, every adapter):
-    the samples of :func:`stratified_samples`, literal values and compact whitespace (so that some
-    calls end within the token budget), judged as a constrained run is, and checked with
+    the samples of :func:`stratified_samples` with the starter alone as prompt (:func:`starter_only`),
+    literal values and compact whitespace (so that some calls end within the token budget), judged as
+    a constrained run is, and checked with
     :func:`wapii_core.grammar.audit.constraint_breaches`. Some samples must be executable, or the
     test would prove nothing."""
     from wapii_core.grammar.audit import constraint_breaches
