@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
+
+# Bytecode caches are written, whatever the environment says: with PYTHONDONTWRITEBYTECODE set (and
+# `make install` installs with --no-compile) every `wapii` process a test starts would compile each
+# module it imports from source again (torch and transformers alone: ~6 s of CPU per process; the
+# CLI: ~0.2 s per start). The processes the tests start inherit this.
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
 
 
 @pytest.fixture(autouse=True)

@@ -139,9 +139,7 @@ _WHERE: dict[str, str] = {
     "PythonCallGrammar": "wapii_core.pyhttp.grammar",
     # Java adapters: the JDK, Java source, the sandboxed JVM runner, the shared adapter base.
     "JavaAdapterBase": "wapii_core.jvm.adapter",
-    "java_capture": "wapii_core.jvm.adapter",
     "JavaLibrary": "wapii_core.jvm.runner",
-    "JavaRunner": "wapii_core.jvm.runner",
     "extract_java_call": "wapii_core.jvm.javasource",
     "java_string": "wapii_core.jvm.javasource",
     "find_jdk": "wapii_core.jvm.toolchain",
