@@ -46,7 +46,7 @@ def main() -> int:
     from wapii_core.datasets.loader import load_wapiibench
     from wapii_core.grammar.audit import constraint_breaches
     from wapii_core.run.runner import Judge
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
     torch.set_num_threads(1)
     full = load_wapiibench(args.data_dir)

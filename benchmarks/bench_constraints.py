@@ -58,7 +58,7 @@ def bench_compile(dataset: Any, hf_tokenizer: Any) -> list[dict[str, Any]]:
     from wapii_axios_js.grammar import build_constraint
     from wapii_core.grammar import get_engine
     from wapii_core.base.model import Setup
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
     engine = get_engine()
     started = time.perf_counter()
@@ -210,7 +210,7 @@ def bench_legality(dataset: Any, adapter: Any, max_new_tokens: int, batch: int, 
     from wapii_core.grammar.audit import own_endpoint_illegal
     from wapii_core.base.model import Setup
     from wapii_core.run.runner import Judge
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
     import wapii_axios_js.grammar  # noqa: F401  (imported now: a long run must not pick up later edits)
     import wapii_requests_py.grammar  # noqa: F401

@@ -44,7 +44,7 @@ def measure(dataset: Any, hf_tokenizer: Any, build: Callable[..., Any], starter_
             render_program: Callable[..., str]) -> dict[str, float]:
     from wapii_core.base.model import Setup
     from wapii_core.grammar import get_engine
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
     from wapii_hf_models.logits import GrammarLogitsProcessor
 
     engine = get_engine()

@@ -60,7 +60,7 @@ STEPS = ("index", "check", "oracle", "grammar", "mask", "retrieval")
 _INDEX_CHILD = """
 import json, sys, time
 start = time.perf_counter()
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 for path in sys.argv[1:]:
     SpecIndex.load(path)
 print(json.dumps(time.perf_counter() - start))
@@ -198,7 +198,7 @@ def bench_retrieval(datasets: dict[str, Any]) -> dict[str, dict[str, float]]:
     """Recall@1 / @5 of the expected endpoint; the time to build the retrievers (first: what this
     process's spec cache held; cached: built again from the disk cache) and to search for every task."""
     from wapii_core.generation import rag
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
     out: dict[str, dict[str, float]] = {}
     for name, dataset in datasets.items():

@@ -29,7 +29,7 @@ def main() -> None:
         sys.exit(f"WAPIIBench not found in {args.data_dir} (pass --data-dir)")
     from wapii_core.datasets.loader import load_wapiibench
     from wapii_core.generation.rag import Retriever
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
     dataset = load_wapiibench(args.data_dir)
     by_api = defaultdict(list)

@@ -4,7 +4,7 @@ Usage: ``python benchmarks/bench_spec.py [--specs-dir ../shared/wapiibench/specs
 
 Each measurement runs in a fresh Python process (so neither the in-process memo nor warm imports
 help) with ``WAPII_CACHE_DIR`` pointing to a temporary directory: the cold run starts with it
-empty, the cached run reuses what the cold run wrote. Times cover importing ``wapii_core.spec.index`` and
+empty, the cached run reuses what the cold run wrote. Times cover importing ``wapii_core.openapi.index`` and
 loading every ``*.yaml`` / ``*.yml`` / ``*.json`` spec of the directory. Targets: < 2 s cold in
 total, < 0.2 s cached.
 """
@@ -26,7 +26,7 @@ TARGETS = {"cold": 2.0, "cached": 0.2}
 _CHILD = """
 import json, sys, time
 start = time.perf_counter()
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 imported = time.perf_counter()
 times = {}
 for path in sys.argv[1:]:
@@ -65,13 +65,13 @@ def main() -> int:
     def median(kind: str, pick) -> float:
         return statistics.median(pick(run) for run in runs[kind])
 
-    name_width = max(len(p.name) for p in specs + [Path("import wapii_core.spec.index"), Path("total")])
+    name_width = max(len(p.name) for p in specs + [Path("import wapii_core.openapi.index"), Path("total")])
     print(f"{'spec':<{name_width}}  {'size':>8}  {'cold':>9}  {'cached':>9}")
     for path in specs:
         cold = median("cold", lambda r: r["specs"][str(path)])
         cached = median("cached", lambda r: r["specs"][str(path)])
         print(f"{path.name:<{name_width}}  {path.stat().st_size / 1024:>6.0f}KB  {cold:>8.3f}s  {cached:>8.3f}s")
-    print(f"{'import wapii_core.spec.index':<{name_width}}  {'':>8}  {median('cold', lambda r: r['import']):>8.3f}s  "
+    print(f"{'import wapii_core.openapi.index':<{name_width}}  {'':>8}  {median('cold', lambda r: r['import']):>8.3f}s  "
           f"{median('cached', lambda r: r['import']):>8.3f}s")
     totals = {kind: median(kind, lambda r: r["total"]) for kind in runs}
     print(f"{'total':<{name_width}}  {'':>8}  {totals['cold']:>8.3f}s  {totals['cached']:>8.3f}s")

@@ -10,7 +10,7 @@ import pytest
 from support import WAPIIBENCH, needs_shared
 from wapii_core.judge.compare import judge, sample_counts
 from wapii_core.base.model import Sample, SampleResult
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 
 pytestmark = needs_shared("wapiibench", "dataset.json")
 

@@ -12,7 +12,7 @@ from fake_openai import OpenAIServer
 from support import REPO, WAPIIBENCH, needs_shared
 from wapii_core.datasets.generate import SYSTEM_MESSAGE, GenerateConfig, generate_dataset
 from wapii_core.datasets.loader import load_dataset_dir
-from wapii_core.spec.file import read_spec
+from wapii_core.openapi.spec_file import read_spec
 from wapii_core.base.errors import WapiiError
 
 pytest.importorskip("wapii_openai_models")  # the `openai` backend generates the samples
@@ -140,7 +140,7 @@ def test_the_cli_command(tmp_path):
 
 def test_subset_requests_show_only_their_paths_and_the_components_they_use(tmp_path):
     from wapii_core.datasets.generate import _local_refs, endpoint_chunks, spec_subset, subset_text
-    from wapii_core.spec.documents import parse_yaml
+    from wapii_core.openapi.parsing import parse_yaml
 
     spec = WAPIIBENCH / "specs" / "asana.yaml"
     document = read_spec(spec)

@@ -67,7 +67,7 @@ def test_the_demo_spec_scaffolds_clean_tasks_for_every_endpoint(tmp_path: Path) 
 
 
 def dataset_paths(spec: Path) -> dict:
-    from wapii_core.spec.documents import read_document
+    from wapii_core.openapi.parsing import read_document
 
     methods = ("get", "put", "post", "patch", "delete")
     return {t: [m for m in item if m in methods] for t, item in read_document(spec).data["paths"].items()}

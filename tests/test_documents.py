@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from support import LARGE_SPEC, WAPIIBENCH, same
-from wapii_core.spec import documents
-import wapii_core.spec.cache as spec_cache
-from wapii_core.spec import tagged_json
-from wapii_core.spec import yamlload
+from wapii_core.openapi import parsing
+import wapii_core.openapi.cache as spec_cache
+from wapii_core.openapi import tagged_json
+from wapii_core.openapi import yamlload
 from wapii_core.base.errors import InputError
 
 SPECS = WAPIIBENCH / "specs"
@@ -93,41 +93,41 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 
 def test_a_document_is_parsed_once_per_content_and_cached_on_disk(tmp_path: Path, monkeypatch) -> None:
     path = write(tmp_path, "api.yaml", YAML_VALUES)
-    first = documents.read_document(path)
+    first = parsing.read_document(path)
     assert same(first.data, yamlload.load(YAML_VALUES))
     copy = write(tmp_path, "copy.yaml", YAML_VALUES)
-    assert documents.read_document(copy).data is first.data  # same content: the same parsed object
+    assert parsing.read_document(copy).data is first.data  # same content: the same parsed object
     assert spec_cache.entry_path(first.sha256, "document-yaml").is_file()
 
-    monkeypatch.setattr(documents, "_memo", documents.OrderedDict())
-    monkeypatch.setattr(documents, "parse_yaml_tree", lambda *a: pytest.fail("parsed although cached"))
-    again = documents.read_document(path)
+    monkeypatch.setattr(parsing, "_memo", parsing.OrderedDict())
+    monkeypatch.setattr(parsing, "parse_yaml_tree", lambda *a: pytest.fail("parsed although cached"))
+    again = parsing.read_document(path)
     assert again.data is not first.data and same(again.data, first.data)
 
 
 def test_a_settled_file_is_not_read_again_until_it_changes(tmp_path: Path, monkeypatch) -> None:
     path = write(tmp_path, "api.yaml", "a: 1\n")
-    assert documents.read_document(path).data == {"a": 1}
+    assert parsing.read_document(path).data == {"a": 1}
     path.write_text("a: 2\n")  # within the same clock tick its times may not change: it was not settled
-    assert documents.read_document(path).data == {"a": 2}
+    assert parsing.read_document(path).data == {"a": 2}
 
-    monkeypatch.setattr(documents, "SETTLED_NS", -10**18)  # every file settled
-    first = documents.read_document(path)
-    real_read = documents.read_bytes
-    monkeypatch.setattr(documents, "read_bytes", lambda p: pytest.fail("read again although unchanged"))
-    assert documents.read_document(path).data is first.data
-    monkeypatch.setattr(documents, "read_bytes", real_read)
+    monkeypatch.setattr(parsing, "SETTLED_NS", -10**18)  # every file settled
+    first = parsing.read_document(path)
+    real_read = parsing.read_bytes
+    monkeypatch.setattr(parsing, "read_bytes", lambda p: pytest.fail("read again although unchanged"))
+    assert parsing.read_document(path).data is first.data
+    monkeypatch.setattr(parsing, "read_bytes", real_read)
     path.write_text("a: 30\n")  # another size
-    assert documents.read_document(path).data == {"a": 30}
+    assert parsing.read_document(path).data == {"a": 30}
     replaced = write(tmp_path, "new.yaml", "a: 4\n")
     replaced.replace(path)  # another inode, the same size
-    assert documents.read_document(path).data == {"a": 4}
+    assert parsing.read_document(path).data == {"a": 4}
 
 
 def test_the_suffix_chooses_the_syntax(tmp_path: Path) -> None:
     text = '{"n": 1e5, "s": "a\\/b"}'
-    assert documents.read_document(write(tmp_path, "a.json", text)).data == {"n": 100000.0, "s": "a/b"}
-    assert documents.read_document(write(tmp_path, "a.yaml", text)).data["n"] == "1e5"  # YAML 1.1: a string
+    assert parsing.read_document(write(tmp_path, "a.json", text)).data == {"n": 100000.0, "s": "a/b"}
+    assert parsing.read_document(write(tmp_path, "a.yaml", text)).data["n"] == "1e5"  # YAML 1.1: a string
 
 
 @pytest.mark.parametrize(("name", "raw", "problem"), [
@@ -141,29 +141,29 @@ def test_problems_are_one_line_input_errors(tmp_path: Path, name: str, raw: byte
     if raw is not None:
         path.write_bytes(raw)
     with pytest.raises(InputError) as info:
-        documents.read_document(path)
+        parsing.read_document(path)
     assert str(info.value).startswith(f"{path}: ") and problem in str(info.value) and "\n" not in str(info.value)
 
 
 def test_cache_entries_others_could_write_are_not_trusted(tmp_path: Path, monkeypatch) -> None:
     path = write(tmp_path, "api.yaml", "openapi: 3.0.0\n")
-    sha = documents.read_document(path).sha256
+    sha = parsing.read_document(path).sha256
     entry = spec_cache.entry_path(sha, "document-yaml")
     forged = entry.read_text().replace("3.0.0", "6.6.6")
     entry.write_text(forged)
     entry.chmod(0o600)
-    assert spec_cache.read(sha, "document-yaml", documents.FORMAT) == {"openapi": "6.6.6"}  # the user's own file
+    assert spec_cache.read(sha, "document-yaml", parsing.FORMAT) == {"openapi": "6.6.6"}  # the user's own file
     entry.chmod(0o666)
-    assert spec_cache.read(sha, "document-yaml", documents.FORMAT) is None  # writable by others: a miss
+    assert spec_cache.read(sha, "document-yaml", parsing.FORMAT) is None  # writable by others: a miss
     entry.unlink()
     elsewhere = tmp_path / "elsewhere.json"
     elsewhere.write_text(forged)
     elsewhere.chmod(0o600)
     os.symlink(elsewhere, entry)
-    assert spec_cache.read(sha, "document-yaml", documents.FORMAT) is None  # a link: a miss
+    assert spec_cache.read(sha, "document-yaml", parsing.FORMAT) is None  # a link: a miss
     entry.unlink()
-    monkeypatch.setattr(documents, "_memo", documents.OrderedDict())
-    assert documents.read_document(path).data == {"openapi": "3.0.0"}
+    monkeypatch.setattr(parsing, "_memo", parsing.OrderedDict())
+    assert parsing.read_document(path).data == {"openapi": "3.0.0"}
     assert entry.is_file() and not entry.is_symlink() and entry.stat().st_mode & 0o077 == 0
 
 
@@ -172,10 +172,10 @@ def test_cache_entries_others_could_write_are_not_trusted(tmp_path: Path, monkey
 def test_cached_wapiibench_documents_equal_the_parse(api: str, monkeypatch) -> None:
     path = SPECS / f"{api}.yaml"
     parsed = yamlload.load(path.read_bytes().decode("utf-8"))
-    documents.read_document(path)
-    monkeypatch.setattr(documents, "_memo", documents.OrderedDict())
-    monkeypatch.setattr(documents, "parse_yaml_tree", lambda *a: pytest.fail("parsed although cached"))
-    assert same(documents.read_document(path).data, parsed)
+    parsing.read_document(path)
+    monkeypatch.setattr(parsing, "_memo", parsing.OrderedDict())
+    monkeypatch.setattr(parsing, "parse_yaml_tree", lambda *a: pytest.fail("parsed although cached"))
+    assert same(parsing.read_document(path).data, parsed)
 
 
 def test_fast_json_gives_json_loads_objects_and_errors() -> None:

@@ -355,7 +355,7 @@ def test_a_malformed_replay_line_is_told_without_stutter(tmp_path):
 
 def test_a_spec_without_servers_is_told_what_is_missing(tmp_path):
     from wapii_core.base.errors import InputError
-    from wapii_core.spec.file import read_spec
+    from wapii_core.openapi.spec_file import read_spec
 
     spec = tmp_path / "api.yaml"
     spec.write_text("openapi: 3.0.0\ninfo: {title: t, version: '1'}\npaths: {/x: {get: {responses: {'200': "

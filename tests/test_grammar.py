@@ -13,7 +13,7 @@ from wapii_core.grammar.endpoints import load_api
 from wapii_core.grammar.lark import Entry, LarkWriter, literal
 from wapii_core.grammar.types import (ANY, BOOLEAN, INTEGER, NULL, STRING, Arr, Int, Notes, Obj, OneOf, Prop, Str,
                                       value_type)
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 
 PETSTORE = WAPIIBENCH / "grammar-cases" / "petstore-expanded-modified.yaml"
 

@@ -12,7 +12,7 @@ import pytest
 from support import WAPIIBENCH, adapters_where, grammar_adapter
 from wapii_core.grammar.endpoints import load_api
 from wapii_core.base.model import Setup
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 
 ADAPTERS = adapters_where(constrained=True)
 

@@ -12,7 +12,7 @@ from wapii_axios_js.prompt import starter_code
 from wapii_axios_js.render import render_program
 from wapii_core.grammar import accepts, get_engine
 from wapii_core.base.model import Setup
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 
 CASES = WAPIIBENCH / "grammar-cases"
 SPEC_VIOLATIONS = {

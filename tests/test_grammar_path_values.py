@@ -19,7 +19,7 @@ import pytest
 from support import WAPIIBENCH, grammar_adapter
 from wapii_core.base.model import Setup
 from wapii_core.grammar.endpoints import load_api
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 
 ADAPTERS = ("axios_js", "fetch_js", "requests_py", "aiohttp_py")
 VALUES = ("a", "a.b", "...", ".a", "a%20b", "a%2Fb", "a%2fb", "%2F", "a%3Fb", "%3f", "a%23b", "a%26b", "%26",

@@ -17,7 +17,7 @@ import pytest
 
 CORE = Path(__file__).resolve().parent.parent / "wapii_core"
 
-STAGES = ("base", "spec", "datasets", "grammar", "generation", "sandbox", "judge", "pyhttp", "jvm", "store", "report", "run",
+STAGES = ("base", "openapi", "datasets", "grammar", "generation", "sandbox", "judge", "pyhttp", "jvm", "store", "report", "run",
           "view", "cli")
 """The pipeline, earliest first: records and plugin machinery, reading specs, datasets, grammars for
 constrained decoding, generation (prompts, the core's backends), execution in the sandbox, judging

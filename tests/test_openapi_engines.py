@@ -22,9 +22,9 @@ import pytest
 from support import CONFORMANCE, WAPIIBENCH, needs_shared, run_cli
 from wapii_core.datasets.loader import load_dataset_dir, load_demo
 from wapii_core.base.model import SampleResult
-from wapii_core.spec.openapi_validate import NotCompiled, OperationValidator, Violation
+from wapii_core.openapi.request_validation import NotCompiled, OperationValidator, Violation
 from wapii_core.base.protocols import Dataset
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 from wapii_core.judge.spec_validation import SpecValidation, _operation_template
 
 needs_wapiibench = needs_shared("wapiibench", "dataset.json")
@@ -345,8 +345,8 @@ def test_the_path_finder_replay_picks_openapi_cores_operation(wapiibench: Datase
     from openapi_core.templating.paths.exceptions import PathError
     from openapi_core.templating.paths.finders import APICallPathFinder
 
-    from wapii_core.spec.openapi_finder import find, request_url
-    from wapii_core.spec.openapi_reference import json_aliased
+    from wapii_core.openapi.path_finder import find, request_url
+    from wapii_core.openapi.openapi_core_engine import json_aliased
 
     edge = tmp_path / "edge.yaml"
     edge.write_text(EDGE_SPEC)
@@ -373,8 +373,8 @@ def test_the_path_finder_replay_picks_openapi_cores_operation(wapiibench: Datase
 def test_json_aliasing_copies_only_what_it_changes(tmp_path: Path) -> None:
     """openapi-core's copy of a spec gives every non-JSON request body a JSON alias, reached through
     ``$ref`` chains too, and leaves the shared parsed document as it was (copy on write)."""
-    from wapii_core.spec.documents import read_document
-    from wapii_core.spec.openapi_reference import aliased_contents, json_aliased
+    from wapii_core.openapi.parsing import read_document
+    from wapii_core.openapi.openapi_core_engine import aliased_contents, json_aliased
 
     spec = tmp_path / "forms.yaml"
     spec.write_text(

@@ -20,7 +20,7 @@ from support import WAPIIBENCH
 from wapii_core.judge.compare import judge
 from wapii_core.base.model import Setup
 from wapii_core.base.protocols import Dataset
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 from wapii_core.judge.wire import judge_wire
 
 def python_adapters() -> list[str]:

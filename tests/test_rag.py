@@ -10,7 +10,7 @@ from support import WAPIIBENCH
 from wapii_core.base.model import Prompt
 from wapii_core.generation.rag import HEADER, Retriever, augment, documentation
 from wapii_core.generation.rag_docs import endpoint_docs
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 
 PETSTORE = WAPIIBENCH / "grammar-cases" / "petstore-expanded-modified.yaml"
 

@@ -18,7 +18,7 @@ from wapii_core.judge.metrics import ROW_NAMES, PaperMetrics
 from wapii_core.base.model import SampleResult
 from wapii_core.report.tables import build_report, describe_paired, load_runs, markdown_report
 from wapii_core.store.record import load_run, load_summary
-from wapii_core.report.row_terms import RATE_ROWS, point_values, task_terms
+from wapii_core.report.rate_terms import RATE_ROWS, point_values, task_terms
 from wapii_core.report.stats import bootstrap_intervals, mcnemar_exact, paired_test
 
 # Four samples judged by hand (metrics.md §6): one correct, one wrong, one illegal, one that did not run.

@@ -13,12 +13,12 @@ import pytest
 import yaml
 
 from support import LARGE_SPEC, WAPIIBENCH, same
-import wapii_core.spec.index as spec_module
-import wapii_core.spec.reader as spec_reader
-from wapii_core.spec import yamlload
+import wapii_core.openapi.index as spec_module
+import wapii_core.openapi.operations as spec_reader
+from wapii_core.openapi import yamlload
 from wapii_core.base.errors import InputError
 from wapii_core.base.paths import cache_dir
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 
 SPECS = WAPIIBENCH / "specs"
 APIS = ("asana", "google_calendar_v3", "google_sheet_v4", "slack")

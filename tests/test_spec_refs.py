@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from wapii_core.spec.documents import read_document
-from wapii_core.spec.openapi_validate import NotCompiled, OperationValidator
-from wapii_core.spec.index import SpecIndex
-from wapii_core.spec.refs import RefError, Resolver
+from wapii_core.openapi.parsing import read_document
+from wapii_core.openapi.request_validation import NotCompiled, OperationValidator
+from wapii_core.openapi.index import SpecIndex
+from wapii_core.openapi.refs import RefError, Resolver
 
 DOC = {
     "components": {

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from support import run_cli
-from wapii_core.spec.documents import read_document
-from wapii_core.spec.openapi_validate import OperationValidator
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.parsing import read_document
+from wapii_core.openapi.request_validation import OperationValidator
+from wapii_core.openapi.index import SpecIndex
 
 PETSTORE = Path(__file__).parent / "data" / "swagger2" / "petstore.yaml"
 HEADERS = {"Accept": "application/json, text/plain, */*"}

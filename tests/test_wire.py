@@ -10,7 +10,7 @@ from support import WAPIIBENCH, needs_shared
 from wapii_core.judge.compare import judge
 from wapii_core.base.model import Sample
 from wapii_core.run.runner import load_dataset
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 from wapii_core.judge.wire import body_kind, canonical_json, judge_wire, js_number, wire_text, wire_view
 
 DEMO = load_dataset("demo", None)

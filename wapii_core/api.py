@@ -39,7 +39,7 @@ _WHERE: dict[str, str] = {
     "WapiiError": "wapii_core.base.errors", "InputError": "wapii_core.base.errors",
     "GenerationPending": "wapii_core.base.errors",
     # The spec index (the judge's view of an OpenAPI description).
-    "SpecIndex": "wapii_core.spec.index",
+    "SpecIndex": "wapii_core.openapi.index",
     # Files and caches.
     "cache_dir": "wapii_core.base.paths", "bundled_specs_dir": "wapii_core.base.paths",
     "write_atomic": "wapii_core.base.atomic", "build_once": "wapii_core.base.staged_dir",
@@ -79,12 +79,12 @@ _WHERE: dict[str, str] = {
     "Dialect": "wapii_core.grammar.values", "ValueRules": "wapii_core.grammar.values",
     "header_literal": "wapii_core.grammar.values", "path_value_chars": "wapii_core.grammar.values",
     "path_text": "wapii_core.grammar.values", "PATH_ESCAPE": "wapii_core.grammar.values",
-    "RunConstraints": "wapii_core.grammar.per_request", "is_constrained": "wapii_core.grammar.per_request",
+    "RunConstraints": "wapii_core.grammar.run_constraints", "is_constrained": "wapii_core.grammar.run_constraints",
     "get_engine": "wapii_core.grammar", "Engine": "wapii_core.grammar",
     "Arr": "wapii_core.grammar.types",
     "Bool": "wapii_core.grammar.types",
     "OneOf": "wapii_core.grammar.types",
-    "Row": "wapii_core.grammar.per_request",
+    "Row": "wapii_core.grammar.run_constraints",
     # What every model backend shares: decoding options (-O), chat messages, answer to program.
     "DecodingOptions": "wapii_core.generation.options",
     "parse_options": "wapii_core.generation.options",

@@ -1,7 +1,7 @@
 """Finding Node.js and npm, and installing pinned npm packages into the cache once, atomically.
 
 Library-neutral: the JavaScript adapters' sandboxed workers (:mod:`wapii_core.sandbox.node.env`)
-and the Swagger 2.0 converter (:mod:`wapii_core.spec.swagger2`) both install what a ``package.json`` and
+and the Swagger 2.0 converter (:mod:`wapii_core.openapi.swagger2`) both install what a ``package.json`` and
 its ``package-lock.json`` pin with :func:`ensure_packages`: ``npm ci`` into
 ``<wapii cache>/<name>/<sha256 of the lock>``, built once among processes
 (:func:`wapii_core.base.staged_dir.build_once`), so that concurrent processes neither install twice

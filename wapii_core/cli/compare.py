@@ -20,7 +20,7 @@ import typer
 from wapii_core.base.errors import WapiiError
 from wapii_core.cli.options import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
                                     DrawsOption, LimitOption, MetricsOption, ModelOption, NoDefaultMetricsOption,
-                                    QuietOption, RequireIsolationOption, parse_options, parse_setups,
+                                    QuietOption, RequireIsolationOption, parse_option_pairs, parse_setups,
                                     refuse_generations_without_replay, require_isolation)
 from wapii_core.cli.run_failures import generation_failures
 
@@ -100,7 +100,7 @@ def compare_command(
         for one_setup in setups:
             config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=name,
                                backend=backend, model=model, setup=one_setup, setting=setting, mode=mode,
-                               generations=replay.get(name), draws=draws, backend_options=parse_options(option),
+                               generations=replay.get(name), draws=draws, backend_options=parse_option_pairs(option),
                                metrics=metric, default_metrics=not no_default_metrics, limit=limit,
                                apis=api or None)
             directory = target / f"{name}-{one_setup.value}"

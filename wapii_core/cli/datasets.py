@@ -9,7 +9,7 @@ from typing import Optional
 
 import typer
 
-from wapii_core.cli.options import BackendOptionsOption, parse_options
+from wapii_core.cli.options import BackendOptionsOption, parse_option_pairs
 from wapii_core.cli.plain_help import App
 
 datasets_app = App(help="List, inspect and download datasets; check, scaffold and generate one for any API.")
@@ -152,7 +152,7 @@ def generate_command(
                             data_dir=data_dir, api=api, max_endpoints=max_endpoints,
                             chunk_endpoints=chunk_endpoints, retries=retries, drop_failing=drop_failing,
                             subset_spec=subset_spec,
-                            backend_options=parse_options(option))
+                            backend_options=parse_option_pairs(option))
     report = generate_dataset(config)
     for line in report.lines():
         typer.echo(line, err=True)

@@ -39,7 +39,7 @@ RequireIsolationOption = Annotated[bool, typer.Option(
     help="Refuse to execute generated code unless every sandbox layer is active (see `wapii doctor`).")]
 
 
-def parse_options(pairs: list[str]) -> dict[str, str]:
+def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
     """``-O KEY=VALUE`` pairs as a mapping; a repeated key adds to a comma-separated list."""
     out: dict[str, str] = {}
     for pair in pairs:

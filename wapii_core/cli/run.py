@@ -11,7 +11,7 @@ import typer
 from wapii_core.base.setups import Setup
 from wapii_core.cli.options import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
                                     DrawsOption, FullOption, LimitOption, MetricsOption, ModelOption,
-                                    NoDefaultMetricsOption, QuietOption, RequireIsolationOption, parse_options,
+                                    NoDefaultMetricsOption, QuietOption, RequireIsolationOption, parse_option_pairs,
                                     parse_setups, refuse_generations_without_replay, require_isolation)
 from wapii_core.cli.run_failures import generation_failures
 
@@ -124,7 +124,7 @@ def run_command(
         config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=adapter,
                            backend=backend, model=model,
                            setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
-                           backend_options=parse_options(option), metrics=metric,
+                           backend_options=parse_option_pairs(option), metrics=metric,
                            default_metrics=not no_default_metrics, limit=limit,
                            apis=api or None, shard=one_shard, sample=sample, sample_seed=seed)
         try:

@@ -6,7 +6,7 @@ matching, the server stripped); the method is defined for that path; every argum
 ``headers``, ``params`` and ``data`` is declared for that operation in that location (the judging's
 own legality rule, :meth:`SpecIndex.is_legal`); required parameters, the required body and required
 body properties are present; and every value is valid for its schema (type, enum, format, ...,
-through openapi-core: :mod:`wapii_core.spec.openapi_validate`). The name-level messages follow the
+through openapi-core: :mod:`wapii_core.openapi.request_validation`). The name-level messages follow the
 WAPIIBench curation check's wording; a problem that check recorded in a sample's ``checks`` field
 is reported too (:func:`recorded_problems`), and so are repeated tasks and repeated requests.
 """
@@ -75,8 +75,8 @@ def _nested(where: str) -> bool:
 def check_dataset(dataset: Dataset, values: bool = True) -> list[Problem]:
     """Every problem of every sample, in dataset order; duplicated tasks and requests too
     (``values``: see :func:`check_sample`)."""
-    from wapii_core.spec.openapi_validate import OperationValidator
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.request_validation import OperationValidator
+    from wapii_core.openapi.index import SpecIndex
 
     specs = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
     validators = {api: OperationValidator.for_spec(path) for api, path in dataset.specs.items()}

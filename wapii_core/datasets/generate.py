@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from wapii_core.datasets.staging import refuse_existing, staged_dataset, write_json
 from wapii_core.base.errors import InputError, WapiiError
-from wapii_core.spec.refs import pointer
+from wapii_core.openapi.refs import pointer
 
 PROMPT_FILE = "dataset_generation_prompt.md"
 TEMPLATE_FILE = "template.json"
@@ -215,7 +215,7 @@ def to_sample(raw: Any, api: str) -> dict[str, Any]:
 
 def generate_dataset(config: GenerateConfig, ask: Ask | None = None) -> GenerationReport:
     """Generate, check, deduplicate and write the dataset; ``ask`` defaults to the configured backend."""
-    from wapii_core.spec.file import read_spec
+    from wapii_core.openapi.spec_file import read_spec
 
     document = read_spec(config.spec)
     api = config.api or config.spec.stem
@@ -277,8 +277,8 @@ def _finish_samples(raw_samples: list[Any], api: str, config: GenerateConfig,
     """Validate, deduplicate, check and index the received samples."""
     from wapii_core.datasets.check import check_sample, request_key
     from wapii_core.base.model import Sample
-    from wapii_core.spec.openapi_validate import OperationValidator
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.request_validation import OperationValidator
+    from wapii_core.openapi.index import SpecIndex
 
     report.received = len(raw_samples)
     spec, validator = SpecIndex.load(config.spec), OperationValidator.for_spec(config.spec)

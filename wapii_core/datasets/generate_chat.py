@@ -52,7 +52,7 @@ def backend_chat(backend: str, model: str, options: dict[str, str], spec: Path, 
                  attempts: int = 1) -> BackendAsk:
     """A :class:`BackendAsk` for the registered ``backend`` serving ``model``."""
     from wapii_core.base import plugins
-    from wapii_core.spec.file import read_spec
+    from wapii_core.openapi.spec_file import read_spec
     from wapii_core.base.model import Setup
     from wapii_core.base.protocols import BackendOptions, Dataset, RunContext
 

@@ -23,13 +23,13 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from wapii_core.datasets.fetch import WAPIIBENCH_FILES, fetch_wapiibench, wapiibench_dir
-from wapii_core.spec.documents import parse_json as _parse_json
-from wapii_core.spec.documents import read_bytes as _read_bytes
+from wapii_core.openapi.parsing import parse_json as _parse_json
+from wapii_core.openapi.parsing import read_bytes as _read_bytes
 from wapii_core.base.errors import InputError, WapiiError, json_type_name
 from wapii_core.base.model import Sample
 from wapii_core.base.paths import bundled_specs_dir
 from wapii_core.base.protocols import Dataset
-from wapii_core.spec.file import read_spec
+from wapii_core.openapi.spec_file import read_spec
 
 
 __all__ = ["BUILTIN_DISPLAY_NAMES", "check_dataset", "load_dataset_dir", "load_wapiibench", "fetch_wapiibench", "load_demo",

@@ -29,8 +29,8 @@ from typing import Any
 from wapii_core.datasets.staging import refuse_existing, staged_dataset, write_json
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.media import FORM_TYPE, JSON_TYPE, MULTIPART_TYPE, is_json, media_type
-from wapii_core.spec.reader import OPERATION_METHODS
-from wapii_core.spec.refs import Resolver
+from wapii_core.openapi.operations import OPERATION_METHODS
+from wapii_core.openapi.refs import Resolver
 
 AXIOS_ACCEPT = "application/json, text/plain, */*"
 """The ``Accept`` header axios sends by default, as every WAPIIBench expected request carries it."""
@@ -62,8 +62,8 @@ def scaffold_samples(spec: Path, api: str, every: int = 1) -> tuple[list[dict[st
     from wapii_core.datasets.check import check_sample
     from wapii_core.datasets.loader import read_spec
     from wapii_core.base.model import Sample
-    from wapii_core.spec.openapi_validate import OperationValidator
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.request_validation import OperationValidator
+    from wapii_core.openapi.index import SpecIndex
 
     document = read_spec(spec)
     index, validator = SpecIndex.load(spec), OperationValidator.for_spec(spec)
@@ -277,7 +277,7 @@ def _required_schemes(operation: dict[str, Any], security: dict[str, Any]) -> li
 
 def scaffold_dataset(spec: Path, out: Path, api: str | None = None, every: int = 1) -> ScaffoldReport:
     """Write the scaffold of ``spec`` to the new directory ``out`` (all at once, nothing half-written)."""
-    from wapii_core.spec.file import read_spec
+    from wapii_core.openapi.spec_file import read_spec
 
     spec, out = Path(spec), Path(out)
     if every < 1:

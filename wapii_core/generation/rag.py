@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from wapii_core.base.model import Prompt, Sample
 from wapii_core.generation.rag_docs import CACHE_FORMAT as DOCS_FORMAT
 from wapii_core.generation.rag_docs import EndpointDoc, endpoint_docs
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 
 if TYPE_CHECKING:
     from wapii_core.base.protocols import Dataset
@@ -70,7 +70,7 @@ class Retriever:
     def for_spec(cls, spec: Path | str | SpecIndex) -> "Retriever":
         """The retriever of a spec file (built once per file content; its documents' tokens cached on
         disk by the spec's sha256, next to the documentation)."""
-        import wapii_core.spec.cache as spec_cache
+        import wapii_core.openapi.cache as spec_cache
 
         index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
         with _lock:

@@ -4,7 +4,7 @@ One :class:`EndpointDoc` per operation (spec order, as the judge's index lists t
 what the retriever indexes (method words, path words, summary, description, parameter and body
 property names and descriptions), ``shown`` the compact documentation put in a prompt (method and
 full URL, summary, then each argument with its type, ``required`` mark and description). The
-spec's templates and methods come from :class:`~wapii_core.spec.index.SpecIndex`; the prose is read from
+spec's templates and methods come from :class:`~wapii_core.openapi.index.SpecIndex`; the prose is read from
 the same document with the index's YAML loader and ``$ref`` resolver.
 """
 
@@ -14,10 +14,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from wapii_core.spec.index import SpecIndex
-from wapii_core.spec.document import spec_document
-from wapii_core.spec.reader import OPERATION_METHODS
-from wapii_core.spec.refs import Resolver
+from wapii_core.openapi.index import SpecIndex
+from wapii_core.openapi.indexed_document import spec_document
+from wapii_core.openapi.operations import OPERATION_METHODS
+from wapii_core.openapi.refs import Resolver
 
 METHOD_WORDS = {"get": "get list retrieve fetch read show find", "post": "create add post send make new",
                 "put": "update replace set edit", "patch": "update modify change edit", "delete": "delete remove"}
@@ -92,8 +92,8 @@ CACHE_FORMAT = 1
 
 def endpoint_docs(index: SpecIndex) -> list[EndpointDoc]:
     """The documentation of every operation of the indexed spec, in the index's order (cached on disk
-    by the spec's sha256, :mod:`wapii_core.spec.cache`: a warm process does not read the document)."""
-    import wapii_core.spec.cache as spec_cache
+    by the spec's sha256, :mod:`wapii_core.openapi.cache`: a warm process does not read the document)."""
+    import wapii_core.openapi.cache as spec_cache
 
     cached = spec_cache.read(index.sha256, "endpoint-docs", CACHE_FORMAT)
     try:

@@ -6,7 +6,7 @@
   once, required ones present; typed values in a language's literal syntax);
 - adapters build the call syntax on top (``wapii_axios_js.grammar``) and return a
   :class:`Constraint` from ``adapter.constraint(spec, setup)``, cached per spec and adapter;
-- :mod:`.per_request` gives a constraining backend the constraint of each request of a run;
+- :mod:`.run_constraints` gives a constraining backend the constraint of each request of a run;
 - :mod:`.engine` is the engine interface a backend uses (:func:`get_engine`: llguidance).
 """
 

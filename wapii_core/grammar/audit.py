@@ -10,7 +10,7 @@ itself used does not allow.
 from __future__ import annotations
 
 from wapii_core.base.model import SPECIAL_HEADERS, SampleResult
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 
 _FIELDS = ("headers", "params", "data")
 

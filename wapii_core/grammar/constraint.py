@@ -25,7 +25,7 @@ from wapii_core.base.paths import cache_dir
 from wapii_core.grammar.lark import WS, alternatives
 
 if TYPE_CHECKING:
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
 log = logging.getLogger("wapii.grammar")
 _STARTER_CALL = re.compile(r"([a-z]+)\(\s*(.*?)\s*,", re.S)
@@ -118,7 +118,7 @@ def adapter_constraint(adapter: str, version: int, spec: "Path | str | SpecIndex
     constraint for the spec file (or loaded index) ``spec`` and ``setup``, cached per adapter, grammar
     ``version`` (bump it whenever the grammar written for a spec changes), spec sha256, setup and options
     (:func:`cached`). ``references=False``: every value a literal; ``compact``: little whitespace."""
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
     index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
     setup = Setup(setup)

@@ -1,6 +1,6 @@
 """The endpoints of an API as a grammar needs them: typed path, query, header and body arguments.
 
-Built from the judge's own spec index (:class:`~wapii_core.spec.index.SpecIndex`: server, templates,
+Built from the judge's own spec index (:class:`~wapii_core.openapi.index.SpecIndex`: server, templates,
 methods, and which argument names are legal) plus the value types of the same spec document,
 read with the index's YAML loader and ``$ref`` resolver (the index keeps names, not schemas).
 Every argument offered here is one the judge calls legal for its endpoint
@@ -21,10 +21,10 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from wapii_core.spec.index import SpecIndex
-from wapii_core.spec.document import spec_document
-from wapii_core.spec.reader import OPERATION_METHODS
-from wapii_core.spec.refs import Resolver
+from wapii_core.openapi.index import SpecIndex
+from wapii_core.openapi.indexed_document import spec_document
+from wapii_core.openapi.operations import OPERATION_METHODS
+from wapii_core.openapi.refs import Resolver
 from wapii_core.grammar.types import (ANY, BOOLEAN, NULL, NUMBER, STRING, Any_, Arr, Notes, Obj, OneOf, VType, one_of,
                                       value_type)
 

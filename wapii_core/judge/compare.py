@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wapii_core.base.model import ERROR_KINDS, FIELDS, SPECIAL_HEADERS, Sample, SampleResult
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 
 VERDICTS = ("correct", "incorrect_value", "missing", "unnecessary", "illegal")
 """The verdicts an argument can get."""

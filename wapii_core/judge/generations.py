@@ -57,7 +57,7 @@ class Judge:
 
     def __init__(self, adapter: Adapter, dataset: Dataset, mode: str | None = None, constrained: bool = False) -> None:
         from wapii_core.judge.compare import judge
-        from wapii_core.spec.index import SpecIndex
+        from wapii_core.openapi.index import SpecIndex
         from wapii_core.judge.wire import judge_wire
 
         mode = mode or default_mode(adapter)

@@ -3,7 +3,7 @@
 The paper's verdicts judge argument *names* (declared or not) and compare values with the expected
 ones; they never ask whether a value is valid for its schema. This provider validates every
 executed sample's captured request (``SampleResult.request``) as openapi-core validates it
-(:mod:`wapii_core.spec.openapi_validate`) against the operation it addresses — its first candidate path
+(:mod:`wapii_core.openapi.request_validation`) against the operation it addresses — its first candidate path
 that defines its method (a request with none is already an illegal URL or method by name and is
 not validated) — and reports how many validated requests carry each kind of violation: a wrong
 type, a bad enum value, a missing required parameter / body / body property, or another schema
@@ -21,7 +21,7 @@ from typing import Any, Iterable
 from wapii_core.base.metric_kinds import Metric
 from wapii_core.base.model import SampleResult
 from wapii_core.base.text import exception_line
-from wapii_core.spec.openapi_validate import KINDS, Violation
+from wapii_core.openapi.request_validation import KINDS, Violation
 from wapii_core.base.protocols import Dataset
 
 KIND_ROWS = {"type": "Wrong types (v)", "enum": "Bad enum values (v)",
@@ -93,8 +93,8 @@ class SpecValidation:
 
     def aggregate(self, results: Iterable[SampleResult], dataset: Dataset) -> dict[str, Any]:
         """Overall rates and counts, ``per_api`` and the ``violations`` messages."""
-        from wapii_core.spec.openapi_validate import OperationValidator
-        from wapii_core.spec.index import SpecIndex
+        from wapii_core.openapi.request_validation import OperationValidator
+        from wapii_core.openapi.index import SpecIndex
 
         specs: dict[str, Any] = {}
         validators: dict[str, Any] = {}

@@ -20,7 +20,7 @@ wire and compares that, with the judging rules of metrics.md §4-6 otherwise unc
 - **methods** as sent: a captured ``sent_method`` that is not upper-case (fetch sends ``patch`` as
   written, and a server does not read it as ``PATCH``) is no method of the spec;
 - **URLs** match the spec's path templates literally (the ``strict`` matching of
-  :mod:`wapii_core.spec.index`): ``/chat_postMessage`` is not Slack's ``/chat.postMessage`` on the wire.
+  :mod:`wapii_core.openapi.index`): ``/chat_postMessage`` is not Slack's ``/chat.postMessage`` on the wire.
 
 The stored result keeps the adapter's neutral request; only the verdicts come from the wire view.
 """
@@ -35,7 +35,7 @@ from typing import Any
 from wapii_core.judge.compare import judge
 from wapii_core.base.media import form_kind, header_value
 from wapii_core.base.model import SPECIAL_HEADERS, Sample, SampleResult
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 
 MODE = "wire"
 CANONICAL_HEADERS = (*SPECIAL_HEADERS, "Authorization")

@@ -1,7 +1,7 @@
 """What every Python HTTP-library adapter shares.
 
 The per-library rules' shape (:mod:`.library`), cutting the first request out of a program
-(:mod:`.extract`), the typed query values read from its source (:mod:`.written`), the harness's run
+(:mod:`.extract`), the typed query values read from its source (:mod:`.source_query`), the harness's run
 loop inside the sandbox (:mod:`.harness`), the captured request as a record (:mod:`.recording`), its
 normalisation (:mod:`.normalise`), the pool result as a
 :class:`~wapii_core.base.model.Capture` (:mod:`.capture`), the adapter base with its sandboxed pool

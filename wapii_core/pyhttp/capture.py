@@ -7,7 +7,7 @@ from typing import Any
 
 from wapii_core.base.model import Capture
 from wapii_core.pyhttp.recording import wire_record
-from wapii_core.pyhttp.written import written_query
+from wapii_core.pyhttp.source_query import written_query
 from wapii_core.sandbox.wire_capture import WireError, parse_requests
 
 
@@ -20,7 +20,7 @@ def python_capture(result: Any, call: str) -> Capture:
     is ``no_request``; bytes that are no HTTP request, or hints of the wrong shape, are a
     ``runtime_error`` with a ``bad_capture`` detail. The request itself comes only from the bytes
     sent, and the typed query values of reference mode from the source of ``call``
-    (:mod:`wapii_core.pyhttp.written`): the snippet's own answer can make it fail, never change what
+    (:mod:`wapii_core.pyhttp.source_query`): the snippet's own answer can make it fail, never change what
     it is judged on.
     """
     if not result.ok:

@@ -3,7 +3,7 @@
 Inside the sandboxed snippet process, an adapter's harness takes the :data:`RequestMessage` its library
 built (method, full URL, headers in the order and spelling sent, body bytes) for the wire channel.
 On the supervisor's side, :func:`wire_record` turns a parsed wire request,
-with what the code wrote for its query (:mod:`.written`: the URL and the typed ``params=`` values,
+with what the code wrote for its query (:mod:`.source_query`: the URL and the typed ``params=`` values,
 read from the source), into the record that :mod:`wapii_core.pyhttp.normalise` reads (``method``, ``url``,
 ``headers``, ``body`` as text or base64, ``passed``).
 """
@@ -100,7 +100,7 @@ def checked_passed(passed: Any) -> dict[str, Any]:
 
 def wire_record(request: Any, passed: Any) -> dict[str, Any]:
     """The record :mod:`wapii_core.pyhttp.normalise` reads, from a :class:`~wapii_core.sandbox.wire_capture.WireRequest`
-    and what the code wrote for its query (:func:`.written.written_query`; ValueError when malformed)."""
+    and what the code wrote for its query (:func:`.source_query.written_query`; ValueError when malformed)."""
     return {
         "method": request.method,
         "url": request.target,

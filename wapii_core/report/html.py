@@ -9,7 +9,7 @@ from __future__ import annotations
 from html import escape
 from pathlib import Path
 
-from wapii_core.report.tables import Report, Table, describe_paired, describe_run, failure_lines, format_cell, format_interval
+from wapii_core.report.tables import Report, Table, describe_paired, run_description_line, failure_lines, format_cell, format_interval
 
 STYLE = """
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2rem auto; max-width: 1200px;
@@ -138,7 +138,7 @@ def render_html(report: Report, plots: list | None = None, differences: list | N
     parts = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{title}</title>", f"<style>{STYLE}</style></head><body>", f"<h1>{title}</h1>", "<ul>"]
-    parts += [f"<li>{_inline_markdown(describe_run(run))}</li>" for run in report.runs]
+    parts += [f"<li>{_inline_markdown(run_description_line(run))}</li>" for run in report.runs]
     parts.append("</ul>")
     from wapii_core.report.legend import METRICS_DOC
 
@@ -185,7 +185,7 @@ def _labelled(svg: str, caption: str) -> str:
 
 
 def _inline_markdown(text: str) -> str:
-    """The ``**bold**`` and ```code``` of :func:`describe_run` as HTML."""
+    """The ``**bold**`` and ```code``` of :func:`run_description_line` as HTML."""
     import re
 
     html = escape(text)

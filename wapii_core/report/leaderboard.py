@@ -34,7 +34,7 @@ LOWER_IS_BETTER = {"Illegal URLs (e)", "Illegal methods (e)", "Illegal arguments
 
 def _cells(run: "RunData", resamples: int, seed: int) -> list["Cell"]:
     from wapii_core.report.tables import Cell
-    from wapii_core.report.row_terms import COUNT_ROWS
+    from wapii_core.report.rate_terms import COUNT_ROWS
 
     values = run.summary.overall
     judged = run.summary.judged

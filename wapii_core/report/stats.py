@@ -2,7 +2,7 @@
 
 - :func:`bootstrap_intervals`: a seeded percentile bootstrap that resamples *tasks* (all draws of a
   task stay together) with replacement and recomputes every rate row on each resample, as one
-  matrix product over all resamples (:mod:`wapii_core.report.row_terms`).
+  matrix product over all resamples (:mod:`wapii_core.report.rate_terms`).
 - :func:`paired_test`: for two runs over the same tasks, the difference in the rate of correct
   implementations, with a paired bootstrap interval (the same resampled tasks for both runs) and a
   p-value: the **exact McNemar test** (two-sided binomial test on the discordant tasks) when every
@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Iterable, Iterator
 
 from wapii_core.base.model import SampleResult
-from wapii_core.report.row_terms import RATE_ROWS, Terms, task_terms
+from wapii_core.report.rate_terms import RATE_ROWS, Terms, task_terms
 
 DEFAULT_RESAMPLES = 2000
 DEFAULT_SEED = 0

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from wapii_core.base.model import SampleResult
-from wapii_core.report.row_terms import COUNT_ROWS, lower_is_better
+from wapii_core.report.rate_terms import COUNT_ROWS, lower_is_better
 from wapii_core.store.record import FailedGeneration, RunRecord, Summary
 
 RunColumn = tuple[str, RunRecord, Summary]
@@ -281,7 +281,7 @@ def task_scope(run: RunData) -> str:
     return f"{tasks} of {of} tasks ({'; '.join(why) or 'a part of the dataset'}), "
 
 
-def describe_run(run: RunData) -> str:
+def run_description_line(run: RunData) -> str:
     """One line: dataset, adapter, backend, model, setup, setting, mode and completeness."""
     r, s = run.run, run.summary
     model = f", model `{r.model}`" if r.model else ""
@@ -337,7 +337,7 @@ def render_markdown(report: Report) -> str:
     from wapii_core.report.legend import METRICS_DOC, legend
 
     out = ["# wapii report", ""]
-    out += [f"- {describe_run(run)}" for run in report.runs]
+    out += [f"- {run_description_line(run)}" for run in report.runs]
     out += ["", f"What every row means: `{METRICS_DOC}` in the wapii repository."]
     if report.resamples:
         out.append(f"Brackets: 95 % bootstrap interval ({report.resamples} resamples of tasks, seed {report.seed}).")

@@ -27,7 +27,7 @@ from wapii_core.store.lock import RunLock
 from wapii_core.store.record import RECORD_VERSION, RunRecord, Summary
 from wapii_core.store.rundir import REPORT_FILE, SUMMARY_FILE, RunStore, write_atomic, write_json
 
-__all__ = ["CHUNK", "MODES", "SETTINGS", "Judge", "RunConfig", "describe_run", "evaluate", "finish",
+__all__ = ["CHUNK", "MODES", "SETTINGS", "Judge", "RunConfig", "new_run_record", "evaluate", "finish",
            "load_dataset", "metric_names", "pending_requests", "run", "select_samples"]
 
 CHUNK = 64
@@ -129,7 +129,7 @@ def git_commit() -> str | None:
     return done.stdout.strip() or None
 
 
-def describe_run(config: RunConfig, dataset: Dataset, backend: Any,
+def new_run_record(config: RunConfig, dataset: Dataset, backend: Any,
                  task_set: dict[str, Any] | None = None) -> RunRecord:
     """The contents of run.json (``task_set``: the samples a backend's generations hold, when it
     holds only some: :func:`wapii_core.run.tasks.backend_tasks`)."""
@@ -273,7 +273,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
             raise WapiiError(f"backend {config.backend!r} cannot decode under constraints "
                              f"(setting {config.setting!r})")
         judge = _judge_for(adapter, inputs)
-        store = RunStore.open(out_dir, describe_run(config, dataset, backend, task_set), lock=lock, fresh=force)
+        store = RunStore.open(out_dir, new_run_record(config, dataset, backend, task_set), lock=lock, fresh=force)
         stack.callback(store.close)
         if store.generations or store.results:
             note(resume_note(out_dir, store, keys))

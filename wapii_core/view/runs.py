@@ -102,7 +102,7 @@ class _Endpoints:
 
     def _index(self, api: str) -> Any:
         if api not in self._indexes:
-            from wapii_core.spec.index import SpecIndex
+            from wapii_core.openapi.index import SpecIndex
 
             path = self.dataset.specs.get(api) if self.dataset else None
             try:
@@ -146,7 +146,7 @@ class _Endpoints:
 
     def _document(self, api: str) -> dict[str, Any] | None:
         if api not in self._documents:
-            from wapii_core.spec.documents import document_of
+            from wapii_core.openapi.parsing import document_of
 
             index = self._index(api)
             try:

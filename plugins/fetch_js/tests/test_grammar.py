@@ -6,7 +6,7 @@ import pytest
 
 from wapii_core.grammar import accepts, get_engine
 from wapii_core.base.model import Setup
-from wapii_core.spec.index import SpecIndex
+from wapii_core.openapi.index import SpecIndex
 from wapii_fetch_js.grammar import build_constraint
 from wapii_fetch_js.render import render_program
 

@@ -246,7 +246,7 @@ def stratified_samples(dataset: Dataset) -> list[Sample]:
     call to check (axios_js's full setup had none). 42 samples in all, against every 4th (99)
     before; the whole dataset is ``benchmarks/bench_constrained_legality.py``'s."""
     from wapii_core.grammar.endpoints import load_api
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
     indexes = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
     apis = {api: load_api(index) for api, index in indexes.items()}
@@ -300,7 +300,7 @@ def undeclared_key_probes(dataset: Dataset, samples: list[Sample]) -> list[tuple
     """Each sample whose endpoint takes a body, with a top-level body key its schema does not declare
     added: the judge counts such a key illegal whatever the schema says, so no grammar may allow it."""
     from wapii_core.grammar.endpoints import load_api
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
     apis = {api: load_api(SpecIndex.load(path)) for api, path in dataset.specs.items()}
     probes = []
@@ -322,7 +322,7 @@ def shadow_probes(dataset: Dataset, samples: list[Sample]) -> list[tuple[Sample,
     import re
 
     from wapii_core.grammar.endpoints import load_api
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
     probes = []
     for sample in samples:
@@ -348,7 +348,7 @@ def refused_or_legal(adapter, dataset: Dataset, probes: list[tuple[Sample, dict]
     from types import SimpleNamespace
 
     from wapii_core.grammar.audit import own_endpoint_illegal
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
     constraints = {api: adapter.constraint(path, Setup.full) for api, path in dataset.specs.items()}
     accepted, telling = [], 0
@@ -411,7 +411,7 @@ def test_constrained_wapii_tiny_produces_no_illegal_url_method_or_argument(wapii
     test would prove nothing."""
     from wapii_core.grammar.audit import constraint_breaches
     from wapii_core.run.runner import Judge
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
     from wapii_hf_models.backend import HFBackend
 
     subset = Dataset("wapiibench", stratified_samples(wapiibench), wapiibench.specs, wapiibench.display_names,

@@ -1,7 +1,7 @@
 """Constrained generation for the ``hf`` backend: batched decoding under per-request grammars.
 
 Which grammar each request gets, and which part of its region the prompt already holds, comes from
-:class:`wapii_core.grammar.per_request.RunConstraints` (one ``Row`` per request).
+:class:`wapii_core.grammar.run_constraints.RunConstraints` (one ``Row`` per request).
 :class:`ConstrainedDecoder` wraps a :class:`~.decoding.BatchDecoder`: one matcher per row (fed
 that part first), the grammar mask applied at every step by
 :class:`~.logits.GrammarLogitsProcessor`, and each completion's finish reason taken from it

@@ -51,7 +51,7 @@ def test_every_request_carries_its_grammar_and_the_enforced_grammar_leaves_no_il
         tmp_path, model_name, demo, setup, style):
     """Even-numbered samples answer with the expected call, the others with a hallucinated URL: the
     server cuts those where the grammar stops allowing them, so they end ``incomplete_request``."""
-    from wapii_core.spec.index import SpecIndex
+    from wapii_core.openapi.index import SpecIndex
 
     dataset, adapter = demo
     answers = expected_answers(dataset, adapter, Setup(setup))

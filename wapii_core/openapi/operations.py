@@ -1,9 +1,9 @@
-"""Reduce an OpenAPI 3 document to what judging needs (the data behind :class:`~wapii_core.spec.index.SpecIndex`).
+"""Reduce an OpenAPI 3 document to what judging needs (the data behind :class:`~wapii_core.openapi.index.SpecIndex`).
 
 Mirrors how openapi3-parser, which the reference evaluation uses, presents a spec: operations are
 the path item's ``get`` … ``trace`` keys, and every operation's parameter list is its own
 parameters followed by the path-level ones. ``$ref`` chains are followed (strictly, by
-:class:`wapii_core.spec.refs.Resolver`: a broken one is an error) for path items, parameters,
+:class:`wapii_core.openapi.refs.Resolver`: a broken one is an error) for path items, parameters,
 request bodies, media types and schemas; a request body's legal properties are the top-level ``properties`` of its *first* media type's schema, with ``allOf`` parts merged.
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from wapii_core.base.errors import InputError
-from wapii_core.spec.refs import Resolver
+from wapii_core.openapi.refs import Resolver
 
 OPERATION_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 """Path-item keys that are operations, in openapi3-parser's order."""

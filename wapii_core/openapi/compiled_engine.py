@@ -2,10 +2,10 @@
 
 For each (template, method) it meets, :class:`CompiledSpec` works out once what openapi-core
 would do for every request to it: the operation its path finder picks
-(:mod:`wapii_core.spec.openapi_finder`), that operation's parameters in openapi-core's order with
+(:mod:`wapii_core.openapi.path_finder`), that operation's parameters in openapi-core's order with
 their location, style, explode, required flag, default and the cast of their schema type, the
 request body's media types (with the JSON alias judging adds, see
-:func:`wapii_core.spec.openapi_reference.json_aliased`), the form fields' casts, and one jsonschema
+:func:`wapii_core.openapi.openapi_core_engine.json_aliased`), the form fields' casts, and one jsonschema
 ``OAS30WriteValidator`` per schema, created exactly as openapi-core creates it (same class,
 format checker and ``$ref`` resolver). A request then costs a few dictionary lookups, casts and
 the jsonschema validation of the values it carries.
@@ -33,7 +33,7 @@ from urllib.parse import parse_qsl
 from werkzeug.datastructures import Headers
 
 from wapii_core.base.media import FORM_TYPE, MULTIPART_TYPE
-from wapii_core.spec.openapi_decoding import (
+from wapii_core.openapi.request_decoding import (
     OPENAPI_CORE_JSON,
     NO_COOKIES,
     CastFailure,
@@ -52,11 +52,11 @@ from wapii_core.spec.openapi_decoding import (
     same,
     simple_load,
 )
-from wapii_core.spec.openapi_finder import find, request_url
-from wapii_core.spec.openapi_reference import aliased_contents
-from wapii_core.spec.refs import Resolver
+from wapii_core.openapi.path_finder import find, request_url
+from wapii_core.openapi.openapi_core_engine import aliased_contents
+from wapii_core.openapi.refs import Resolver
 
-from wapii_core.spec.openapi_validate import (
+from wapii_core.openapi.request_validation import (
     OperationValidator,
     Violation,
     Wire,

@@ -4,7 +4,7 @@ openapi-core reads a parameter or form field through its style (``form_loads``, 
 from werkzeug's ``ImmutableMultiDict`` / ``Headers``, casts it by its schema type
 (``SchemaCaster``), finds the body's media type (``MediaTypeFinder``) and parses a multipart body
 with the standard library's e-mail parser. The functions here do the same on lists and dicts,
-for the cases :mod:`wapii_core.spec.openapi_compiled` covers; each raises :class:`Unsupported` where
+for the cases :mod:`wapii_core.openapi.compiled_engine` covers; each raises :class:`Unsupported` where
 openapi-core would take a path they do not follow, and the request is then left to openapi-core.
 """
 

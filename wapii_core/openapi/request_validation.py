@@ -12,9 +12,9 @@ the enum), ``missing_required`` (a required parameter, body or body property is 
 ``other`` (format, range, pattern, ...). Whether a *name* is declared at all is the comparison's
 job (metrics.md §5), not this module's.
 
-Two engines give these answers. :mod:`~wapii_core.spec.openapi_compiled` builds what an operation
+Two engines give these answers. :mod:`~wapii_core.openapi.compiled_engine` builds what an operation
 needs once (its parameters, casts, media types and jsonschema validators) and then validates a
-request in microseconds; :mod:`~wapii_core.spec.openapi_reference` runs openapi-core itself (about
+request in microseconds; :mod:`~wapii_core.openapi.openapi_core_engine` runs openapi-core itself (about
 10 ms a request) and serves every operation the compiled engine does not cover (content-typed
 parameters, styles other than form and simple, object-typed parameters and form fields,
 composed schemas with object parts where openapi-core casts, media types other than JSON and
@@ -37,7 +37,7 @@ from urllib.parse import urlencode
 
 from wapii_core.base.media import MULTIPART_TYPE, form_kind, header_value, is_json, media_type
 from wapii_core.base.text import exception_line
-from wapii_core.spec.refs import Resolver
+from wapii_core.openapi.refs import Resolver
 
 KINDS = ("type", "enum", "missing_required", "other")
 
@@ -123,8 +123,8 @@ class OperationValidator:
     @classmethod
     def for_spec(cls, path: Path) -> "OperationValidator":
         """The validator of the spec file at ``path`` (one per file content and process)."""
-        from wapii_core.spec.file import read_spec
-        from wapii_core.spec.documents import read_document
+        from wapii_core.openapi.spec_file import read_spec
+        from wapii_core.openapi.parsing import read_document
 
         sha256 = read_document(path).sha256
         with _cache_lock:
@@ -220,7 +220,7 @@ class OperationValidator:
 
         A form or multipart request is validated as that form (openapi-core casts its strings) when
         the operation declares that media type; anything else is validated as JSON against the
-        declared schema (a JSON alias of its first media type, see ``openapi_reference``), so a JSON
+        declared schema (a JSON alias of its first media type, see ``openapi_core_engine``), so a JSON
         body sent to an operation that only declares a form is judged by the values it carries.
         """
         declared = [media_type(m) for m in self.declared_media_types(template, method)]
@@ -271,9 +271,9 @@ class OperationValidator:
                 engine = self._engines.get(name)
                 if engine is None:
                     if name == "compiled":
-                        from wapii_core.spec.openapi_compiled import CompiledSpec as Engine
+                        from wapii_core.openapi.compiled_engine import CompiledSpec as Engine
                     else:
-                        from wapii_core.spec.openapi_reference import ReferenceSpec as Engine
+                        from wapii_core.openapi.openapi_core_engine import ReferenceSpec as Engine
                     engine = self._engines[name] = Engine(self)
         return engine
 

@@ -25,8 +25,8 @@ never a legal argument; a request body whose first media type is not an object s
 properties (an ``allOf`` schema contributes the union of its parts' and its own properties).
 
 An index is cached twice: in process (per file content and path) and on disk, as JSON, under
-``cache_dir()/specs/<sha256 of the file>.index.json`` (:mod:`wapii_core.spec.cache`). A spec
-that must be indexed is parsed by the shared reader (:mod:`wapii_core.spec.documents`), so the other
+``cache_dir()/specs/<sha256 of the file>.index.json`` (:mod:`wapii_core.openapi.cache`). A spec
+that must be indexed is parsed by the shared reader (:mod:`wapii_core.openapi.parsing`), so the other
 consumers of its document do not parse it again.
 """
 
@@ -38,10 +38,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import wapii_core.spec.cache as spec_cache
-import wapii_core.spec.reader as spec_reader
+import wapii_core.openapi.cache as spec_cache
+import wapii_core.openapi.operations as spec_reader
 from wapii_core.base.errors import InputError
-from wapii_core.spec.reader import Operation, PathItem
+from wapii_core.openapi.operations import Operation, PathItem
 
 CACHE_FORMAT = 3
 """Bumped whenever the cached data's shape or meaning changes (old cache files are then rebuilt)."""
@@ -288,7 +288,7 @@ class SpecIndex:
             return cached
         data = _decode(spec_cache.read(sha, "index", CACHE_FORMAT))
         if data is None:
-            from wapii_core.spec.documents import document_of
+            from wapii_core.openapi.parsing import document_of
 
             data = spec_reader.read(path, document_of(path, raw).data)
             spec_cache.write(sha, "index", CACHE_FORMAT, _encode(data), tree=True, string_keys=True)

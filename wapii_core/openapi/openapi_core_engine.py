@@ -1,6 +1,6 @@
 """The reference engine of request validation: openapi-core itself, about 10 ms a request.
 
-It serves every operation the compiled engine (:mod:`wapii_core.spec.openapi_compiled`) does not cover,
+It serves every operation the compiled engine (:mod:`wapii_core.openapi.compiled_engine`) does not cover,
 and it is what that engine is held equal to. openapi-core validates against a copy of the spec
 in which every request body without a JSON media type also accepts ``application/json`` with the
 schema of its first media type (what judging reads, metrics.md §5; see :func:`json_aliased`).
@@ -12,9 +12,9 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from wapii_core.spec.refs import Resolver
+from wapii_core.openapi.refs import Resolver
 
-from wapii_core.spec.openapi_validate import (
+from wapii_core.openapi.request_validation import (
     OperationValidator,
     Violation,
     Wire,

@@ -13,7 +13,7 @@ and ``definitions`` to ``components/schemas``, which is how judging then reads t
 
 The spec file is the user's input, not generated code, so Node runs outside the sandbox. The
 converted document is cached per user by the source's sha256 and the converter's lock
-(:mod:`wapii_core.spec.cache`), so Node runs once per description. Where conversion is not possible
+(:mod:`wapii_core.openapi.cache`), so Node runs once per description. Where conversion is not possible
 (no Node.js or npm, the install or the converter failing) the spec is refused with one line.
 
 What is derived from a spec (index, grammars, retrieval) is cached by the *source's* sha256, so a
@@ -26,7 +26,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import wapii_core.spec.cache as spec_cache
+import wapii_core.openapi.cache as spec_cache
 from wapii_core.base.errors import InputError, MissingToolError, WapiiError
 from wapii_core.base.text import shortened
 

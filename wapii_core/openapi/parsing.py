@@ -2,10 +2,10 @@
 
 :func:`read_document` is how the dataset loader, the spec index, schema validation, retrieval
 documentation and grammar building get a spec's parsed document. A file ending in ``.json`` is
-parsed as JSON, any other as YAML (with :mod:`wapii_core.spec.yamlload`, equal to ``yaml.safe_load``).
-A Swagger 2.0 description is read as its OpenAPI 3.0 conversion (:mod:`wapii_core.spec.swagger2`).
+parsed as JSON, any other as YAML (with :mod:`wapii_core.openapi.yamlload`, equal to ``yaml.safe_load``).
+A Swagger 2.0 description is read as its OpenAPI 3.0 conversion (:mod:`wapii_core.openapi.swagger2`).
 A document is parsed at most once per process (memoised by the file's sha256); a YAML document
-also at most once per user (stored as JSON in :mod:`wapii_core.spec.cache`, keyed by the same
+also at most once per user (stored as JSON in :mod:`wapii_core.openapi.cache`, keyed by the same
 sha256: reading that back is JSON's C parser, several times faster than YAML's). A JSON document
 is not stored again: reading a copy would cost what parsing the file costs. Every reader gets the
 same object, to be treated as read-only.
@@ -28,10 +28,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-import wapii_core.spec.cache as spec_cache
+import wapii_core.openapi.cache as spec_cache
 from wapii_core.base import fastjson
 from wapii_core.base.errors import InputError
-from wapii_core.spec import swagger2
+from wapii_core.openapi import swagger2
 
 FORMAT = 1
 """Version of the cached documents' layout (bumped when the parser's results change)."""
@@ -166,10 +166,10 @@ def parse_yaml(path: Path, raw: bytes) -> Any:
 
 def parse_yaml_tree(path: Path, raw: bytes) -> tuple[Any, bool]:
     """:func:`parse_yaml`, and whether the document is a tree with string keys
-    (:func:`wapii_core.spec.yamlload.load_tree`)."""
+    (:func:`wapii_core.openapi.yamlload.load_tree`)."""
     import yaml
 
-    from wapii_core.spec import yamlload
+    from wapii_core.openapi import yamlload
 
     try:
         return yamlload.load_tree(raw.decode("utf-8"))

@@ -1,7 +1,7 @@
 """The per-user disk cache of what wapii derives from a spec file, keyed by the file's sha256.
 
 An entry is ``cache_dir()/specs/<sha256>.<kind>.json``: a header line (``format``, ``sha256``,
-``kind``, ``tagged``) and the data as JSON (:mod:`wapii_core.spec.tagged_json`), kept as every
+``kind``, ``tagged``) and the data as JSON (:mod:`wapii_core.openapi.tagged_json`), kept as every
 disk-cache entry is (:mod:`wapii_core.base.disk_cache`: trusted only when it is this user's, a miss
 otherwise, written atomically and best effort).
 """
@@ -13,7 +13,7 @@ from typing import Any
 
 from wapii_core.base.disk_cache import read_entry_with_header, write_entry
 from wapii_core.base.paths import cache_dir
-from wapii_core.spec import tagged_json
+from wapii_core.openapi import tagged_json
 
 
 def entry_path(sha256: str, kind: str) -> Path:
@@ -40,7 +40,7 @@ def write(sha256: str, kind: str, format_version: int, data: Any, tree: bool = F
           string_keys: bool = False) -> None:
     """Store ``data`` (atomically; silently skipped when it cannot be stored exactly or at all);
     ``tree``: no object is reachable twice in it, ``string_keys``: and every mapping key in it is a
-    string, no value a tuple (see :func:`wapii_core.spec.tagged_json.dumps`)."""
+    string, no value a tuple (see :func:`wapii_core.openapi.tagged_json.dumps`)."""
     try:
         text, tagged = tagged_json.dumps(data, tree=tree, string_keys=string_keys)
     except (tagged_json.Unencodable, RecursionError):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from wapii_core.spec.documents import read_document
+from wapii_core.openapi.parsing import read_document
 from wapii_core.base.errors import InputError, json_type_name
 
 
@@ -19,7 +19,7 @@ def read_spec(path: Path) -> dict[str, Any]:
     shape; raise InputError otherwise.
 
     The document is shared with every other reader of the same file content
-    (:func:`wapii_core.spec.documents.read_document`): treat the result as read-only.
+    (:func:`wapii_core.openapi.parsing.read_document`): treat the result as read-only.
     """
     path = Path(path)
     if not path.is_file():
@@ -37,7 +37,7 @@ def _check_openapi(path: Path, document: Any) -> None:
     if not isinstance(document, dict):
         raise fail(f"the top level is {json_type_name(document)}, expected a mapping")
     version = document.get("openapi")
-    if version is None:  # a Swagger 2.0 description was read as its conversion (wapii_core.spec.swagger2)
+    if version is None:  # a Swagger 2.0 description was read as its conversion (wapii_core.openapi.swagger2)
         raise fail("no 'openapi: 3.x' field")
     if not str(version).startswith("3."):
         raise fail(f"'openapi' is {str(version)!r}, expected 3.x")

@@ -2,16 +2,16 @@
 
 The grammar builder (schemas) and the retrieval documentation (prose) read the whole document;
 :func:`spec_document` hands them the one the shared reader parsed
-(:func:`wapii_core.spec.documents.read_document`: once per file content, cached on disk).
+(:func:`wapii_core.openapi.parsing.read_document`: once per file content, cached on disk).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.spec.documents import read_document
-from wapii_core.spec.index import SpecIndex
-from wapii_core.spec.refs import Resolver
+from wapii_core.openapi.parsing import read_document
+from wapii_core.openapi.index import SpecIndex
+from wapii_core.openapi.refs import Resolver
 
 
 def spec_document(index: SpecIndex) -> tuple[dict[str, Any], Resolver]:
