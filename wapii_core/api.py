@@ -41,6 +41,8 @@ _WHERE: dict[str, str] = {
     # The spec index (the judge's view of an OpenAPI description).
     "SpecIndex": "wapii_core.openapi.index",
     # Files and caches.
+    # Text: one line, cut to a length (error messages, stored details).
+    "shortened_line": "wapii_core.base.text",
     "cache_dir": "wapii_core.base.paths", "bundled_specs_dir": "wapii_core.base.paths",
     "write_atomic": "wapii_core.base.atomic", "build_once": "wapii_core.base.staged_dir",
     "GenerationCache": "wapii_core.generation.gencache", "CachedAnswer": "wapii_core.generation.gencache",

@@ -23,6 +23,11 @@ def one_line(text: object, limit: int | None = None) -> str:
     return line if limit is None else shortened(line, limit)
 
 
+def shortened_line(text: object, limit: int = MAX_DETAIL) -> str:
+    """:func:`one_line`, always cut to ``limit`` characters (default :data:`MAX_DETAIL`)."""
+    return one_line(text, limit)
+
+
 def exception_line(exc: BaseException, limit: int = 200) -> str:
     """``TypeError: message`` on one line, cut to ``limit`` characters (for error details in run files)."""
     return one_line(f"{type(exc).__name__}: {exc}", limit)

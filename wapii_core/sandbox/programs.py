@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wapii_core.base.text import MAX_DETAIL
 from wapii_core.sandbox import bwrap, landlock
 from wapii_core.sandbox.launch import Plan, Program, plan
 from wapii_core.sandbox.layers import Isolation, Layer, enforce
@@ -65,7 +66,6 @@ from wapii_core.sandbox.limits import GiB, Limits, clean_env
 from wapii_core.sandbox.supervisor import ELAPSED, Supervisor
 
 ERRORS = ("exited", "timeout", "worker_died", "runtime_error")
-MAX_DETAIL = 500
 MAX_OUTPUT = 64 << 10
 
 

@@ -22,6 +22,8 @@ from urllib.parse import urlsplit
 import urllib3
 from urllib3.exceptions import HTTPError, NewConnectionError, ProxyError, SSLError, TimeoutError
 
+from wapii_core.api import shortened_line
+
 Kind = Literal["unreachable", "transient"]
 
 
@@ -59,10 +61,9 @@ def detail(exc: BaseException) -> str:
 
 
 def one_line(text: str, limit: int = 200) -> str:
-    """``text`` with its whitespace collapsed, cut to ``limit`` characters (an ellipsis ending a cut
-    one): how a server's answer or an error appears in a message."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    """``text`` with its whitespace collapsed, cut to ``limit`` characters (the core's shortening):
+    how a server's answer or an error appears in a message."""
+    return shortened_line(text, limit)
 
 
 def redact(text: str, secret: str | None) -> str:
