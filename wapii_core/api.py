@@ -144,9 +144,11 @@ _WHERE: dict[str, str] = {
     "java_string": "wapii_core.jvm.javasource",
     "find_jdk": "wapii_core.jvm.toolchain",
     "java_body_text": "wapii_core.jvm.render",
-    "java_encoded_url": "wapii_core.jvm.render",
     "java_header_text": "wapii_core.jvm.render",
-    "java_query_string": "wapii_core.jvm.render",
+    "JavaProgram": "wapii_core.jvm.program",
+    "java_starter_code": "wapii_core.jvm.program",
+    "java_prompt": "wapii_core.jvm.program",
+    "java_program": "wapii_core.jvm.program",
 }
 """Where each public name lives (imported on first use)."""
 
