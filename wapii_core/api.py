@@ -145,9 +145,6 @@ _WHERE: dict[str, str] = {
     "java_body_text": "wapii_core.jvm.render",
     "java_header_text": "wapii_core.jvm.render",
     "JavaProgram": "wapii_core.jvm.program",
-    "java_starter_code": "wapii_core.jvm.program",
-    "java_prompt": "wapii_core.jvm.program",
-    "java_program": "wapii_core.jvm.program",
 }
 """Where each public name lives (imported on first use)."""
 

@@ -45,40 +45,35 @@ class JavaProgram:
     builder_tail: Callable[[dict[str, Any]], str]
     """The builder calls after the URL (headers, method, body) through the end of the statement."""
 
+    def starter(self, sample: Sample, setup: Setup) -> str:
+        """The prompt's starter code for ``setup``."""
+        head = "".join(f"// {line}\n" for line in " ".join(sample.task.split()).splitlines() or [""]) + self.imports
+        if setup is Setup.imports:
+            return head
+        if setup is Setup.full:
+            return head + self.open + "        " + self.call
+        if setup is Setup.argument:
+            return head + self.open + "        " + self.argument.format(url=java_string(java_encoded_url(sample.config["url"])))
+        raise ValueError(f"unknown setup {setup!r}")
 
-def java_starter_code(program: JavaProgram, sample: Sample, setup: Setup) -> str:
-    """The prompt's starter code for ``setup``."""
-    head = "".join(f"// {line}\n" for line in " ".join(sample.task.split()).splitlines() or [""]) + program.imports
-    if setup is Setup.imports:
-        return head
-    if setup is Setup.full:
-        return head + program.open + "        " + program.call
-    if setup is Setup.argument:
-        url = java_string(java_encoded_url(sample.config["url"]))
-        return head + program.open + "        " + program.argument.format(url=url)
-    raise ValueError(f"unknown setup {setup!r}")
+    def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
+        """The prompt: the package's template filled in, then the starter code."""
+        template = resources.files(self.package).joinpath("prompt_template.md").read_text(encoding="utf-8")
+        instructions = template.format(syntax=self.syntax, api=dataset.display_names.get(sample.api, sample.api),
+                                       extra_instructions="")
+        starter = self.starter(sample, setup)
+        return Prompt(text=instructions + starter, starter=starter, instructions=instructions, call_start=self.call_start)
 
-
-def java_prompt(program: JavaProgram, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
-    """The prompt: the package's template filled in, then the starter code."""
-    template = resources.files(program.package).joinpath("prompt_template.md").read_text(encoding="utf-8")
-    instructions = template.format(syntax=program.syntax, api=dataset.display_names.get(sample.api, sample.api),
-                                   extra_instructions="")
-    starter = java_starter_code(program, sample, setup)
-    return Prompt(text=instructions + starter, starter=starter, instructions=instructions,
-                  call_start=program.call_start)
-
-
-def java_program(program: JavaProgram, config: dict[str, Any], setup: Setup, sample: Sample) -> str:
-    """A full program (starter of ``setup`` + completion) that sends exactly ``config``."""
-    starter = java_starter_code(program, sample, setup)
-    query = java_query_string(config.get("params"))
-    if setup is Setup.argument:
-        if config["url"] != sample.config["url"]:
-            raise ValueError(f"the argument setup fixes the URL to {sample.config['url']}; cannot render {config['url']}")
-        return (starter + (f" + {java_string(query)}" if query else "") + program.argument_close
-                + program.builder_tail(config) + CLOSE)
-    call = program.url_call.format(url=java_string(java_encoded_url(config["url"]) + query)) + program.builder_tail(config)
-    if setup is Setup.full:
-        return starter + call + CLOSE
-    return starter + program.open + "        " + program.call + call + CLOSE
+    def render(self, config: dict[str, Any], setup: Setup, sample: Sample) -> str:
+        """A full program (starter of ``setup`` + completion) that sends exactly ``config``."""
+        starter = self.starter(sample, setup)
+        query = java_query_string(config.get("params"))
+        if setup is Setup.argument:
+            if config["url"] != sample.config["url"]:
+                raise ValueError(f"the argument setup fixes the URL to {sample.config['url']}; cannot render {config['url']}")
+            return (starter + (f" + {java_string(query)}" if query else "") + self.argument_close
+                    + self.builder_tail(config) + CLOSE)
+        call = self.url_call.format(url=java_string(java_encoded_url(config["url"]) + query)) + self.builder_tail(config)
+        if setup is Setup.full:
+            return starter + call + CLOSE
+        return starter + self.open + "        " + self.call + call + CLOSE

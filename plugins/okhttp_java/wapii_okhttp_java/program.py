@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import (Dataset, JavaProgram, Prompt, Sample, Setup, java_body_text, java_header_text,
-                            java_program, java_prompt, java_starter_code, java_string)
+from wapii_core.api import JavaProgram, java_body_text, java_header_text, java_string
 
 SYNTAX = "client.newCall(new Request.Builder().url(...)...build()).execute()"
 CALL_START = "client.newCall(new Request.Builder()"
@@ -44,15 +43,3 @@ PROGRAM = JavaProgram(
     call="client.newCall(new Request.Builder()", argument="client.newCall(new Request.Builder().url({url}",
     argument_close=")", url_call="\n                .url({url})", builder_tail=_builder_tail)
 
-
-def starter_code(sample: Sample, setup: Setup) -> str:
-    return java_starter_code(PROGRAM, sample, setup)
-
-
-def build_prompt(sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
-    return java_prompt(PROGRAM, sample, setup, dataset)
-
-
-def render_program(config: dict[str, Any], setup: Setup, sample: Sample) -> str:
-    """A full program (starter of ``setup`` + completion) that sends exactly ``config``."""
-    return java_program(PROGRAM, config, setup, sample)
