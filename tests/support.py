@@ -58,6 +58,8 @@ def skip_without_jdk(*more) -> None:
             find()
     except WapiiError as exc:
         pytest.skip(str(exc))
+
+
 LARGE_SPEC = Path(os.environ.get("WAPII_LARGE_SPEC", Path.home() / ".cache" / "wapii" / "bench" /
                                  "octokit-openapi-23.0.2" / "api.github.com.json"))
 """GitHub's description as ``benchmarks/bench_large_spec.py`` fetches it (tests that need it skip without it)."""
