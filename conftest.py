@@ -1,9 +1,12 @@
-"""Fixtures for every test, core and plugins alike: an isolated per-session cache directory."""
+"""Fixtures for every test, core and plugins alike: an isolated per-session cache directory (Go's
+content-addressed build cache shared across sessions), the datasets, and ``run_one`` on the test's
+``adapter``."""
 
 from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -15,11 +18,45 @@ if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
     sys.dont_write_bytecode = False
 
 
+# Go's build cache is content-addressed: every test session shares the user's (the standard library
+# compiled with the capture overlay once, not once per session's fresh wapii cache)
+os.environ.setdefault("WAPII_GO_BUILD_CACHE", str(Path(os.environ.get("WAPII_CACHE_DIR") or Path.home() / ".cache"
+                                                         / "wapii") / "go" / "build-cache"))
+
+
 @pytest.fixture(autouse=True)
 def _isolated_cache(tmp_path_factory, monkeypatch):
     """A cache dir per test session (``WAPII_TEST_CACHE_DIR`` reuses one, e.g. to keep npm installs)."""
     cache = tmp_path_factory.getbasetemp() / "cache"
     monkeypatch.setenv("WAPII_CACHE_DIR", os.environ.get("WAPII_TEST_CACHE_DIR", str(cache)))
+
+
+@pytest.fixture(scope="session")
+def wapiibench():
+    """WAPIIBench from the shared data (:func:`support.shared_path`; skips without it)."""
+    from support import shared_path
+    from wapii_core.run.runner import load_dataset
+
+    return load_dataset("wapiibench", shared_path("wapiibench", "dataset.json").parent)
+
+
+@pytest.fixture(scope="session")
+def demo():
+    """The built-in demo dataset."""
+    from wapii_core.run.runner import load_dataset
+
+    return load_dataset("demo", None)
+
+
+@pytest.fixture
+def run_one(adapter):
+    """``run_one(call) -> Capture``: executes one extracted call on the test's ``adapter``."""
+
+    def run(call: str):
+        (capture,) = adapter.execute([call])
+        return capture
+
+    return run
 
 
 @pytest.fixture(autouse=True)

@@ -33,6 +33,33 @@ def shared_path(*parts: str) -> Path:
     if not path.exists():
         pytest.skip(f"needs {path} (set WAPII_SHARED)")
     return path
+
+
+def skip_without_node() -> None:
+    """Skips the calling test or fixture when no Node.js is installed (``WAPII_NODE`` or ``node`` on PATH)."""
+    import shutil
+
+    import pytest
+
+    if not (os.environ.get("WAPII_NODE") or shutil.which("node")):
+        pytest.skip("Node.js is not installed")
+
+
+def skip_without_jdk(*more) -> None:
+    """Skips the calling test or fixture without a JDK, or when one of ``more`` (callables that find
+    a further toolchain piece, e.g. a library's jars) raises ``WapiiError``; the reason is its message."""
+    import pytest
+
+    from wapii_core.api import find_jdk
+    from wapii_core.base.errors import WapiiError
+
+    try:
+        for find in (find_jdk, *more):
+            find()
+    except WapiiError as exc:
+        pytest.skip(str(exc))
+
+
 LARGE_SPEC = Path(os.environ.get("WAPII_LARGE_SPEC", Path.home() / ".cache" / "wapii" / "bench" /
                                  "octokit-openapi-23.0.2" / "api.github.com.json"))
 """GitHub's description as ``benchmarks/bench_large_spec.py`` fetches it (tests that need it skip without it)."""

@@ -56,6 +56,7 @@ _WHERE: dict[str, str] = {
     "NodeRunner": "wapii_core.sandbox.node",
     "to_capture": "wapii_core.sandbox.node",
     "WireRequest": "wapii_core.sandbox.wire_capture", "raw_bytes": "wapii_core.judge.wire_bodies", "WireError": "wapii_core.sandbox.wire_capture",
+    "body_record": "wapii_core.pyhttp.recording",
     "parse_requests": "wapii_core.sandbox.wire_capture", "send_request": "wapii_core.sandbox.wire_capture",
     # Wire-mode helpers (judging what was sent, byte for byte).
     "wire_text": "wapii_core.judge.wire",
@@ -134,10 +135,8 @@ _WHERE: dict[str, str] = {
     "run_until_request": "wapii_core.pyhttp.harness",
     "py_literal": "wapii_core.pyhttp.pyliteral",
     "py_string": "wapii_core.pyhttp.pyliteral",
-    "py_body_kind": "wapii_core.pyhttp.render",
-    "py_code_headers": "wapii_core.pyhttp.render",
-    "py_form_value": "wapii_core.pyhttp.render",
     "py_whole_number": "wapii_core.pyhttp.render",
+    "py_call_arguments": "wapii_core.pyhttp.render",
     "PythonCallGrammar": "wapii_core.pyhttp.grammar",
     # Java adapters: the JDK, Java source, the sandboxed JVM runner, the shared adapter base.
     "JavaAdapterBase": "wapii_core.jvm.adapter",
@@ -146,9 +145,8 @@ _WHERE: dict[str, str] = {
     "java_string": "wapii_core.jvm.javasource",
     "find_jdk": "wapii_core.jvm.toolchain",
     "java_body_text": "wapii_core.jvm.render",
-    "java_encoded_url": "wapii_core.jvm.render",
     "java_header_text": "wapii_core.jvm.render",
-    "java_query_string": "wapii_core.jvm.render",
+    "JavaProgram": "wapii_core.jvm.program",
 }
 """Where each public name lives (imported on first use)."""
 

@@ -162,8 +162,12 @@ class LarkWriter:
         pair = self.define(self.name("pair"), alternatives(pairs))
         return f'({pair} ({WS}? "," {WS}? {pair})* ({WS}? ",")?)?'
 
-    def text(self, start: str) -> str:
-        """The whole grammar with ``start: <start>`` first."""
+    def text(self, start: str, free_until: str | None = None) -> str:
+        """The whole grammar with ``start: <start>`` first; with ``free_until``, ``start`` follows any
+        text that ends in that anchor (the ``imports`` setup: the model writes up to the call)."""
+        if free_until is not None:
+            self.define("free[lazy]", regex(r"(?s:.*)" + escape(free_until)))
+            start = f"free {start}"
         lines = ["%llguidance {}", f"start: {start}"]
         lines += [f"{name}: {body}" for name, body in self._rules.items()]
         return "\n".join(lines) + "\n"

@@ -1,8 +1,8 @@
 """What every Java HTTP-library adapter does the same way: :class:`JavaAdapterBase`.
 
 A subclass names its :class:`~wapii_core.jvm.runner.JavaLibrary` (jars, warm-up program), the
-request methods whose first call is extracted, the headers its library sends on its own, and writes
-its prompt and rendering. The base extracts the call (:mod:`.javasource`), compiles and runs the
+request methods whose first call is extracted, the headers its library sends on its own, and its
+:class:`~wapii_core.jvm.program.JavaProgram` (the prompt and the oracle's program). The base extracts the call (:mod:`.javasource`), compiles and runs the
 programs in the sandbox (:mod:`.runner`), turns each first request sent into a
 :class:`~wapii_core.base.model.Capture` from its bytes and normalises it with the core's wire
 normaliser (:func:`wapii_core.judge.sent_request.normalise_wire_request`), told the headers the
@@ -15,11 +15,14 @@ import threading
 from typing import Any, Callable, ClassVar
 
 from wapii_core.base.capabilities import AdapterCapabilities
-from wapii_core.base.model import Capture, Extraction
+from wapii_core.base.model import Capture, Extraction, Prompt, Sample
+from wapii_core.base.protocols import Dataset
+from wapii_core.base.setups import Setup
 from wapii_core.base.workers import env_prefix, worker_settings
 from wapii_core.judge.sent_request import normalise_wire_request
 from wapii_core.judge.wire_bodies import raw_bytes
 from wapii_core.jvm.javasource import extract_java_call
+from wapii_core.jvm.program import JavaProgram
 from wapii_core.jvm.runner import DEFAULT_TIMEOUT_S, JavaLibrary, JavaResult, JavaRunner
 from wapii_core.pyhttp.recording import wire_record
 from wapii_core.sandbox.wire_capture import WireError, WireRequest, parse_requests
@@ -52,6 +55,8 @@ class JavaAdapterBase:
     name: ClassVar[str]
     methods: ClassVar[tuple[str, ...]]
     title: ClassVar[str]
+    program: ClassVar[JavaProgram]
+    """The library's prompt and oracle program (:class:`~wapii_core.jvm.program.JavaProgram`)."""
 
     def __init__(self, workers: int | None = None, timeout_s: float | None = None) -> None:
         self.workers, self.timeout_s = worker_settings(env_prefix(self.name), workers, timeout_s,
@@ -69,6 +74,12 @@ class JavaAdapterBase:
         return dict
 
     # the protocol -------------------------------------------------------------------------------
+    def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
+        return self.program.prompt(sample, setup, dataset)
+
+    def render(self, config: dict[str, Any], setup: Setup, sample: Sample) -> str:
+        return self.program.render(config, setup, sample)
+
     def extract(self, code: str) -> Extraction:
         return extract_java_call(code, self.methods)
 

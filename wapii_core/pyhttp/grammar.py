@@ -191,7 +191,4 @@ class PythonCallGrammar:
         urls = UrlTrie(self.w, self.api.server, PythonUrl(self.references))
         methods = [f'{literal(m + "(")} {WS}? {urls.rule(leaves)}' for m, leaves in by_method.items()]
         call = self.w.define("call", alternatives(methods))
-        if setup is Setup.imports:
-            self.w.define("free[lazy]", regex(r"(?s:.*)" + escape(anchor.strip())))
-            return self.w.text(f"free {call}")
-        return self.w.text(call)
+        return self.w.text(call, free_until=anchor.strip() if setup is Setup.imports else None)

@@ -2,15 +2,17 @@
 
 How a request config's body is written (:func:`py_body_kind`), which ``Content-Type`` header the
 library sets by itself and is therefore left out (:func:`py_code_headers`), and values written so that
-the library sends what JavaScript would (:func:`py_whole_number`, :func:`py_form_value`).
+the library sends what JavaScript would (:func:`py_whole_number`, :func:`py_form_value`); the keyword
+arguments every ``requests``-like library spells alike (:func:`py_call_arguments`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from wapii_core.base.media import FORM_TYPE, JSON_TYPE, MULTIPART_TYPE, form_kind, header_value, is_json, media_type
 from wapii_core.judge.wire import wire_text
+from wapii_core.pyhttp.pyliteral import py_literal
 
 LIBRARY_SETS = {"json": JSON_TYPE, "form": FORM_TYPE, "multipart": MULTIPART_TYPE}
 """The Content-Type a library sets by itself for each body kind."""
@@ -55,3 +57,24 @@ def py_code_headers(config: dict[str, Any], kind: str | None) -> dict[str, Any]:
                 and media_type(str(headers[name])) == LIBRARY_SETS.get(kind)):
             del headers[name]
     return headers
+
+
+def py_call_arguments(config: dict[str, Any], query_value: Callable[[Any], Any]) -> tuple[list[str], str | None]:
+    """The keyword arguments after the URL that ``requests``-like libraries spell alike, as Python
+    source: ``params=`` (each value as ``query_value`` writes it), ``headers=`` (:func:`py_code_headers`),
+    ``json=`` and a form's ``data=``; and the body's kind (:func:`py_body_kind`, None without a body),
+    for the library to add its own spelling of a ``multipart`` or ``raw`` body."""
+    data = config.get("data")
+    kind = py_body_kind(config) if data is not None else None
+    args = []
+    if config.get("params") is not None:
+        params = {key: query_value(value) for key, value in config["params"].items()}
+        args.append(f"params={py_literal(params)}")
+    headers = py_code_headers(config, kind)
+    if headers:
+        args.append(f"headers={py_literal(headers)}")
+    if kind == "json":
+        args.append(f"json={py_literal(data)}")
+    elif kind == "form":
+        args.append(f"data={py_literal({key: py_form_value(value) for key, value in data.items()})}")
+    return args, kind

@@ -30,6 +30,7 @@ import sys
 import time
 from typing import Any
 
+from wapii_core.sandbox.forked import Forked, not_dumpable, prctl, serve
 from wapii_core.sandbox.limits import apply_limits
 from wapii_core.sandbox.wire_capture import MAX_WIRE_BYTES
 
@@ -38,15 +39,6 @@ WIRE_FD = 3
 PR_SET_CHILD_SUBREAPER = 36
 SWEEP_ROUNDS = 200
 """Kill-and-reap rounds after a job at most (a fork bomb's children are re-parented as their parents die)."""
-
-
-def _prctl(option: int, value: int) -> None:
-    import ctypes
-
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(option, value, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
 
 
 def _children() -> list[int]:
@@ -87,43 +79,20 @@ def sweep() -> None:
         time.sleep(0.001)
 
 
-class Job:
-    """One program process and the worker's ends of its output and capture pipes."""
+class Job(Forked):
+    """One program process; ``out`` is its output pipe (standard output and error), of which the first
+    ``max_output`` bytes are kept."""
 
     def __init__(self, argv: list[str], config: dict[str, Any]) -> None:
-        out_r, out_w = os.pipe()
-        wire_r, wire_w = os.pipe()
         self.began = time.monotonic()
-        try:
-            pid = os.fork()
-        except OSError:
-            for fd in (out_r, out_w, wire_r, wire_w):
-                os.close(fd)
-            raise
-        if pid == 0:  # pragma: no cover - becomes the program
-            _child(argv, out_w, wire_w, config)
-        os.close(out_w)
-        os.close(wire_w)
-        self.pid, self.out, self.wire = pid, out_r, wire_r
         self.max_output = int(config.get("max_output", 65536))
         self.output = bytearray()
-        self.sent = bytearray()
-        self.overflow = False
         self.status: int | None = None
+        super().__init__(lambda out_w, wire_w: _child(argv, out_w, wire_w, config))
 
-    def _read(self, fd: int) -> bool:
-        try:
-            chunk = os.read(fd, 1 << 16)
-        except OSError:
-            return False
-        if not chunk:
-            return False
-        if fd == self.wire:
-            self.sent += chunk
-            self.overflow = self.overflow or len(self.sent) > MAX_WIRE_BYTES
-        elif len(self.output) < self.max_output:
+    def keep(self, chunk: bytes) -> None:
+        if len(self.output) < self.max_output:
             self.output += chunk[: self.max_output - len(self.output)]
-        return True
 
     def wait(self, deadline: float) -> bool:
         """Reads output and capture until the program exits (True) or the deadline passes (False)."""
@@ -236,8 +205,7 @@ def run_job(argv: list[str], timeout: float, config: dict[str, Any]) -> dict[str
 
 
 def main() -> None:
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    config = json.loads(stdin.readline())
+    config = json.loads(sys.stdin.buffer.readline())
     if config.get("landlock"):
         from wapii_core.sandbox import landlock
 
@@ -249,20 +217,11 @@ def main() -> None:
         os.close(ruleset.fd)
         ruleset.fd = high
         config["landlock_ruleset"] = ruleset
-    _prctl(PR_SET_CHILD_SUBREAPER, 1)
-    _prctl(4, 0)  # PR_SET_DUMPABLE 0: programs of the same user cannot read this process's memory
+    prctl(PR_SET_CHILD_SUBREAPER, 1)
+    not_dumpable()
 
-    def send(message: dict[str, Any]) -> None:
-        stdout.write(json.dumps(message).encode() + b"\n")
-        stdout.flush()
-
-    send({"ready": True, "pid": os.getpid()})
-    for line in stdin:
-        job = json.loads(line)
-        argv = [str(part) for part in job.get("argv") or []]
-        answer = run_job(argv, max(1, int(job.get("timeout_ms", 2000))) / 1000, config)
-        send({"id": job["id"], **answer})
-
+    serve({"ready": True, "pid": os.getpid()},
+          lambda job, timeout: run_job([str(part) for part in job.get("argv") or []], timeout, config))
 
 if __name__ == "__main__":
     main()

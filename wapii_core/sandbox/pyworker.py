@@ -39,6 +39,7 @@ from typing import Any
 
 from wapii_core.base.jsonwalk import deeper_than
 from wapii_core.sandbox import seccomp
+from wapii_core.sandbox.forked import Forked, not_dumpable, serve
 from wapii_core.sandbox.pychild import MAX_ANSWER, MAX_ANSWER_DEPTH, child_main
 from wapii_core.sandbox.wire_capture import MAX_WIRE_BYTES
 
@@ -54,46 +55,20 @@ def resolve(spec: str) -> Callable[[str], Any]:
     return target
 
 
-class Child:
-    """One forked snippet process running one snippet, and the parent's ends of its two pipes."""
+class Child(Forked):
+    """One forked snippet process running one snippet; ``out`` is its answer pipe."""
 
     def __init__(self, code: str, harness: Callable[[str], Any], config: dict[str, Any]) -> None:
-        answers_r, answers_w = os.pipe()
-        wire_r, wire_w = os.pipe()
-        try:
-            pid = os.fork()
-        except OSError:
-            for fd in (answers_r, answers_w, wire_r, wire_w):
-                os.close(fd)
-            raise
-        if pid == 0:  # pragma: no cover - runs in the child, reported through its pipes
-            child_main(code, answers_w, wire_w, harness, config)
-        os.close(answers_w)
-        os.close(wire_w)
-        self.pid, self.answers, self.wire = pid, answers_r, wire_r
+        super().__init__(lambda answers_w, wire_w: child_main(code, answers_w, wire_w, harness, config))
         self.answer = b""
-        self.sent = bytearray()
-        self.overflow = False
 
-    def _read(self, fd: int) -> bool:
-        """Reads what ``fd`` has; False at its end."""
-        try:
-            chunk = os.read(fd, 1 << 16)
-        except OSError:
-            return False
-        if not chunk:
-            return False
-        if fd == self.wire:
-            self.sent += chunk
-            self.overflow = self.overflow or len(self.sent) > MAX_WIRE_BYTES
-        else:
-            self.answer += chunk
-        return True
+    def keep(self, chunk: bytes) -> None:
+        self.answer += chunk
 
     def wait_answer(self, deadline: float) -> bytes | None:
         """The child's answer line, reading what it sends meanwhile; None at the deadline or when the
         child sent more than the channel takes; b"" when it closed its answer pipe without one."""
-        open_fds = [self.answers, self.wire]
+        open_fds = [self.out, self.wire]
         while b"\n" not in self.answer:
             if self.overflow or len(self.answer) > MAX_ANSWER + 4096:
                 return None
@@ -104,7 +79,7 @@ class Child:
             for fd in ready:
                 if not self._read(fd):
                     open_fds.remove(fd)
-                    if fd == self.answers:
+                    if fd == self.out:
                         return b""
         return self.answer.partition(b"\n")[0]
 
@@ -117,7 +92,7 @@ class Child:
         _, status = os.waitpid(self.pid, 0)
         while not self.overflow and self._read(self.wire):
             pass
-        for fd in (self.answers, self.wire):
+        for fd in (self.out, self.wire):
             os.close(fd)
         return status
 
@@ -202,20 +177,8 @@ class Parent:
         return {**{key: answer.get(key) for key in ("ok", "value", "error", "detail")}, "wire": wire}
 
 
-def _not_dumpable() -> None:
-    """Keeps processes of the same user (the snippet children) from reading this one's memory
-    through ``/proc/<pid>/mem`` or attaching to it."""
-    import ctypes
-
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
-    except (OSError, AttributeError):
-        pass
-
-
 def main() -> None:
-    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
-    config = json.loads(stdin.readline())
+    config = json.loads(sys.stdin.buffer.readline())
     sys.path[:0] = [entry for entry in config["sys_path"] if entry not in sys.path]
     for name in config["preload"]:
         importlib.import_module(name)
@@ -233,21 +196,12 @@ def main() -> None:
         from wapii_core.sandbox import landlock
 
         config["landlock_ruleset"] = landlock.prepare(landlock.Policy.of(**config["landlock"]))
-    _not_dumpable()
+    not_dumpable()
     gc.freeze()  # what the parent built stays out of the children's collections: fewer copied pages
     parent = Parent(harness, config)
 
-    def send(message: dict[str, Any]) -> None:
-        stdout.write(json.dumps(message).encode() + b"\n")
-        stdout.flush()
-
-    send({"ready": True, "python": sys.version.split()[0], "pid": os.getpid(), "seccomp": config["seccomp"]})
-    for line in stdin:
-        job = json.loads(line)
-        answer = parent.run(str(job["code"]), max(1, int(job.get("timeout_ms", 2000))) / 1000)
-        send({"id": job["id"], **answer})
-        if answer.get("retire"):
-            return  # the supervisor replaces this worker before the next job
+    serve({"ready": True, "python": sys.version.split()[0], "pid": os.getpid(), "seccomp": config["seccomp"]},
+          lambda job, timeout: parent.run(str(job["code"]), timeout))
 
 
 if __name__ == "__main__":

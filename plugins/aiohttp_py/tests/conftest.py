@@ -8,13 +8,6 @@ from wapii_core.api import Generation, SampleResult
 
 
 @pytest.fixture(scope="session")
-def demo():
-    from wapii_core.run.runner import load_dataset
-
-    return load_dataset("demo", None)
-
-
-@pytest.fixture(scope="session")
 def adapter():
     """The adapter once per session (its sandboxed workers start once), 1 s per call."""
     from wapii_aiohttp_py.adapter import AiohttpAdapter

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import (PYTHON_REQUEST_METHODS, Sample, Setup, py_body_kind, py_code_headers, py_form_value,
-                            py_literal, py_string, py_whole_number, wire_text)
+from wapii_core.api import (PYTHON_REQUEST_METHODS, Sample, Setup, py_call_arguments, py_literal, py_string,
+                            py_whole_number, wire_text)
 
 from .prompt import ANCHOR, starter_code
 
@@ -33,20 +33,9 @@ def _query_value(value: Any) -> Any:
 
 def call_arguments(config: dict[str, Any]) -> list[str]:
     """The keyword arguments after the URL, as Python source."""
+    args, kind = py_call_arguments(config, _query_value)
     data = config.get("data")
-    kind = py_body_kind(config) if data is not None else None
-    args = []
-    if config.get("params") is not None:
-        params = {key: _query_value(value) for key, value in config["params"].items()}
-        args.append(f"params={py_literal(params)}")
-    headers = py_code_headers(config, kind)
-    if headers:
-        args.append(f"headers={py_literal(headers)}")
-    if kind == "json":
-        args.append(f"json={py_literal(data)}")
-    elif kind == "form":
-        args.append(f"data={py_literal({key: py_form_value(value) for key, value in data.items()})}")
-    elif kind == "multipart":
+    if kind == "multipart":
         fields = {key: wire_text(value) for key, value in data.items()}
         args.append(f"data=aiohttp.FormData({py_literal(fields)}, default_to_multipart=True)")
     elif kind == "raw":

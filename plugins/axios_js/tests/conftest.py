@@ -1,17 +1,15 @@
-"""Fixtures for the axios_js adapter's tests: the shared reference data and one adapter (real Node)."""
+"""Fixtures for the axios_js adapter's tests: the shared reference data and one adapter (real Node);
+``run_one`` comes from the repository's conftest."""
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 
-from support import SHARED, shared_path
+from support import SHARED, shared_path, skip_without_node
 from wapii_core.base.model import Sample
-
 
 
 @pytest.fixture(scope="session")
@@ -29,20 +27,9 @@ def samples(shared: Path) -> list[Sample]:
 @pytest.fixture(scope="session")
 def adapter():
     """One adapter for the whole session: its Node workers start once."""
-    if not (os.environ.get("WAPII_NODE") or shutil.which("node")):
-        pytest.skip("Node.js is not installed")
+    skip_without_node()
     from wapii_axios_js.adapter import AxiosAdapter
 
     with AxiosAdapter(timeout_s=1.0) as instance:
         yield instance
 
-
-@pytest.fixture
-def run_one(adapter):
-    """Executes one extracted call and returns its Capture."""
-
-    def run(call: str):
-        (capture,) = adapter.execute([call])
-        return capture
-
-    return run

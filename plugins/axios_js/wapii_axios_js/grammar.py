@@ -28,7 +28,7 @@ from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
                             JavaScriptUrl, LarkWriter, Obj, Prop, Setup, SpecIndex, UrlTrie, ValueRules, alternatives,
-                            as_header, adapter_constraint, escape, literal, load_api, regex, url_regex)
+                            as_header, adapter_constraint, escape, literal, load_api, url_regex)
 
 from .extract import CUT_OFFS
 
@@ -111,11 +111,7 @@ class AxiosGrammar:
         return self.w.define("call", alternatives(methods))
 
     def text(self, setup: Setup) -> str:
-        call = self.call()
-        if setup is Setup.imports:
-            self.w.define("free[lazy]", regex(r"(?s:.*)" + escape(ANCHOR)))
-            return self.w.text(f"free {call}")
-        return self.w.text(call)
+        return self.w.text(self.call(), free_until=ANCHOR if setup is Setup.imports else None)
 
 
 def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, compact: bool = False) -> Constraint:

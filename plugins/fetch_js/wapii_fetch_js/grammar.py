@@ -33,7 +33,7 @@ from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
                             LarkWriter, Obj, PATH_ESCAPE, Prop, Setup, SpecIndex, UrlTrie, ValueRules, VType, alternatives, adapter_constraint,
-                            escape, js_escape, judged_text, literal, load_api, path_value, regex, shadowed_urls, url_forms, QUOTES, EXPRESSION, Bool,
+                            escape, js_escape, judged_text, literal, load_api, path_value, shadowed_urls, url_forms, QUOTES, EXPRESSION, Bool,
                             Int, Null, Num, OneOf, Str)
 
 from .extract import CUT_OFFS
@@ -242,11 +242,7 @@ class FetchGrammar:
         return self.w.define("call", alternatives(tries))
 
     def text(self, setup: Setup) -> str:
-        call = self.call()
-        if setup is Setup.imports:
-            self.w.define("free[lazy]", regex(r"(?s:.*)" + escape(ANCHOR)))
-            return self.w.text(f"free {call}")
-        return self.w.text(call)
+        return self.w.text(self.call(), free_until=ANCHOR if setup is Setup.imports else None)
 
 
 def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, compact: bool = False) -> Constraint:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from wapii_core.base.model import Sample, Setup
 from wapii_core.jvm.javasource import extract_java_call, java_string, program_source, tokens
-from wapii_httpclient_java.program import render_program, starter_code
+from wapii_httpclient_java.program import PROGRAM
 
 METHODS = ("send", "sendAsync")
 SAMPLE = Sample(api="demo", index=0, task="List the books\nof the shop", config={
@@ -13,18 +13,18 @@ SAMPLE = Sample(api="demo", index=0, task="List the books\nof the shop", config=
 
 
 def test_starters_follow_the_paper() -> None:
-    imports = starter_code(SAMPLE, Setup.imports)
+    imports = PROGRAM.starter(SAMPLE, Setup.imports)
     assert imports.startswith("// List the books of the shop\nimport java.net.URI;\n")
     assert "class Main" not in imports
-    assert starter_code(SAMPLE, Setup.full).endswith("client.send(HttpRequest.newBuilder()")
-    assert starter_code(SAMPLE, Setup.argument).endswith(
+    assert PROGRAM.starter(SAMPLE, Setup.full).endswith("client.send(HttpRequest.newBuilder()")
+    assert PROGRAM.starter(SAMPLE, Setup.argument).endswith(
         'client.send(HttpRequest.newBuilder(URI.create("https://api.example.com/shops/a%20b/books"')
 
 
 def test_every_setup_renders_a_program_that_starts_with_its_starter_and_is_extracted_whole() -> None:
     for setup in Setup:
-        program = render_program(SAMPLE.config, setup, SAMPLE)
-        assert program.startswith(starter_code(SAMPLE, setup))
+        program = PROGRAM.render(SAMPLE.config, setup, SAMPLE)
+        assert program.startswith(PROGRAM.starter(SAMPLE, setup))
         call = extract_java_call(program, METHODS).call
         assert call is not None and "?limit=10&available=true" in call and call.rstrip().endswith(";")
         assert call.startswith("import java.net.URI;")

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from importlib import resources
-from typing import Any, Callable
+from typing import Callable
 
-from wapii_core.api import (AdapterCapabilities, Dataset, JavaAdapterBase, JavaLibrary, Prompt, Sample, Setup,
-                            find_jdk)
+from wapii_core.api import AdapterCapabilities, JavaAdapterBase, JavaLibrary, find_jdk
 
-from .program import build_prompt, render_program
+from .program import PROGRAM
 
 
 def _defaults() -> dict[str, str]:
@@ -22,6 +21,7 @@ class HttpClientAdapter(JavaAdapterBase):
 
     name = "httpclient_java"
     title = "java.net.http.HttpClient"
+    program = PROGRAM
     methods = ("send", "sendAsync")
     capabilities = AdapterCapabilities(language="java", library="java.net.http.HttpClient", single_call=False, constrained=False,
                                        modes=("wire",), wire_capture=True)
@@ -32,9 +32,3 @@ class HttpClientAdapter(JavaAdapterBase):
 
     def own_headers(self) -> Callable[[], dict[str, str]]:
         return _defaults
-
-    def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
-        return build_prompt(sample, setup, dataset)
-
-    def render(self, config: dict[str, Any], setup: Setup, sample: Sample) -> str:
-        return render_program(config, setup, sample)

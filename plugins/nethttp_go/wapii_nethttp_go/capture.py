@@ -10,10 +10,10 @@ values) so that they are not judged as the program's.
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
-from wapii_core.api import Capture, WireError, WireRequest, normalise_wire_request, parse_requests, raw_bytes
+from wapii_core.api import (Capture, WireError, WireRequest, body_record, normalise_wire_request, parse_requests,
+                            raw_bytes)
 
 DEFAULT_HEADERS = {"user-agent": "Go-http-client/1.1", "accept-encoding": "gzip"}
 """The headers net/http's Transport adds on its own, with the values it gives them."""
@@ -22,15 +22,6 @@ DEFAULT_HEADERS = {"user-agent": "Go-http-client/1.1", "accept-encoding": "gzip"
 def is_own_header(name: str, value: str) -> bool:
     """Whether ``name: value`` is a header net/http wrote by itself (the program wrote any other)."""
     return DEFAULT_HEADERS.get(name.lower()) == value
-
-
-def _body(body: bytes) -> dict[str, str] | None:
-    if not body:
-        return None
-    try:
-        return {"text": body.decode("utf-8")}
-    except UnicodeDecodeError:
-        return {"base64": base64.b64encode(body).decode("ascii")}
 
 
 def _reason(output: bytes) -> str:
@@ -62,7 +53,7 @@ def to_capture(result: Any) -> Capture:
         return Capture(error="no_request", detail="the program ended without issuing a request")
     request = sent[0]
     record = {"method": request.method, "url": request.target,
-              "headers": [[name, value] for name, value in request.headers], "body": _body(request.body),
+              "headers": [[name, value] for name, value in request.headers], "body": body_record(request.body),
               "passed": {}}
     detail = f"{len(sent)} requests issued; the first is judged" if len(sent) > 1 else None
     return Capture(request=record, detail=detail)

@@ -8,7 +8,7 @@ import pytest
 
 from wapii_core.base.model import Sample, Setup
 from wapii_core.jvm.javasource import extract_java_call
-from wapii_okhttp_java.program import render_program, starter_code
+from wapii_okhttp_java.program import PROGRAM
 
 HEAD = ("import okhttp3.*;\nimport java.util.*;\nimport java.net.*;\n"
         "OkHttpClient client = new OkHttpClient();\n")
@@ -29,10 +29,10 @@ SAMPLE = Sample(api="demo", index=0, task="Post a message", config={"url": URL, 
 
 
 def test_starters_and_extraction() -> None:
-    assert starter_code(SAMPLE, Setup.full).endswith("client.newCall(new Request.Builder()")
-    assert starter_code(SAMPLE, Setup.argument).endswith(f'client.newCall(new Request.Builder().url("{URL}"')
+    assert PROGRAM.starter(SAMPLE, Setup.full).endswith("client.newCall(new Request.Builder()")
+    assert PROGRAM.starter(SAMPLE, Setup.argument).endswith(f'client.newCall(new Request.Builder().url("{URL}"')
     for setup in Setup:
-        program = render_program(SAMPLE.config, setup, SAMPLE)
+        program = PROGRAM.render(SAMPLE.config, setup, SAMPLE)
         call = extract_java_call(program, ("newCall",)).call
         assert call is not None and call.rstrip().endswith(".execute();")
 

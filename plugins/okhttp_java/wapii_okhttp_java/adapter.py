@@ -12,12 +12,11 @@ import shutil
 import subprocess
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
-from wapii_core.api import (AdapterCapabilities, Dataset, JavaAdapterBase, JavaLibrary, Prompt, Sample, Setup,
-                            WapiiError)
+from wapii_core.api import AdapterCapabilities, JavaAdapterBase, JavaLibrary, WapiiError
 
-from .program import build_prompt, render_program
+from .program import PROGRAM
 
 PACKAGE = "libokhttp-java"
 JARS = (Path("/usr/share/java/okhttp.jar"), Path("/usr/share/java/okio.jar"))
@@ -55,6 +54,7 @@ class OkHttpAdapter(JavaAdapterBase):
 
     name = "okhttp_java"
     title = "OkHttp"
+    program = PROGRAM
     methods = ("newCall",)
     capabilities = AdapterCapabilities(language="java", library="OkHttp", single_call=False, constrained=False,
                                        modes=("wire",), wire_capture=True)
@@ -77,9 +77,3 @@ class OkHttpAdapter(JavaAdapterBase):
                 raise WapiiError(f"okhttp_java: apt-get install {PACKAGE} failed ({tail})")
         okhttp_jars()
         super().setup()
-
-    def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
-        return build_prompt(sample, setup, dataset)
-
-    def render(self, config: dict[str, Any], setup: Setup, sample: Sample) -> str:
-        return render_program(config, setup, sample)

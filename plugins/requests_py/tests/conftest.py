@@ -2,27 +2,12 @@
 
 from __future__ import annotations
 
-
 import pytest
 
-from support import shared_path
 from wapii_core.base.model import Generation, SampleResult
-from wapii_core.base.protocols import Dataset
-from wapii_core.run.runner import Judge, load_dataset
+from wapii_core.run.runner import Judge
 from wapii_requests_py.adapter import PythonAdapter
 from wapii_requests_py.libraries import LIBRARIES
-
-
-
-@pytest.fixture(scope="session")
-def wapiibench() -> Dataset:
-    """WAPIIBench from the shared data (:func:`support.shared_path`; skips without it)."""
-    return load_dataset("wapiibench", shared_path("wapiibench", "dataset.json").parent)
-
-
-@pytest.fixture(scope="session")
-def demo() -> Dataset:
-    return load_dataset("demo", None)
 
 
 @pytest.fixture(scope="session", params=sorted(LIBRARIES))

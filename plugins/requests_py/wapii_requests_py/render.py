@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import (PYTHON_REQUEST_METHODS, PythonLibrary, Sample, Setup, py_body_kind, py_code_headers,
-                            py_form_value, py_literal, py_string, py_whole_number, wire_text)
+from wapii_core.api import (PYTHON_REQUEST_METHODS, PythonLibrary, Sample, Setup, py_call_arguments, py_literal,
+                            py_string, py_whole_number, wire_text)
 
 from .prompt import starter_code
 
@@ -30,20 +30,9 @@ def _query_value(library: PythonLibrary, value: Any, mode: str) -> Any:
 
 def call_arguments(library: PythonLibrary, config: dict[str, Any], mode: str = "wire") -> list[str]:
     """The keyword arguments after the URL, as Python source, for judging in comparison ``mode``."""
+    args, kind = py_call_arguments(config, lambda value: _query_value(library, value, mode))
     data = config.get("data")
-    kind = py_body_kind(config) if data is not None else None
-    args = []
-    if config.get("params") is not None:
-        params = {key: _query_value(library, value, mode) for key, value in config["params"].items()}
-        args.append(f"params={py_literal(params)}")
-    headers = py_code_headers(config, kind)
-    if headers:
-        args.append(f"headers={py_literal(headers)}")
-    if kind == "json":
-        args.append(f"json={py_literal(data)}")
-    elif kind == "form":
-        args.append(f"data={py_literal({key: py_form_value(value) for key, value in data.items()})}")
-    elif kind == "multipart":
+    if kind == "multipart":
         parts = ", ".join(f"{py_string(str(key))}: (None, {py_string(wire_text(value))})" for key, value in data.items())
         args.append(f"files={{{parts}}}")
     elif kind == "raw":
