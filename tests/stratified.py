@@ -87,10 +87,14 @@ def request_constructs(dataset: Dataset) -> dict[str, set[Construct]]:
       reference mode; arrays: repeated keys or joined), a query together with a body;
     - headers: each header name the tasks send (``Accept``, ``Authorization``, ``Content-Type``) and
       a request without ``Authorization``;
-    - the body: none, each content type (JSON, multipart; forms come from the demo dataset, the kit's
-      fast-tier check), a top-level object, array or scalar, and every value construct of
-      :func:`value_constructs` two levels deep (nested objects and arrays, booleans, numbers, null,
-      text to escape or quote).
+    - the body: none, each content type the tasks send (WAPIIBench: JSON and multipart; the demo
+      dataset's forms are judged whole by the kit's fast-tier check), the top-level value's type, and
+      every value construct of :func:`value_constructs` two levels deep (nested objects and arrays,
+      booleans, numbers, null, text to escape or quote).
+
+    A construct no task shows is not asked for (WAPIIBench has no top-level array body, no null);
+    every construct some task shows is, so a renderer or normaliser that mishandles one fails on
+    the subset as on the whole dataset (a query array joined into one value fails ``google_sheet_v4/11``).
     """
     from wapii_core.grammar.endpoints import load_api
     from wapii_core.spec.index import SpecIndex
