@@ -30,6 +30,9 @@ from support import WAPIIBENCH, needs_shared
 from wapii_core.sandbox import bwrap
 
 CORPUS = Path(__file__).resolve().parent / "hostile" / "go_run"
+TIMEOUT_S = "1"
+"""Each program's limit: the endless loop and the bombs wait it out once per run; an ordinary program
+(a compiled executable) ends far within it."""
 
 pytestmark = needs_shared("wapiibench", "dataset.json")
 
@@ -74,7 +77,7 @@ def test_go_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_path:
     if layers == "no-bubblewrap":
         monkeypatch.setenv(bwrap.BWRAP_ENV, "")
     monkeypatch.setenv("WAPII_NETHTTP_GO_WORKERS", "1")  # each ordinary program runs right after a hostile one
-    monkeypatch.setenv("WAPII_NETHTTP_GO_TIMEOUT", "2")
+    monkeypatch.setenv("WAPII_NETHTTP_GO_TIMEOUT", TIMEOUT_S)
     programs = _programs()
     dataset = load_dataset("wapiibench", WAPIIBENCH)
     samples = dataset.samples[: 3 * len(programs)]

@@ -1,8 +1,11 @@
 """Hostile Java programs in a real run (``tests/hostile/java_run``), judged from outside the sandbox.
 
-Each program replaces one sample's generation in a replay run of a Java adapter on WAPIIBench
-(``httpclient_java``; ``okhttp_java``, for which the program's last, wrong request is made with
-OkHttp: :data:`WRONG`), with and without bubblewrap (``WAPII_BWRAP=``): it forges the worker's answer, exits early, runs a
+Each program replaces one sample's generation in a replay run of one Java adapter on WAPIIBench,
+with and without bubblewrap (``WAPII_BWRAP=``). The two adapters share the JVM machinery
+(``wapii_core.jvm``: worker, recorder, sandbox), so each program runs through one of them
+(:func:`adapter_of`): the programs that aim at one library on it (:data:`LIBRARY_SPECIFIC`), the
+others alternating (for ``okhttp_java``, the program's last, wrong request made with OkHttp:
+:data:`WRONG`). A program forges the worker's answer, exits early, runs a
 shell, another JVM or a native library, writes files, reads host secrets or the other programs of its batch, reaches the network, leaves
 a thread running to send the next sample's request, kills its worker, starts threads, memory, disk or
 CPU until refused, floods the recorder, or reaches into the JDK's internals. The run must end with
@@ -34,6 +37,12 @@ WRONG = {
                    '.build()).execute();',
 }
 """Each program's last statement, its wrong request, as each adapter's library makes it."""
+ADAPTERS = ("httpclient_java", "okhttp_java")
+LIBRARY_SPECIFIC = {"14_reflection_into_the_client": "httpclient_java"}
+"""Programs that attack one library's internals: run through that library's adapter."""
+TIMEOUT_S = "4"
+"""Each program's limit: the endless loop waits it out once per run; an ordinary program (a JVM
+started from the class-data archive) ends far within it."""
 
 pytestmark = needs_shared("wapiibench", "dataset.json")
 
@@ -45,6 +54,21 @@ def _programs() -> list[tuple[str, str, str]]:
         expect = text.splitlines()[0].split("expect:", 1)[1].split("--", 1)[0].strip()
         out.append((path.stem, expect, text))
     return out
+
+
+def adapter_of() -> dict[str, str]:
+    """Program name -> the one Java adapter it runs through: its library's if it aims at one, else the
+    two in turn (in the corpus's order), so that each adapter runs about half."""
+    names = [name for name, _, _ in _programs()]
+    free = [name for name in names if name not in LIBRARY_SPECIFIC]
+    return {name: LIBRARY_SPECIFIC.get(name) or ADAPTERS[free.index(name) % len(ADAPTERS)] for name in names}
+
+
+def test_every_program_runs_through_one_java_adapter_and_both_run_some() -> None:
+    chosen = adapter_of()
+    assert sorted(chosen) == sorted(name for name, _, _ in _programs()) and len(chosen) == 15
+    assert set(chosen.values()) == set(ADAPTERS)
+    assert all(chosen[name] == library for name, library in LIBRARY_SPECIFIC.items())
 
 
 def _fill(template: str, sample: Any, following: Any, canaries: Canaries, adapter: str) -> str:
@@ -83,7 +107,7 @@ def _replay(tmp_path: Path, name: str, lines: list[dict[str, str]], limit: int,
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("adapter_name", ["httpclient_java", "okhttp_java"])
+@pytest.mark.parametrize("adapter_name", ADAPTERS)
 @pytest.mark.parametrize("layers", ["bubblewrap", "no-bubblewrap"])
 def test_java_hostile_programs_in_a_run(layers: str, adapter_name: str, canaries: Canaries,  # noqa: F811
                                         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,9 +120,9 @@ def test_java_hostile_programs_in_a_run(layers: str, adapter_name: str, canaries
         monkeypatch.setenv(bwrap.BWRAP_ENV, "")
     monkeypatch.setenv("WAPII_HTTPCLIENT_JAVA_WORKERS", "1")
     monkeypatch.setenv("WAPII_OKHTTP_JAVA_WORKERS", "1")  # each ordinary program runs right after a hostile one
-    monkeypatch.setenv("WAPII_HTTPCLIENT_JAVA_TIMEOUT", "8")
-    monkeypatch.setenv("WAPII_OKHTTP_JAVA_TIMEOUT", "8")
-    programs = _programs()
+    monkeypatch.setenv("WAPII_HTTPCLIENT_JAVA_TIMEOUT", TIMEOUT_S)
+    monkeypatch.setenv("WAPII_OKHTTP_JAVA_TIMEOUT", TIMEOUT_S)
+    programs = [program for program in _programs() if adapter_of()[program[0]] == adapter_name]
     dataset = load_dataset("wapiibench", WAPIIBENCH)
     samples = dataset.samples[: 2 * len(programs)]
     hostile, ordinary = samples[0::2], samples[1::2]

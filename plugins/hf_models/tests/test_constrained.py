@@ -245,6 +245,7 @@ def stratified_samples(dataset: Dataset) -> list[Sample]:
     call in six ends within the token budget, so the cover alone may leave an adapter no executable
     call to check (axios_js's full setup had none). 42 samples in all, against every 4th (99)
     before; the whole dataset is ``benchmarks/bench_constrained_legality.py``'s."""
+    from stratified import greedy_cover
     from wapii_core.grammar.endpoints import load_api
     from wapii_core.openapi.index import SpecIndex
 
@@ -274,11 +275,7 @@ def stratified_samples(dataset: Dataset) -> list[Sample]:
             found |= grammar_constructs(endpoint.body, "body")
             found.add(("body", "required" if endpoint.body_required else "optional"))
         covers[sample.id] = found
-    left, chosen = set().union(*covers.values()), []
-    while left:
-        best = max(covers, key=lambda sample_id: len(covers[sample_id] & left))
-        chosen.append(best)
-        left -= covers[best]
+    chosen = greedy_cover(covers)
     chosen += [s.id for s in dataset.samples[::16] if s.id not in chosen]
     return [s for s in dataset.samples if s.id in set(chosen)]
 
