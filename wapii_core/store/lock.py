@@ -105,7 +105,7 @@ class RunLock:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError as exc:
-                holder = _read_pid(fd)
+                holder = _holder_pid(fd)
                 os.close(fd)
                 if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
                     raise InputError(self.directory, f"cannot lock the run directory: {exc.strerror or exc}") from None
@@ -134,6 +134,19 @@ class RunLock:
                 path.rmdir()
             except OSError:
                 return  # something was written into it: keep it (and its parents)
+
+
+def _holder_pid(fd: int, wait_s: float = 0.5) -> int | None:
+    """The pid the lock's holder wrote, waiting up to ``wait_s`` for it: a holder that has just taken
+    the lock writes its pid a moment later."""
+    import time
+
+    deadline = time.monotonic() + wait_s
+    while True:
+        pid = _read_pid(fd)
+        if pid is not None or time.monotonic() >= deadline:
+            return pid
+        time.sleep(0.02)
 
 
 def _read_pid(fd: int) -> int | None:
