@@ -190,3 +190,26 @@ def without_sandbox_warnings(stderr: str) -> str:
     run that judges anything prints them, before whatever the test looks for."""
     return "".join(line for line in stderr.splitlines(keepends=True)
                    if not (line.startswith("warning: ") and " sandbox without " in line))
+
+
+def benign_problems(benign, alone: dict, mixed: dict) -> list[str]:
+    """Each ordinary program (``benign`` sample ids) whose verdict in a run mixed with hostile
+    programs (``mixed``: results by sample id) differs from its verdict in a run of its own (``alone``)."""
+    return [f"{sid} after a hostile program: {mixed[sid]['verdict']} {mixed[sid]['error_detail']}, "
+            f"alone: {alone[sid]['verdict']}"
+            for sid in benign
+            if (mixed[sid]["verdict"], mixed[sid]["error"]) != (alone[sid]["verdict"], alone[sid]["error"])]
+
+
+def hostile_problems(expect: dict, mixed: dict, errors: tuple[str, ...] = ("runtime_error",)) -> list[str]:
+    """Each hostile program (``expect``: sample id -> (name, expectation)) judged correct, or expected
+    to end in one of ``errors`` and judged otherwise."""
+    problems = []
+    for sid, (name, expectation) in expect.items():
+        result = mixed[sid]
+        if result["verdict"] == "correct":
+            problems.append(f"{name}: judged correct")
+        elif expectation in errors and result["error"] != expectation:
+            problems.append(f"{name}: expected {expectation}, got {result['verdict']} {result['error']} "
+                            f"{result['error_detail']}")
+    return problems

@@ -26,7 +26,7 @@ import pytest
 
 from hostile.fixtures import canaries, sandbox_user  # noqa: F401 - fixtures
 from hostile.canaries import Canaries
-from support import WAPIIBENCH, needs_shared
+from support import WAPIIBENCH, benign_problems, hostile_problems, needs_shared
 from wapii_core.sandbox import bwrap
 
 CORPUS = Path(__file__).resolve().parent / "hostile" / "go_run"
@@ -107,18 +107,7 @@ def test_go_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_path:
 
     assert summary.judged == len(lines)
     assert {alone[sid]["verdict"] for sid in benign} == {"correct", "illegal"}  # both kinds of ordinary program ran
-    problems = []
-    for sid in benign:
-        if (mixed[sid]["verdict"], mixed[sid]["error"]) != (alone[sid]["verdict"], alone[sid]["error"]):
-            problems.append(f"{sid} after a hostile program: {mixed[sid]['verdict']} {mixed[sid]['error_detail']}, "
-                            f"alone: {alone[sid]['verdict']}")
-    for sid, (name, expectation) in expect.items():
-        result = mixed[sid]
-        if result["verdict"] == "correct":
-            problems.append(f"{name}: judged correct")
-        elif expectation == "runtime_error" and result["error"] != "runtime_error":
-            problems.append(f"{name}: expected a runtime error, got {result['verdict']} {result['error']} "
-                            f"{result['error_detail']}")
+    problems = benign_problems(benign, alone, mixed) + hostile_problems(expect, mixed)
     assert problems == [], "\n".join(problems)
     stored = [path.read_text(errors="replace") for path in tmp_path.rglob("*") if path.is_file()]
     assert canaries.violations(stored) == []

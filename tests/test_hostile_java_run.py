@@ -26,7 +26,7 @@ import pytest
 
 from hostile.canaries import Canaries
 from hostile.fixtures import canaries, sandbox_user  # noqa: F401 - fixtures
-from support import WAPIIBENCH, needs_shared
+from support import WAPIIBENCH, benign_problems, hostile_problems, needs_shared
 from wapii_core.sandbox import bwrap
 
 CORPUS = Path(__file__).resolve().parent / "hostile" / "java_run"
@@ -149,18 +149,7 @@ def test_java_hostile_programs_in_a_run(layers: str, adapter_name: str, canaries
     assert summary.judged == len(lines)
     verdicts = {alone[sid]["verdict"] for sid in benign}
     assert "correct" in verdicts and len(verdicts) == 2  # both kinds of ordinary program ran
-    problems = []
-    for sid in benign:
-        if (mixed[sid]["verdict"], mixed[sid]["error"]) != (alone[sid]["verdict"], alone[sid]["error"]):
-            problems.append(f"{sid} after a hostile program: {mixed[sid]['verdict']} {mixed[sid]['error_detail']}, "
-                            f"alone: {alone[sid]['verdict']}")
-    for sid, (name, expectation) in expect.items():
-        result = mixed[sid]
-        if result["verdict"] == "correct":
-            problems.append(f"{name}: judged correct")
-        elif expectation in ("runtime_error", "timeout") and result["error"] != expectation:
-            problems.append(f"{name}: expected a runtime error, got {result['verdict']} {result['error']} "
-                            f"{result['error_detail']}")
+    problems = benign_problems(benign, alone, mixed) + hostile_problems(expect, mixed, ("runtime_error", "timeout"))
     assert problems == [], "\n".join(problems)
     stored = [path.read_text(errors="replace") for path in tmp_path.rglob("*") if path.is_file()]
     assert canaries.violations(stored) == []

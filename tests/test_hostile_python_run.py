@@ -28,7 +28,7 @@ import pytest
 
 from hostile.fixtures import canaries, sandbox_user  # noqa: F401 - fixtures
 from hostile.canaries import Canaries
-from support import WAPIIBENCH, needs_shared
+from support import WAPIIBENCH, benign_problems, needs_shared
 from wapii_core.base.workers import env_prefix
 from wapii_core.sandbox import bwrap
 
@@ -175,11 +175,7 @@ def test_python_hostile_programs_in_a_run(layers: str, mode: str, adapter_name: 
 
     assert summary.judged == len(lines)
     assert {alone[sid]["verdict"] for sid in benign} == {"correct", "illegal"}  # both kinds of ordinary program ran
-    problems = []
-    for sid in benign:
-        if (mixed[sid]["verdict"], mixed[sid]["error"]) != (alone[sid]["verdict"], alone[sid]["error"]):
-            problems.append(f"{sid} after a hostile program: {mixed[sid]['verdict']} {mixed[sid]['error_detail']}, "
-                            f"alone: {alone[sid]['verdict']}")
+    problems = benign_problems(benign, alone, mixed)
     for sid, (name, expectation) in expect.items():
         result = mixed[sid]
         detail = result["error_detail"] or ""
