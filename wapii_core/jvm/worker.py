@@ -2,7 +2,7 @@
 
 Protocol (:mod:`wapii_core.sandbox.supervisor`): one ``init`` line ``{"java": [argv prefix],
 "read": [paths], "run": [paths], "limits": {RLIMIT: value}, "landlock": bool}``, then
-``{"ready": true}``; each job ``{"id", "timeout_ms", "dir", "main", "cert"}`` is answered
+``{"ready": true}``; each job ``{"id", "timeout_ms", "dir", "classpath", "main": [main class, arguments]}`` is answered
 ``{"id", "wire": base64 | "", "requests": n, "error"?, "detail"?, "exit"?}``.
 
 The worker listens on a loopback port of its sandbox (bubblewrap's network namespace holds nothing
@@ -26,7 +26,6 @@ import resource
 import select
 import signal
 import socket
-import ssl
 import subprocess
 import sys
 import time
@@ -174,11 +173,8 @@ class Worker:
 
     def job(self, job: dict[str, Any]) -> dict[str, Any]:
         deadline = time.monotonic() + job["timeout_ms"] / 1000
-        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        context.load_cert_chain(job["cert"])
-        context.set_alpn_protocols(["http/1.1"])
         argv = [*self.java, f"-Dhttps.proxyPort={self.port}", f"-Dhttp.proxyPort={self.port}",
-                "-cp", job["classpath"], job["main"]]
+                "-cp", job["classpath"], *job["main"]]
         process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                    start_new_session=True, preexec_fn=self._confine(self._ruleset(job["dir"])),
                                    close_fds=True, env={"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "TZ": "UTC"})
@@ -209,7 +205,7 @@ class Worker:
                             sock.close()
                             continue
                         sock.setblocking(False)
-                        connections.append(Connection(sock, context))
+                        connections.append(Connection(sock))
                     elif item is out:
                         chunk = os.read(out.fileno(), 65536)
                         if not chunk:
@@ -220,7 +216,7 @@ class Worker:
                     else:
                         try:
                             message = item.readable()
-                        except (Refused, OSError, ssl.SSLError) as exc:
+                        except (Refused, OSError) as exc:
                             refusals.append(str(exc))
                             item.close()
                             connections.remove(item)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from importlib import resources
 from typing import Callable
 
-from wapii_core.api import AdapterCapabilities, JavaAdapterBase, JavaLibrary, find_jdk
+from wapii_core.api import AdapterCapabilities, JavaAdapterBase, JavaLibrary, find_runtime
 
 from .program import PROGRAM
 
 
 def _defaults() -> dict[str, str]:
-    return {"User-Agent": f"Java-http-client/{find_jdk().version}"}
+    return {"User-Agent": f"Java-http-client/{find_runtime().version}"}
 
 
 class HttpClientAdapter(JavaAdapterBase):

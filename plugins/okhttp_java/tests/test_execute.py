@@ -21,6 +21,14 @@ PROGRAMS = {
     "own_dns": HEAD + "OkHttpClient own = client.newBuilder().proxy(Proxy.NO_PROXY).dns(host -> "
                       "Arrays.asList(InetAddress.getByName(\"127.0.0.1\"))).build();\n"
                       f'own.newCall(new Request.Builder().url("{URL}").build()).execute();\n',
+    "own_tls": HEAD + 'javax.net.ssl.X509TrustManager trust = (javax.net.ssl.X509TrustManager) javax.net.ssl.TrustManagerFactory'
+                      ".getInstance(\"PKIX\").getTrustManagers()[0];\n"
+                      'javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");\n'
+                      "tls.init(null, new javax.net.ssl.TrustManager[] {trust}, null);\n"
+                      "OkHttpClient own = client.newBuilder().sslSocketFactory(tls.getSocketFactory(), trust)"
+                      ".hostnameVerifier((host, session) -> host.equals(session.getPeerHost()))"
+                      ".connectionSpecs(Arrays.asList(ConnectionSpec.RESTRICTED_TLS)).build();\n"
+                      f'own.newCall(new Request.Builder().url("{URL}?channel=C2").delete().build()).execute();\n',
     "json": HEAD + f'client.newCall(new Request.Builder().url("{URL}").post(RequestBody.create('
                    'MediaType.parse("application/json"), "{\\"channel\\": \\"C1\\"}")).build()).execute();\n',
 }
@@ -44,6 +52,8 @@ def test_what_okhttp_sent_is_judged(adapter) -> None:
     assert form["headers"] == {"X-Added": "by-interceptor", "Content-Type": "application/x-www-form-urlencoded"}
     assert form["data"] == {"text": "hi there"} and form["sent_params"] == {"channel": "C1"}
     assert captured["own_dns"].request is None and captured["own_dns"].error == "runtime_error"  # nothing reached
+    own_tls = adapter.normalise(captured["own_tls"].request)  # its own SSLSocketFactory, verifier and TLS spec
+    assert own_tls["method"] == "delete" and own_tls["sent_params"] == {"channel": "C2"}
     json_body = adapter.normalise(captured["json"].request)
     assert json_body["data"] == {"channel": "C1"}
     assert json_body["headers"] == {"Content-Type": "application/json; charset=utf-8"}  # OkHttp adds the charset
