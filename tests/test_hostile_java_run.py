@@ -8,7 +8,8 @@ others alternating (for ``okhttp_java``, the program's last, wrong request made 
 :data:`WRONG`). A program forges the worker's answer, exits early, runs a
 shell, another JVM or a native library, writes files, reads host secrets or the other programs of its batch, reaches the network, leaves
 a thread running to send the next sample's request, kills its worker, starts threads, memory, disk or
-CPU until refused, floods the recorder, or reaches into the JDK's internals. The run must end with
+CPU until refused, floods the recorder, reaches into the JDK's internals, or removes wapii's
+pass-through TLS provider to speak real TLS. The run must end with
 ``summary.json`` and ``report.md``; no hostile program may be judged correct; each ordinary program
 (one worker, so each runs right after a hostile one) must get the verdict it gets in a run without
 them; no canary (watched folder, loopback server, secret strings, leftover processes, the marker)
@@ -38,7 +39,7 @@ WRONG = {
 }
 """Each program's last statement, its wrong request, as each adapter's library makes it."""
 ADAPTERS = ("httpclient_java", "okhttp_java")
-LIBRARY_SPECIFIC = {"14_reflection_into_the_client": "httpclient_java"}
+LIBRARY_SPECIFIC = {"14_reflection_into_the_client": "httpclient_java", "16_bypass_the_tls_provider": "httpclient_java"}
 """Programs that attack one library's internals: run through that library's adapter."""
 TIMEOUT_S = "4"
 """Each program's limit: the endless loop waits it out once per run; an ordinary program (a JVM
@@ -66,7 +67,7 @@ def adapter_of() -> dict[str, str]:
 
 def test_every_program_runs_through_one_java_adapter_and_both_run_some() -> None:
     chosen = adapter_of()
-    assert sorted(chosen) == sorted(name for name, _, _ in _programs()) and len(chosen) == 15
+    assert sorted(chosen) == sorted(name for name, _, _ in _programs()) and len(chosen) == 16
     assert set(chosen.values()) == set(ADAPTERS)
     assert all(chosen[name] == library for name, library in LIBRARY_SPECIFIC.items())
 
