@@ -62,8 +62,11 @@ class Javac:
             messages_file = Path(f"{argument_file}.out")
             messages = messages_file.read_text(encoding="utf-8", errors="replace") if messages_file.exists() else ""
             if not answer.strip().lstrip("-").isdigit():
+                ended = process.poll()
                 self.close_locked()
-                return 4, messages or f"javac ran longer than {COMPILE_TIMEOUT_S:.0f} s or stopped"
+                why = (f"the compiler JVM ended (exit status {ended})" if ended not in (None, -9)
+                       else f"javac ran longer than {COMPILE_TIMEOUT_S:.0f} s")
+                return 4, messages or why
             return int(answer), messages
 
     def cpu_seconds(self) -> float:
