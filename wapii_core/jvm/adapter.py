@@ -1,6 +1,6 @@
 """What every Java HTTP-library adapter does the same way: :class:`JavaAdapterBase`.
 
-A subclass names its :class:`~wapii_core.jvm.runner.JavaLibrary` (jars, warm-up program), the
+A subclass names its :class:`~wapii_core.jvm.support.JavaLibrary` (jars, warm-up program), the
 request methods whose first call is extracted, the headers its library sends on its own, and its
 :class:`~wapii_core.jvm.program.JavaProgram` (the prompt and the oracle's program). The base extracts the call (:mod:`.javasource`), compiles and runs the
 programs in the sandbox (:mod:`.runner`), turns each first request sent into a
@@ -23,7 +23,8 @@ from wapii_core.judge.sent_request import normalise_wire_request
 from wapii_core.judge.wire_bodies import raw_bytes
 from wapii_core.jvm.javasource import extract_java_call
 from wapii_core.jvm.program import JavaProgram
-from wapii_core.jvm.runner import DEFAULT_TIMEOUT_S, JavaLibrary, JavaResult, JavaRunner
+from wapii_core.jvm.runner import DEFAULT_TIMEOUT_S, JavaResult, JavaRunner
+from wapii_core.jvm.support import JavaLibrary
 from wapii_core.pyhttp.recording import wire_record
 from wapii_core.sandbox.wire_capture import WireError, WireRequest, parse_requests
 
@@ -84,7 +85,8 @@ class JavaAdapterBase:
         return extract_java_call(code, self.methods)
 
     def setup(self) -> None:
-        """Checks the JDK (a one-line error naming what to install) and dumps the class-data archive."""
+        """Checks the JDK and the runtime (a one-line error naming what to install), builds wapii's
+        support jar and the library's class archive (an ahead-of-time cache on Java 25)."""
         runner = self._ensure()
         runner.prepare()
 

@@ -7,7 +7,8 @@ of the library's request method (``client.send(`` …), from its first statement
 statement of that body that contains the call (a whole ``try``/``catch``, ``if``/``else``). A program
 without such a call is ``no_request``; one that ends inside that statement is ``incomplete_request``.
 :func:`program_source` wraps what was extracted into ``package <p>; <imports> public class Main {
-public static void main(String[] args) throws Exception { <statements> } }``.
+public static void main(String[] args) throws Exception { wapii.Launch.install(); <statements> } }``
+(the first statement puts wapii's pass-through TLS provider first: :mod:`wapii_core.jvm.support`).
 """
 
 from __future__ import annotations
@@ -233,13 +234,18 @@ def _after_imports(toks: list[Token]) -> int:
     return last
 
 
+INSTALL = "wapii.Launch.install();"
+"""The statement that opens every program's ``main``, on the line of ``main``'s brace (so the lines
+of a compile error's message are the same as without it)."""
+
+
 def program_source(call: str, package: str) -> str:
     """The compilation unit a JVM runs for an extracted call: ``package``, the call's imports, and its
-    statements as the body of ``Main.main`` (which may throw any exception)."""
+    statements as the body of ``Main.main`` (which may throw any exception), after :data:`INSTALL`."""
     try:
         toks = tokens(call)
     except ValueError:
         toks = []
     split = _after_imports(toks) if toks else 0
     return (f"package {package};\n{call[:split].strip()}\n\npublic class Main {{\n"
-            f"public static void main(String[] args) throws Exception {{\n{call[split:].strip()}\n}}\n}}\n")
+            f"public static void main(String[] args) throws Exception {{ {INSTALL}\n{call[split:].strip()}\n}}\n}}\n")

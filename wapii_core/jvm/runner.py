@@ -3,8 +3,8 @@
 Each batch of extracted calls is compiled by one ``javac`` call (:mod:`.compile`), then every
 program runs in a JVM of its own on the sandboxed workers (:mod:`.worker`, one per CPU, on the core's
 :class:`~wapii_core.sandbox.supervisor.Supervisor`), which record the first request its library
-sends (:mod:`.recorder`). Every JVM starts ``wapii.Launch`` (:mod:`.support`): the program's TLS goes
-through wapii's pass-through provider, so an ``https://`` request reaches the recorder, in the
+sends (:mod:`.recorder`). Every program's ``main`` opens with ``wapii.Launch.install()``
+(:mod:`.support`): the program's TLS goes through wapii's pass-through provider, so an ``https://`` request reaches the recorder, in the
 proxy's tunnel, as the HTTP the library wrote, with no key exchange in a cold JVM; and from a class
 archive of the library's warm-up (an ahead-of-time cache on Java 25, AppCDS before), dumped once per
 runtime, library and flags into the cache.
@@ -258,7 +258,7 @@ class JavaRunner:
             for path in [directory, *directory.rglob("*")]:
                 _world_readable(path)
             classpath = ":".join([*map(str, self.base_classpath()), str(directory)])
-            jobs.append({"dir": str(directory), "main": [LAUNCHER, f"{package}.Main"], "classpath": classpath})
+            jobs.append({"dir": str(directory), "main": [f"{package}.Main"], "classpath": classpath})
             where.append(i)
         for i, answer in zip(where, supervisor.run(jobs) if jobs else []):
             results[i] = _result(answer)

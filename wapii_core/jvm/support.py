@@ -1,10 +1,11 @@
 """What every program's JVM runs with besides the program: wapii's launcher and pass-through TLS
 provider, and a class archive that makes a cold JVM start fast.
 
-:func:`support_jar`: ``wapii.Launch`` and ``wapii.PlainTls`` (``java/wapii/*.java``: the program's
-``main`` runs with the pass-through provider first, so that a library's ``https://`` request reaches
-the recorder as the HTTP it wrote) and the library's warm-up program (``WapiiWarmup``), compiled into
-one jar, once per compiler, runtime and library, into the cache.
+:func:`support_jar`: ``wapii.Launch`` and ``wapii.PlainTls`` (``java/wapii/*.java``: every program's
+``main`` opens with ``wapii.Launch.install()``, which puts the pass-through provider first, so that a
+library's ``https://`` request reaches the recorder as the HTTP it wrote), ``wapii.Compile`` (the
+long-lived javac of :mod:`.compile`) and the library's warm-up program (``WapiiWarmup``), compiled
+into one jar, once per compiler, runtime and library, into the cache.
 
 :func:`class_archive`: the classes a training run of the warm-up loaded, linked and (Java 25 on)
 profiled, dumped once by the runtime: an ahead-of-time cache (``-XX:AOTCacheOutput``, Java 25 and
@@ -29,8 +30,8 @@ from wapii_core.base.paths import cache_dir
 from wapii_core.jvm.toolchain import Jdk
 
 LAUNCHER = "wapii.Launch"
-"""The main class every program's JVM starts: it puts the pass-through provider first and calls the
-program's ``main``."""
+"""The main class of the warm-up's training run: it installs the pass-through provider and calls the
+warm-up's ``main`` (a program's own ``main`` installs it itself)."""
 SOURCES = ("Launch.java", "PlainTls.java", "Compile.java")
 WARMUP_CLASS = "WapiiWarmup"
 AOT_FEATURE = 25

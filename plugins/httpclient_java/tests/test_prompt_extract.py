@@ -60,6 +60,7 @@ def test_program_source_wraps_the_call_in_its_own_package() -> None:
     source = program_source("import java.util.List;\nint x = 1;\nclient.send(a, b);\n", "p7")
     assert source.startswith("package p7;\nimport java.util.List;\n\npublic class Main {")
     assert "int x = 1;\nclient.send(a, b);\n}\n}" in source
+    assert "main(String[] args) throws Exception { wapii.Launch.install();\nint x = 1;" in source  # the lines kept
 
 
 def test_java_strings_survive_unicode_preprocessing() -> None:

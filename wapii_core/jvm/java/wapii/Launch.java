@@ -5,19 +5,26 @@ import java.lang.reflect.Method;
 import java.security.Security;
 
 /**
- * Starts a program with {@link PlainTls} as the JVM's first security provider, so that every TLS
- * connection the program's HTTP library opens carries its HTTP bytes unencrypted to wapii's
- * recorder (outside this JVM), which reads them as the library wrote them.
- *
- * <p>Usage: {@code java wapii.Launch <main class>}. Nothing here is trusted: the program may
- * remove the provider or open connections of its own; the recorder judges only what arrives.
+ * Puts {@link PlainTls} first among the JVM's security providers, so that every TLS connection a
+ * program's HTTP library opens carries its HTTP bytes unencrypted to wapii's recorder (outside this
+ * JVM), which reads them as the library wrote them. Every program's {@code main} opens with
+ * {@link #install()}; {@code java wapii.Launch <main class>} installs it before another class's
+ * {@code main} (the library's warm-up). Nothing here is trusted: the program may remove the
+ * provider or open connections of its own; the recorder judges only what arrives.
  */
 public final class Launch {
     private Launch() {
     }
 
+    /** Makes the pass-through provider the first (a no-op when it is already installed). */
+    public static void install() {
+        if (Security.getProvider(PlainTls.NAME) == null) {
+            Security.insertProviderAt(new PlainTls(), 1);
+        }
+    }
+
     public static void main(String[] args) throws Throwable {
-        Security.insertProviderAt(new PlainTls(), 1);
+        install();
         Method main = Class.forName(args[0], true, ClassLoader.getSystemClassLoader()).getMethod("main", String[].class);
         try {
             main.invoke(null, (Object) new String[0]);

@@ -62,6 +62,7 @@ import javax.security.auth.x500.X500Principal;
  */
 public final class PlainTls extends Provider {
     private static final long serialVersionUID = 1L;
+    static final String NAME = "WapiiPlainTls";
     static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
     static final String[] SUITES = {"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256",
         "TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
@@ -71,7 +72,7 @@ public final class PlainTls extends Provider {
     static final int APPLICATION_SIZE = 16384;
 
     public PlainTls() {
-        super("WapiiPlainTls", "1.0", "TLS that passes HTTP bytes through unencrypted to wapii's recorder");
+        super(NAME, "1.0", "TLS that passes HTTP bytes through unencrypted to wapii's recorder");
         for (String name : new String[] {"Default", "TLS", "TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3", "SSL", "SSLv3"}) {
             putService(new Made(this, "SSLContext", name));
         }
