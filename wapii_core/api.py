@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from wapii_core.base.lazy import lazy_exports
 
-API_VERSION = "1.0"
+API_VERSION = "1.1"
 """The plugin API's version, ``MAJOR.MINOR``: MINOR grows when names or optional protocol members are
 added (a plugin written for 1.0 works with every 1.x); MAJOR grows when a name is removed or renamed,
 or a signature or protocol changes incompatibly."""
@@ -121,7 +121,7 @@ _WHERE: dict[str, str] = {
     "url_regex": "wapii_core.grammar.javascript",
     "shadowed_urls": "wapii_core.grammar.javascript", "judged_text": "wapii_core.grammar.javascript",
     "JavaScriptUrl": "wapii_core.grammar.javascript",
-    "UrlTrie": "wapii_core.grammar.urls",
+    "UrlTrie": "wapii_core.grammar.urls", "unshadowed": "wapii_core.grammar.urls",
     "js_escape": "wapii_core.grammar.javascript",
     "QUOTES": "wapii_core.grammar.javascript",
     "EXPRESSION": "wapii_core.grammar.javascript",
