@@ -90,13 +90,17 @@ def test_every_argument_setup_starter_fits_the_grammar(wapiibench):
 
 
 def test_a_path_parameter_may_contain_what_a_literal_suffix_starts_with():
-    """``values/{range}:append`` (post) and ``values/{range}`` (get) both match ``values/A1:C3:append``."""
+    """``values/{range}:append`` (post) and ``values/{range}`` (get) both match ``values/A1:C3:append``,
+    which the judge resolves to the former (so GET is refused there); ``{range}``'s value may still
+    hold ``:append`` followed by more (``A1:C3:appendix`` is ``{range}``'s alone)."""
     sheets = constraint(WAPIIBENCH / "specs" / "google_sheet_v4.yaml", Setup.full).grammar
     url = "'https://sheets.googleapis.com/v4/spreadsheets/abc/values/A1:C3:append'"
+    longer = url.replace(":append", ":appendix")
     auth = "{ headers: { Authorization: 'Bearer t' } }"
     assert accepts(sheets, f"post({url}, {{ values: [[1]] }}, {auth});")
-    assert accepts(sheets, f"get({url}, {auth});")
-    assert not accepts(sheets, f"get({url});")  # the credential is required
+    assert not accepts(sheets, f"get({url}, {auth});")  # {range}:append has no GET
+    assert accepts(sheets, f"get({longer}, {auth});")
+    assert not accepts(sheets, f"get({longer});")  # the credential is required
     assert not accepts(sheets, f"post('https://sheets.googleapis.com/v4/spreadsheets/abc/values/A1:C3', {{}}, {auth});")
 
 

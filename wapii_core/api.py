@@ -121,7 +121,7 @@ _WHERE: dict[str, str] = {
     "url_regex": "wapii_core.grammar.javascript",
     "shadowed_urls": "wapii_core.grammar.javascript", "judged_text": "wapii_core.grammar.javascript",
     "JavaScriptUrl": "wapii_core.grammar.javascript",
-    "UrlTrie": "wapii_core.grammar.urls",
+    "UrlTrie": "wapii_core.grammar.urls", "unshadowed": "wapii_core.grammar.urls",
     "js_escape": "wapii_core.grammar.javascript",
     "QUOTES": "wapii_core.grammar.javascript",
     "EXPRESSION": "wapii_core.grammar.javascript",

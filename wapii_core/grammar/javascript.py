@@ -10,6 +10,7 @@ from typing import Callable
 from wapii_core.grammar.endpoints import Endpoint
 from wapii_core.grammar.lark import escape
 from wapii_core.grammar.types import Int, Num, Str, VType
+from wapii_core.grammar.urls import judged_literal_text
 from wapii_core.grammar.values import Dialect, header_literal, path_text
 
 QUOTES = ("'", '"', "`")
@@ -103,17 +104,6 @@ def url_forms(server: str, endpoint: Endpoint, static: Callable[[str], str], val
     return forms
 
 
-_HEX = "0123456789ABCDEF"
-_DECODED_VALUE = r"%(?:[013-9A-Fa-f][0-9A-Fa-f]|2[0-57-9A-Ea-e]|3[0-9A-Ea-e])"
-"""A ``%`` escape that decodes to a character a placeholder matches (any but ``/``, ``?`` and ``&``)."""
-
-
-def _escaped(char: str) -> str:
-    """A regex for ``char`` written as itself or as the ``%`` escapes of its UTF-8 bytes (either case)."""
-    escapes = "".join(f"%{b >> 4:X}[{_HEX[b & 15]}{_HEX[b & 15].lower()}]" for b in char.encode("utf-8"))
-    return f"(?:{escape(char)}|{escapes})"
-
-
 def shadowed_urls(server: str, templates: tuple[str, ...], quote: str) -> str:
     """A regex for the URL string literals delimited by ``quote`` (server, path, optional query
     after a ``?``) whose path, as the judge reads it (percent-decoded, the server stripped), one of
@@ -129,11 +119,8 @@ def judged_text(template: str, quote: str) -> str:
     """A regex for text inside a URL string literal delimited by ``quote`` that the judge, reading
     it percent-decoded, matches with ``template`` (a path or a part of one): each placeholder one or
     more characters other than ``/``, ``?`` and ``&``, a ``.`` outside placeholders any character
-    (reference mode), every other character itself."""
-    value = rf"(?:[^/?&%\\\n{escape(quote)}]|{_DECODED_VALUE})+"
-    anything = rf"(?:[^?%\\\n{escape(quote)}]|%[0-9A-Fa-f]{{2}})"
-    parts = PLACEHOLDER.split(template)
-    return value.join("".join(anything if c == "." else _escaped(c) for c in js_escape(part, quote)) for part in parts)
+    (reference mode), every other character itself (:func:`~wapii_core.grammar.urls.judged_literal_text`)."""
+    return judged_literal_text(template, quote, lambda text: js_escape(text, quote))
 
 
 def url_regex(server: str, endpoint: Endpoint, references: bool = True) -> str:

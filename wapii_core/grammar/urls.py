@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Hashable, Protocol
+from typing import Callable, Hashable, Protocol
 
 from wapii_core.grammar.endpoints import Endpoint
-from wapii_core.grammar.lark import LarkWriter, alternatives, regex
+from wapii_core.grammar.lark import LarkWriter, alternatives, escape, regex
 from wapii_core.grammar.types import Str, VType
 
 _PLACEHOLDER = re.compile(r"({[^{}]*})")
@@ -54,8 +54,51 @@ class UrlSyntax(Protocol):
 
     def judged(self, template: str, form: Hashable) -> str:
         """A regex for text inside the literal that the judge, percent-decoding it, reads as
-        matching ``template`` (a segment of a path template: placeholders and fixed text); used
-        only with ``exclude_shadowed``."""
+        matching ``template`` (a path template or a segment of one: placeholders and fixed text);
+        used only to leave shadowed URLs out (``exclude_shadowed``, :func:`unshadowed`). Most
+        syntaxes write it with :func:`judged_literal_text`."""
+
+
+_HEX = "0123456789ABCDEF"
+_DECODED_VALUE = r"%(?:[013-9A-Fa-f][0-9A-Fa-f]|2[0-57-9A-Ea-e]|3[0-9A-Ea-e])"
+"""A ``%`` escape that decodes to a character a placeholder matches (any but ``/``, ``?`` and ``&``)."""
+
+
+def _escaped(char: str) -> str:
+    """A regex for ``char`` written as itself or as the ``%`` escapes of its UTF-8 bytes (either case)."""
+    escapes = "".join(f"%{b >> 4:X}[{_HEX[b & 15]}{_HEX[b & 15].lower()}]" for b in char.encode("utf-8"))
+    return f"(?:{escape(char)}|{escapes})"
+
+
+def judged_literal_text(template: str, quote: str, write: Callable[[str], str]) -> str:
+    """A regex for text inside a URL string literal delimited by ``quote`` that the judge, reading
+    it percent-decoded, matches with ``template`` (a path or a part of one): each placeholder one or
+    more characters other than ``/``, ``?`` and ``&`` (no backslash: path values hold no escape
+    sequence), a ``.`` outside placeholders any character (reference mode), every other character
+    itself; ``write(text)`` is how the language writes fixed text inside such a literal (its escapes)."""
+    value = rf"(?:[^/?&%\\\n{escape(quote)}]|{_DECODED_VALUE})+"
+    anything = rf"(?:[^?%\\\n{escape(quote)}]|%[0-9A-Fa-f]{{2}})"
+    parts = _PLACEHOLDER.split(template)[::2]
+    return value.join("".join(anything if c == "." else _escaped(c) for c in write(part)) for part in parts)
+
+
+def shadowed_literals(server: str, templates: tuple[str, ...], syntax: UrlSyntax) -> str:
+    """A regex for the URL string literals of ``syntax`` (any form; no query) whose path, as the judge
+    reads it (percent-decoded, ``server`` stripped), one of ``templates`` matches."""
+    literals = []
+    for form in syntax.forms:
+        paths = "|".join(syntax.judged(template, form) for template in templates)
+        literals.append(f"{syntax.opening(form)}{syntax.static(server, form)}(?:{paths}){syntax.closing(form)}")
+    return "|".join(literals)
+
+
+def unshadowed(pattern: str, server: str, endpoint: Endpoint, syntax: UrlSyntax) -> str:
+    """``pattern`` (a Python regex for ``endpoint``'s URL literals, matched whole) less the literals
+    the judge resolves to a template of :attr:`Endpoint.shadowed_by`: what a grammar's URL trie with
+    ``exclude_shadowed`` leaves to the endpoint, for :meth:`Constraint.for_completion`."""
+    if not endpoint.shadowed_by:
+        return pattern
+    return f"(?!(?:{shadowed_literals(server, endpoint.shadowed_by, syntax)})\\Z)(?:{pattern})"
 
 
 @dataclass

@@ -4,8 +4,10 @@ Built on :mod:`wapii_core.grammar` from the spec's endpoints, like the axios gra
 starts after the adapter's anchor (``requests.``, ``    async with session.``) and ends with the
 call's closing parenthesis (the grammar then allows only the end token). The URL is one string
 literal (``'…'`` or ``"…"``; with references also an f-string whose placeholders are
-``{expression}``), path parameters typed, no query string. The keyword arguments come in any order,
-each at most once: ``params`` (a dict of the operation's query parameters and query credentials;
+``{expression}``), path parameters typed, no query string; a URL the judge resolves to a
+better-ranked path (:attr:`Endpoint.shadowed_by`, also written percent-escaped or after an
+interpolated value) is left out of the endpoints it shadows, so what follows it is that path's.
+The keyword arguments come in any order, each at most once: ``params`` (a dict of the operation's query parameters and query credentials;
 values may be strings whatever their type, as a query string is text; booleans only where the
 library accepts them), ``headers`` (a dict of its header parameters and header credentials, string
 values, or, with ``none_headers``, ``None`` for the library's own ``Accept``/``Content-Type``), the
@@ -22,7 +24,7 @@ import re
 from wapii_core.grammar.endpoints import Api, Endpoint
 from wapii_core.grammar.lark import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Entry, LarkWriter, alternatives, escape,
                                      literal, regex)
-from wapii_core.grammar.urls import UrlTrie
+from wapii_core.grammar.urls import UrlTrie, judged_literal_text, unshadowed
 from wapii_core.grammar.types import HEADER_STRING, NULL, STRING, Arr, Bool, Int, Num, Obj, OneOf, Prop, Str, VType, one_of
 from wapii_core.grammar.values import Dialect, ValueRules, header_literal, path_text
 from wapii_core.base.model import Setup
@@ -78,9 +80,14 @@ def _path_value(kind: VType, quote: str, f_string: bool) -> str:
     return f"(?:{typed}|{placeholder})" if f_string else f"(?:{typed})"
 
 
-def _static(text: str, quote: str, f_string: bool) -> str:
+def _written(text: str, quote: str, f_string: bool) -> str:
+    """Fixed ``text`` as written inside a Python string literal (an f-string doubles its braces)."""
     text = _py_escape(text, quote)
-    return escape(text.replace("{", "{{").replace("}", "}}") if f_string else text)
+    return text.replace("{", "{{").replace("}", "}}") if f_string else text
+
+
+def _static(text: str, quote: str, f_string: bool) -> str:
+    return escape(_written(text, quote, f_string))
 
 
 class PythonUrl:
@@ -103,6 +110,9 @@ class PythonUrl:
 
     def closing(self, form: tuple[str, bool]) -> str:
         return escape(form[0])
+
+    def judged(self, template: str, form: tuple[str, bool]) -> str:
+        return judged_literal_text(template, form[0], lambda text: _written(text, *form))
 
 
 def url_regex(server: str, endpoint: Endpoint, references: bool = True) -> str:
@@ -184,11 +194,13 @@ class PythonCallGrammar:
         """The grammar for ``setup``; with the ``import`` setup, any text first, up to ``anchor``
         (stripped of its indentation)."""
         by_method: dict[str, list[tuple[Endpoint, str]]] = {}
+        syntax = PythonUrl(self.references)
         for endpoint in self.api.endpoints:
             after, rest = self._after_url(endpoint)
             by_method.setdefault(endpoint.method, []).append((endpoint, after))
-            self.endpoints.append((endpoint.method, url_regex(self.api.server, endpoint, self.references), rest))
-        urls = UrlTrie(self.w, self.api.server, PythonUrl(self.references))
+            literals = unshadowed(url_regex(self.api.server, endpoint, self.references), self.api.server, endpoint, syntax)
+            self.endpoints.append((endpoint.method, literals, rest))
+        urls = UrlTrie(self.w, self.api.server, syntax, exclude_shadowed=True)
         methods = [f'{literal(m + "(")} {WS}? {urls.rule(leaves)}' for m, leaves in by_method.items()]
         call = self.w.define("call", alternatives(methods))
         return self.w.text(call, free_until=anchor.strip() if setup is Setup.imports else None)

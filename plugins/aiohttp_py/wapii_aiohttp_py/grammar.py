@@ -18,7 +18,7 @@ from wapii_core.api import Constraint, PythonCallGrammar, Setup, SpecIndex, adap
 from .library import AIOHTTP
 from .prompt import ANCHOR
 
-VERSION = 5
+VERSION = 6
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 
 

@@ -11,7 +11,9 @@ allows only the end token. Per setup:
 
 The call: the method as function name, then the URL as one string literal (any quote; path
 parameters typed, or ``${…}`` in a template literal; no query string: query parameters go in
-``params``); ``post``/``put``/``patch`` take the body next (an object of the schema's properties;
+``params``; a URL the judge resolves to a better-ranked path, :attr:`Endpoint.shadowed_by`, is left
+out of the endpoints it shadows: ``.../values/A1:clear`` takes ``{range}:clear``'s POST, never
+``{range}``'s PUT); ``post``/``put``/``patch`` take the body next (an object of the schema's properties;
 ``{}``, ``null`` or ``undefined`` where the operation has no body; ``null`` or ``undefined`` where
 it is optional; or a variable), every method then an optional config object with ``headers`` and
 ``params`` (and ``data`` for a body on the other methods). A config is required when it must carry
@@ -28,11 +30,11 @@ from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
                             JavaScriptUrl, LarkWriter, Obj, Prop, Setup, SpecIndex, UrlTrie, ValueRules, alternatives,
-                            as_header, adapter_constraint, escape, literal, load_api, url_regex)
+                            as_header, adapter_constraint, escape, literal, load_api, unshadowed, url_regex)
 
 from .extract import CUT_OFFS
 
-VERSION = 15
+VERSION = 16
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 ANCHOR = "axios."
 BODY_METHODS = ("post", "put", "patch")
@@ -102,11 +104,13 @@ class AxiosGrammar:
         records (method, URL regex, rest rule) per endpoint in :attr:`endpoints`."""
         by_method: dict[str, list[tuple[Endpoint, str]]] = {}
         self.endpoints: list[tuple[str, str, str]] = []
+        syntax = JavaScriptUrl(self.references)
         for endpoint in self.api.endpoints:
             after, rest = self._after_url(endpoint)
             by_method.setdefault(endpoint.method, []).append((endpoint, after))
-            self.endpoints.append((endpoint.method, url_regex(self.api.server, endpoint, self.references), rest))
-        urls = UrlTrie(self.w, self.api.server, JavaScriptUrl(self.references))
+            literals = unshadowed(url_regex(self.api.server, endpoint, self.references), self.api.server, endpoint, syntax)
+            self.endpoints.append((endpoint.method, literals, rest))
+        urls = UrlTrie(self.w, self.api.server, syntax, exclude_shadowed=True)
         methods = [f'{literal(m + "(")} {WS}? {urls.rule(leaves)}' for m, leaves in by_method.items()]
         return self.w.define("call", alternatives(methods))
 

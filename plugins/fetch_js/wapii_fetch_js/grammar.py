@@ -32,13 +32,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
-                            LarkWriter, Obj, PATH_ESCAPE, Prop, Setup, SpecIndex, UrlTrie, ValueRules, VType, alternatives, adapter_constraint,
-                            escape, js_escape, judged_text, literal, load_api, path_value, shadowed_urls, url_forms, QUOTES, EXPRESSION, Bool,
+                            JavaScriptUrl, LarkWriter, Obj, PATH_ESCAPE, Prop, Setup, SpecIndex, UrlTrie, ValueRules, VType, alternatives, adapter_constraint,
+                            escape, js_escape, judged_text, literal, load_api, path_value, unshadowed, url_forms, QUOTES, EXPRESSION, Bool,
                             Int, Null, Num, OneOf, Str)
 
 from .extract import CUT_OFFS
 
-VERSION = 9
+VERSION = 10
 NORMALISED_METHODS = frozenset({"delete", "get", "head", "options", "post", "put"})
 """The methods fetch upper-cases as the Fetch standard says; any other (``'patch'``) is sent as written,
 which no server takes for PATCH, so the grammar offers it in upper case alone."""
@@ -222,6 +222,7 @@ class FetchGrammar:
         closed: list[tuple[Endpoint, str]] = []
         opened: dict[str, list[tuple[Endpoint, str]]] = {quote: [] for quote in QUOTES}
         self.endpoints: list[tuple[str, str, str]] = []
+        urls = JavaScriptUrl(self.references)  # the closed literal in any quote: what a starter holds
         for endpoint in self.api.endpoints:
             after = self._after_url(endpoint)
             rest = after
@@ -231,10 +232,7 @@ class FetchGrammar:
                     opened[quote].append((endpoint, rule))
             closed.append((endpoint, rest))
             literals = "|".join(url_forms(self.api.server, endpoint, escape, self._path_value, ""))
-            if endpoint.shadowed_by:  # Python's re, for Constraint.for_completion: the same exclusion
-                shadowed = "|".join(shadowed_urls(self.api.server, endpoint.shadowed_by, q) for q in QUOTES)
-                literals = f"(?!(?:{shadowed})\\Z)(?:{literals})"
-            self.endpoints.append(("", literals, rest))
+            self.endpoints.append(("", unshadowed(literals, self.api.server, endpoint, urls), rest))
         tries = [UrlTrie(self.w, self.api.server, _FetchUrl(self, quote, False), exclude_shadowed=True).rule(closed)
                  for quote in QUOTES]
         tries += [UrlTrie(self.w, self.api.server, _FetchUrl(self, quote, True), exclude_shadowed=True).rule(leaves)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 import torch
 
-from support import WAPIIBENCH, shared_path
+from support import WAPIIBENCH, adapters_where, shared_path
 from wapii_core.base.errors import WapiiError
 from wapii_core.grammar import accepts, get_engine
 from wapii_core.base.model import GenerationRequest, Sample, Setup
@@ -377,20 +377,12 @@ def test_no_subset_grammar_allows_an_undeclared_body_key(wapiibench, any_adapter
     assert not accepted, accepted
 
 
-SHADOWS_KEPT = {"axios_js", "requests_py", "aiohttp_py"}
-"""Adapters whose grammar offers an endpoint's arguments after a URL that the judge resolves to a
-better-ranked path (only fetch_js leaves those URLs out)."""
-SHADOWS_KEPT_REASON = ("the grammar keeps shadowed URLs: put('.../values/A1:clear', {range, values}, "
-                       "{params: {valueInputOption}}) is accepted, three arguments illegal for {range}:clear")
-
-
 @pytest.mark.slow  # every API's grammar built and compiled
-def test_no_subset_grammar_offers_an_endpoints_arguments_at_a_url_another_path_claims(wapiibench, any_adapter, request):
+@pytest.mark.parametrize("any_adapter", adapters_where(constrained=True), indirect=True)
+def test_no_subset_grammar_offers_an_endpoints_arguments_at_a_url_another_path_claims(wapiibench, any_adapter):
     """After a URL the judge resolves to another path (it shadows the endpoint's), the grammar offers
     only that path's endpoints: a shadowed sample's expected call moved to such a URL is refused
-    where its arguments are illegal there."""
-    if any_adapter.name in SHADOWS_KEPT:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=SHADOWS_KEPT_REASON))
+    where its arguments are illegal there (every adapter with constrained decoding)."""
     probes = shadow_probes(wapiibench, stratified_samples(wapiibench))
     accepted, telling = refused_or_legal(any_adapter, wapiibench, probes)
     assert telling  # some probe carries arguments the shadowing path does not have

@@ -16,7 +16,7 @@ from wapii_core.api import PythonLibrary
 
 from .libraries import LIBRARIES
 
-VERSION = 12
+VERSION = 13
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 
 
