@@ -26,7 +26,9 @@ def adapter(request):
 def test_keyword_arguments_in_any_order_each_once_typed(adapter):
     grammar = adapter.constraint(PETSTORE, Setup.full).grammar
     assert accepts(grammar, f"get({PETS})")
-    assert accepts(grammar, f"get({PETS}, headers={{'Accept': None}}, params={{'limit': 10, 'tags': ['a']}})")
+    with_none = f"get({PETS}, headers={{'Accept': None}}, params={{'limit': 10, 'tags': ['a']}})"
+    # requests drops a header set to None; httpx refuses the value (TypeError), so its grammar does not offer it
+    assert accepts(grammar, with_none) == (adapter.name == "requests_py")
     assert accepts(grammar, f"get({PETS}, params={{'limit': '10'}}, timeout=5,)")  # query values may be strings
     assert accepts(grammar, "get(f'https://petstore.swagger.io/v2/pets/{pet_id}')")
     assert accepts(grammar, "post('https://petstore.swagger.io/v2/pets', json={'name': 'Rex', 'tag': 'dog'})")

@@ -38,7 +38,10 @@ class PythonLibrary:
     prompt's calls are made on (``requests`` in ``requests.get(…)``, ``session`` in
     ``session.get(…)``); ``request_in_header``: requests are made in an ``async with`` / ``with``
     header, so a program that ends right after the request call's closing parenthesis (a constrained
-    completion) still issues it (:mod:`.extract`); ``body_syntax``: the body arguments the prompt names.
+    completion) still issues it (:mod:`.extract`); ``body_syntax``: the body arguments the prompt names;
+    ``none_headers``: ``headers={'Accept': None}`` leaves the library's own header out (requests merges
+    a call's headers over its session's and drops ``None``; httpx refuses a ``None`` value), so
+    constrained decoding may offer it.
     """
 
     adapter: str  # the wapii adapter's name
@@ -51,6 +54,7 @@ class PythonLibrary:
     written_value: Callable[[Any], Any] = _as_written
     request_in_header: bool = False
     body_syntax: str = "json=... / data=... / files=..."
+    none_headers: bool = False
 
     @property
     def import_line(self) -> str:

@@ -1,9 +1,10 @@
 """The grammar of a legal call with requests or httpx: ``<module>.<method>(url, <keyword>=…, …)``.
 
 Written by :class:`wapii_core.api.PythonCallGrammar` (see there for the call's rules): the region
-starts after ``<module>.`` and ends with the call's closing parenthesis; ``headers`` may map the
-library's own ``Accept``/``Content-Type`` to ``None`` (requests and httpx then leave them out);
-httpx's get/delete/head/options shorthands take no body.
+starts after ``<module>.`` and ends with the call's closing parenthesis; with requests, ``headers``
+may map the library's own ``Accept``/``Content-Type`` to ``None`` (requests then leaves them out; httpx
+refuses a ``None`` value: ``PythonLibrary.none_headers``); httpx's get/delete/head/options shorthands
+take no body.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from wapii_core.api import PythonLibrary
 
 from .libraries import LIBRARIES
 
-VERSION = 13
+VERSION = 14
 """Bumped whenever the grammar written for a spec changes (cached grammars are then rebuilt)."""
 
 
@@ -24,7 +25,7 @@ def build_constraint(index: SpecIndex, library: PythonLibrary, setup: Setup, ref
                      compact: bool = False) -> Constraint:
     """The constraint for one spec, library and setup (not cached: see :func:`constraint`)."""
     api = load_api(index)
-    grammar = PythonCallGrammar(api, library, references, compact, none_headers=True)
+    grammar = PythonCallGrammar(api, library, references, compact, none_headers=library.none_headers)
     anchor = library.module + "."
     return Constraint(grammar.text(setup, anchor), anchor, library.adapter, api.notes, tuple(grammar.endpoints))
 

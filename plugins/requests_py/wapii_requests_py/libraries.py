@@ -40,7 +40,8 @@ def _httpx_query_text(value: Any) -> str | None:
     return "" if value is None else str(value)
 
 
-REQUESTS = PythonLibrary("requests_py", "requests", "requests", (), _requests_defaults, _requests_query_text)
+REQUESTS = PythonLibrary("requests_py", "requests", "requests", (), _requests_defaults, _requests_query_text,
+                         none_headers=True)
 HTTPX = PythonLibrary("httpx_py", "httpx", "HTTPX", BODYLESS_METHODS, _httpx_defaults, _httpx_query_text)
 
 LIBRARIES = {lib.adapter: lib for lib in (REQUESTS, HTTPX)}
