@@ -30,7 +30,10 @@ class AdapterCapabilities(BaseModel):
     - ``modes``: the comparison modes its renderings are judged correct in (the oracle is checked
       in each); ``default_mode`` (the adapter's own attribute) is one of them;
     - ``wire_capture``: its captures are what the library put on the wire, normalised by the core's
-      ``normalise_wire_request`` (else an in-process capture of the library's request config).
+      ``normalise_wire_request`` (else an in-process capture of the library's request config);
+    - ``system_packages``: Debian packages it needs (``libokhttp-java``); ``wapii setup`` installs the
+      missing ones with apt before calling the adapter's ``setup()`` (as root), else names them in
+      one line. Constructing the adapter must not need them.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -41,6 +44,7 @@ class AdapterCapabilities(BaseModel):
     constrained: bool = False
     modes: tuple[str, ...] = MODES
     wire_capture: bool = False
+    system_packages: tuple[str, ...] = ()
 
     @field_validator("language")
     @classmethod

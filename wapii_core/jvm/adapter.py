@@ -11,6 +11,7 @@ library sends on its own: query values are the strings sent (the judged mode is 
 
 from __future__ import annotations
 
+import functools
 import threading
 from typing import Any, Callable, ClassVar
 
@@ -64,7 +65,6 @@ class JavaAdapterBase:
                                                        default_timeout_s=DEFAULT_TIMEOUT_S)
         self._runner: JavaRunner | None = None
         self._lock = threading.Lock()
-        self._own = {name.lower(): value for name, value in self.own_headers()().items()}
 
     # what a subclass gives ----------------------------------------------------------------------
     def java_library(self) -> JavaLibrary:
@@ -116,6 +116,12 @@ class JavaAdapterBase:
         sent = WireRequest(str(request.get("method", "")), request["url"],
                            [(name, value) for name, value in request.get("headers") or []], raw_bytes(request.get("body")))
         return normalise_wire_request(sent, own_header=self.is_own_header)
+
+    @functools.cached_property
+    def _own(self) -> dict[str, str]:
+        """The library's own headers by lower-case name, read on first use (the library may only be
+        installed by :meth:`setup`)."""
+        return {name.lower(): value for name, value in self.own_headers()().items()}
 
     def is_own_header(self, name: str, value: str) -> bool:
         """Whether ``name: value`` is a header the library sent on its own, with its own value."""

@@ -127,14 +127,16 @@ class PythonPool(ClosedOnExit):
         self.preload = list(preload)
         self.harness = harness
         self.timeout = timeout
-        view = code_view(["wapii_core", *self.preload, harness])
+        seccomp_problem = seccomp_unavailable()
+        # The worker imports pyseccomp to load its filter: part of the code it runs, wherever it is
+        # installed (an interpreter whose own site directory lacks it gets it on sys.path, like wapii_core).
+        view = code_view(["wapii_core", *([] if seccomp_problem else ["pyseccomp"]), *self.preload, harness])
         self.read_paths = list(view.roots)
         self.hidden = list(view.hidden)
         self.import_dirs = list(view.import_dirs)
         self.sys_path = [p for p in sys.path if p and Path(p).is_absolute() and Path(p).exists()
                          and any(Path(p).resolve() == r or r in Path(p).resolve().parents for r in self.read_paths)]
         self.sys_path += [str(p) for p in self.import_dirs if str(p) not in self.sys_path]
-        seccomp_problem = seccomp_unavailable()
         self._seccomp_problem = seccomp_problem
         self._landlock_problem = landlock.unavailable()
         self._init = {

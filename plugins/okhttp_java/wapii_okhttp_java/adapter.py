@@ -1,15 +1,14 @@
 """The ``okhttp_java`` adapter: Java programs that call a web API through OkHttp 3.
 
-OkHttp comes from Debian's ``libokhttp-java`` (``/usr/share/java/okhttp.jar`` and ``okio.jar``);
-:meth:`OkHttpAdapter.setup` installs it with apt when run as root, else says in one line what to install.
+OkHttp comes from Debian's ``libokhttp-java`` (``/usr/share/java/okhttp.jar`` and ``okio.jar``), which
+the adapter declares in its capabilities: ``wapii setup`` installs it with apt when run as root, else
+says in one line what to install. Nothing here reads the jars before they are needed, so the adapter can
+be constructed (and listed, and set up) on a machine that does not have them yet.
 """
 
 from __future__ import annotations
 
 import functools
-import os
-import shutil
-import subprocess
 from importlib import resources
 from pathlib import Path
 from typing import Callable
@@ -57,7 +56,7 @@ class OkHttpAdapter(JavaAdapterBase):
     program = PROGRAM
     methods = ("newCall",)
     capabilities = AdapterCapabilities(language="java", library="OkHttp", single_call=False, constrained=False,
-                                       modes=("wire",), wire_capture=True)
+                                       modes=("wire",), wire_capture=True, system_packages=(PACKAGE,))
 
     def java_library(self) -> JavaLibrary:
         warmup = resources.files("wapii_okhttp_java").joinpath("Warmup.java").read_text(encoding="utf-8")
@@ -67,13 +66,7 @@ class OkHttpAdapter(JavaAdapterBase):
         return _defaults
 
     def setup(self) -> None:
-        """Installs ``libokhttp-java`` with apt where it is missing and this runs as root (idempotent),
-        then checks the JDK and dumps the class-data archive."""
-        if not all(jar.exists() for jar in JARS) and os.geteuid() == 0 and shutil.which("apt-get"):
-            done = subprocess.run(["apt-get", "install", "-y", "-q", PACKAGE], capture_output=True, text=True,
-                                  env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"}, timeout=600)
-            if done.returncode != 0:
-                tail = (done.stderr.strip().splitlines() or ["apt-get failed"])[-1]
-                raise WapiiError(f"okhttp_java: apt-get install {PACKAGE} failed ({tail})")
+        """Checks OkHttp's jars (``wapii setup`` installed ``libokhttp-java`` before, where it could), then
+        the JDK, and builds the class archive."""
         okhttp_jars()
         super().setup()
