@@ -8,7 +8,10 @@ import math
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
+from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("WAPII_SHARED") or REPO.parent / "shared").resolve()
@@ -213,3 +216,38 @@ def hostile_problems(expect: dict, mixed: dict, errors: tuple[str, ...] = ("runt
             problems.append(f"{name}: expected {expectation}, got {result['verdict']} {result['error']} "
                             f"{result['error_detail']}")
     return problems
+
+
+HANG_GUARD_S = 120
+"""How long :func:`returns` waits for a call that, on a bug, would never return (a guard that turns a
+hang into a failure, not a measure of speed: no test compares a time it measured against a bound)."""
+
+
+def returns(work: Callable[..., Any], *args: Any) -> Any:
+    """``work(*args)`` run on a thread: its result, or a failed test where it never returns."""
+    out: list[Any] = []
+    errors: list[BaseException] = []
+
+    def call() -> None:
+        try:
+            out.append(work(*args))
+        except BaseException as exc:  # noqa: BLE001 - raised again on the test's thread
+            errors.append(exc)
+
+    thread = threading.Thread(target=call, name="wapii-test-returns", daemon=True)
+    thread.start()
+    thread.join(HANG_GUARD_S)
+    if errors:
+        raise errors[0]
+    assert out, f"{getattr(work, '__qualname__', work)} never returned"
+    return out[0]
+
+
+def wait_until(condition: Callable[[], Any], what: str) -> None:
+    """Polls ``condition`` until it holds; a failed test naming ``what`` where it never does (within
+    :data:`HANG_GUARD_S`: a guard against hanging, not a measure)."""
+    deadline = time.monotonic() + HANG_GUARD_S
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"never happened: {what}")
+        time.sleep(0.02)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import threading
 import time
 
 import pytest
@@ -34,6 +35,8 @@ def _on_the_core_pools() -> list[str]:
 
 
 ADAPTERS = _on_the_core_pools()
+GATE_WAIT_S = 60
+"""How long a held worker start waits for the test to open its gate (a bound against hanging, not a measure)."""
 
 
 def _call(adapter, name: str) -> str:
@@ -70,21 +73,39 @@ def _alive(pid: int) -> bool:
 
 
 @pytest.mark.parametrize("name", ADAPTERS)
-def test_start_brings_the_workers_up_and_execute_uses_them(name: str) -> None:
+def test_start_brings_the_workers_up_and_execute_uses_them(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``start()`` returns while the pool's start is still held at a gate (so it starts the workers in
+    the background), the workers come up once the gate opens, and ``execute`` uses them."""
+    from wapii_core.sandbox import supervisor
+
+    gate, reached = threading.Event(), threading.Event()
+    held_past_the_gate: list[str] = []
+    real_start = supervisor.Supervisor.start
+
+    def gated_start(self, *args, **kwargs) -> None:
+        reached.set()
+        if not gate.wait(GATE_WAIT_S):  # only a start() that waits for its workers gets here
+            held_past_the_gate.append(threading.current_thread().name)
+        real_start(self, *args, **kwargs)
+
+    monkeypatch.setattr(supervisor.Supervisor, "start", gated_start)
     adapter = plugins.adapters.get(name)()
     try:
-        began = time.monotonic()
         adapter.start()
-        assert time.monotonic() - began < 0.5  # in the background
-        deadline = time.monotonic() + 60
+        opened_after_start = not gate.is_set()
+        gate.set()
+        assert opened_after_start and held_past_the_gate == [], "start() waited for the workers to come up"
+        assert reached.wait(GATE_WAIT_S), "start() started no worker"
+        deadline = time.monotonic() + GATE_WAIT_S  # a bound against hanging, not a measure
         while not _worker_pids(adapter) and time.monotonic() < deadline:
-            time.sleep(0.05)
+            time.sleep(0.01)
         started = _worker_pids(adapter)
         assert started, "no worker came up after start()"
         capture = adapter.execute([_call(adapter, name)])[0]
         assert capture.error is None and capture.request is not None
         assert started <= _worker_pids(adapter)  # the started workers were used, none replaced
     finally:
+        gate.set()
         adapter.close()
     assert not any(_alive(pid) for pid in started)
 

@@ -16,14 +16,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
 from wapii_core.base.paths import bundled_specs_dir
 
-from support import run_cli, without_sandbox_warnings
+from support import run_cli, wait_until, without_sandbox_warnings
 
 DEMO = bundled_specs_dir() / "demo"
 BOOKS = "https://api.larchwood-library.example/v2/books"
@@ -239,10 +238,9 @@ def test_evaluate_is_refused_while_a_run_writes_the_directory(tmp_path):
     running = start_wapii("run", "--backend", "replay", "--generations", str(gens), "--limit", "4", "--out", str(out),
                           "--quiet")
     try:
-        deadline = time.monotonic() + 120
-        while not (out / "generations.jsonl").exists():  # generated: it judges now, for several seconds
-            assert running.poll() is None and time.monotonic() < deadline, running.stderr.read()
-            time.sleep(0.05)
+        # generated: it judges now, for several seconds
+        wait_until(lambda: (out / "generations.jsonl").exists() or running.poll() is not None, "generations written")
+        assert running.poll() is None, running.stderr.read()
         one_line_error(run_cli("evaluate", str(out), "--quiet"),
                        f"{out}: another wapii process (pid {running.pid}) is writing this run directory; wait for "
                        "it to end or use another --out")
@@ -262,10 +260,9 @@ def test_a_killed_run_leaves_its_scratch_until_the_next_start_and_resumes(tmp_pa
     args = ["run", "--backend", "replay", "--generations", str(gens), "--limit", "4", "--out", str(out), "--quiet"]
     victim = start_wapii(*args, env=env)
     try:
-        deadline = time.monotonic() + 120
-        while not list(tmp.glob(f"wapii-{victim.pid}-*/wapii-*/*.log")):  # its sandbox workers have started
-            assert victim.poll() is None and time.monotonic() < deadline, victim.stderr.read()
-            time.sleep(0.05)
+        wait_until(lambda: list(tmp.glob(f"wapii-{victim.pid}-*/wapii-*/*.log")) or victim.poll() is not None,
+                   "the run's sandbox workers started")
+        assert victim.poll() is None, victim.stderr.read()
         victim.send_signal(signal.SIGKILL)
         victim.wait(timeout=60)
     finally:

@@ -30,6 +30,11 @@ def missing_packages(packages: list[str]) -> list[str]:
     return [name for name in packages if name not in installed]
 
 
+def can_install() -> bool:
+    """Whether this process can install Debian packages: root, with apt-get."""
+    return os.name == "posix" and os.geteuid() == 0 and shutil.which("apt-get") is not None
+
+
 def _apt(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
     try:
@@ -54,7 +59,7 @@ def ensure_packages(packages: list[str], needed_by: str) -> list[str]:
     if not missing:
         return []
     names = " ".join(missing)
-    if os.name != "posix" or os.geteuid() != 0 or not shutil.which("apt-get"):
+    if not can_install():
         raise MissingToolError(f"{needed_by} needs the Debian package(s) {names}: install them "
                                f"(as root: apt-get install {names})")
     command = ("install", "-y", "-q", "--no-install-recommends", *missing)
@@ -72,13 +77,22 @@ def ensure_packages(packages: list[str], needed_by: str) -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m wapii_core.base.debian [--needed-by WHAT] PACKAGE ...``: one line, exit 0 or 2."""
+    """``python -m wapii_core.base.debian [--optional] [--needed-by WHAT] PACKAGE ...``.
+
+    Installs what is missing; one line and exit 2 where it cannot. With ``--optional``, a machine where
+    nothing can be installed (not root, no apt-get) is a note and exit 0; a failing apt-get still fails.
+    """
+    optional = "--optional" in argv
+    argv = [arg for arg in argv if arg != "--optional"]
     needed_by = "wapii"
     if argv[:1] == ["--needed-by"] and len(argv) > 1:
         needed_by, argv = argv[1], argv[2:]
     try:
         installed = ensure_packages(argv, needed_by)
     except MissingToolError as exc:
+        if optional and not can_install():
+            print(f"wapii: note: {exc}", file=sys.stderr)
+            return 0
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if installed:
