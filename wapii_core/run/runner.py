@@ -217,11 +217,17 @@ def _keys(samples: list[Sample], config: RunConfig) -> list[str]:
     return shard_keys([f"{s.id}#{d}" for s in samples for d in range(config.draws)], config.shard)
 
 
-def _adapter(stack: ExitStack, name: str) -> Adapter:
+def _adapter(stack: ExitStack, name: str, note: Callable[[str], None] = lambda text: None) -> Adapter:
     """The adapter, not started (closed with ``stack``): its caller starts the workers once every
-    input is checked, so that a run refused for bad input starts no worker."""
+    input is checked, so that a run refused for bad input starts no worker. The Debian packages it
+    declares are installed first where missing (as ``wapii setup`` does; one line where they cannot be)."""
+    from wapii_core.base.debian import ensure_packages
+
     adapter = plugins.adapters.get(name)()
     stack.callback(adapter.close)
+    installed = ensure_packages(list(adapter.capabilities.system_packages), name)
+    if installed:
+        note(f"{name}: installed {' '.join(installed)} (its set-up, on first use)")
     return adapter
 
 
@@ -250,7 +256,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
     dataset, samples, keys = inputs.dataset, inputs.samples, inputs.keys
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir))  # released last, after the store has closed
-        adapter = _adapter(stack, config.adapter)  # started when there is something to judge
+        adapter = _adapter(stack, config.adapter, note)  # started when there is something to judge
         if config.setting.startswith("constrained") and config.backend != "replay" \
                 and not adapter.capabilities.constrained:
             raise WapiiError(f"adapter {config.adapter!r} cannot constrain generation (setting {config.setting!r}); "
