@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from wapii_core.base.model import SampleResult
 from wapii_core.report.rate_terms import COUNT_ROWS, lower_is_better
@@ -97,16 +97,19 @@ def row_names() -> list[str]:
     return list(ROW_NAMES)
 
 
-def load_runs(directories: Iterable[Path], with_results: bool = True) -> list[RunData]:
-    """Read run.json, summary.json and (for intervals) results.jsonl of each run directory."""
+def load_runs(directories: Iterable[Path], with_results: bool = True,
+              summaries: Callable[[Path], Summary] | None = None) -> list[RunData]:
+    """Read run.json, summary.json and (for intervals) results.jsonl of each run directory;
+    ``summaries`` reads a directory's summary in place of ``summary.json`` (the command line's
+    also reads runs still being written: :func:`wapii_core.run.live.read_summary`)."""
     from wapii_core.store.record import load_run, load_summary, read_results
 
     directories = [Path(d) for d in directories]
     names = [d.resolve().name or str(d) for d in directories]
     runs = []
     for directory, name in zip(directories, names):
-        run, summary = load_run(directory), load_summary(directory)
-        results = read_results(directory) if with_results else None
+        run, summary = load_run(directory), (summaries or load_summary)(directory)
+        results = read_results(directory, live=summary.live is not None) if with_results else None
         runs.append(RunData(name if names.count(name) == 1 else str(directory), run, summary, results))
     return runs
 

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.protocols import Dataset
-from wapii_core.store.record import RunRecord, Summary, latest, load_run, load_summary, read_generations, read_results
+from wapii_core.store.record import RunRecord, Summary, latest, load_run, read_generations, read_results
 
 EXCERPT_CHARS = 20_000
 """A spec excerpt longer than this is cut (an operation with a huge inline schema)."""
@@ -62,11 +62,14 @@ class Tasks:
 
 def read_run(directory: Path) -> tuple[RunRecord, Summary, list[dict[str, Any]]]:
     """``run.json``, ``summary.json`` and the joined sample records of one run directory."""
+    from wapii_core.run.live import read_summary
+
     run = load_run(directory)
-    summary = load_summary(directory)
-    generations = latest(read_generations(directory))
+    summary = read_summary(directory)  # a run still written (or cut off): what it holds so far
+    live = summary.live is not None
+    generations = latest(read_generations(directory, live=live))
     records = []
-    for result in latest(read_results(directory)).values():
+    for result in latest(read_results(directory, live=live)).values():
         record = result.model_dump()
         generation = generations.get(result.key)
         if generation is not None:
@@ -75,6 +78,14 @@ def read_run(directory: Path) -> tuple[RunRecord, Summary, list[dict[str, Any]]]
             extra["generation_timings"] = extra.pop("timings", None)  # the result's own are execution times
             record.update(extra)
         records.append(record)
+    if live:  # generated, not judged yet: listed as pending
+        judged = {r["sample"] + "#" + str(r.get("draw", 0)) for r in records}
+        for key, generation in generations.items():
+            if key not in judged and generation.error is None:
+                extra = generation.model_dump()
+                extra["generation_error"] = extra.pop("error", None)
+                extra["generation_timings"] = extra.pop("timings", None)
+                records.append({**extra, "api": generation.sample.rsplit("/", 1)[0], "verdict": "pending"})
     return run, summary, records
 
 
@@ -195,3 +206,26 @@ def _unique_names(runs: list[ViewRun]) -> None:
     for run in runs:
         if names.count(run.directory.name) > 1:
             run.name = f"{run.directory.resolve().parent.name}/{run.directory.name}"
+
+
+MAX_DEPTH = 3
+"""How deep ``wapii view runs/`` looks for run directories below a folder it is given."""
+
+
+def run_directories(paths: Iterable[Path]) -> list[Path]:
+    """The run directories ``paths`` name: each path that holds a ``run.json`` itself, else every
+    directory below it (up to :data:`MAX_DEPTH` levels, sorted by path) that does. A path that is
+    neither is refused in one line."""
+    from wapii_core.store.record import RUN_FILE
+
+    out: list[Path] = []
+    for path in map(Path, paths):
+        if (path / RUN_FILE).is_file() or not path.is_dir():
+            out.append(path)  # not a directory: load_run says so
+            continue
+        found = sorted(p.parent for depth in range(1, MAX_DEPTH + 1)
+                       for p in path.glob("/".join(["*"] * depth) + "/" + RUN_FILE) if p.is_file())
+        if not found:
+            raise WapiiError(f"{path}: not a run directory, and no folder below it holds a {RUN_FILE}")
+        out.extend(found)
+    return list(dict.fromkeys(out))
