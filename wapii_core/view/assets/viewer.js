@@ -380,7 +380,7 @@
         if (key === "state") return `<td><span class="state s-${esc(v)}" title="${esc(r.note)}">${esc(v)}</span></td>`;
         return `<td>${v == null ? "" : esc(typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : v)}</td>`;
       }).join("");
-      return `<tr data-run="${i}"><td><input type="checkbox" data-run="${i}"${runChecked.has(i) ? " checked" : ""}></td>${cells.replace(/^<td>/, "<td>")}</tr>`;
+      return `<tr data-run="${i}" data-name="${esc(r.name)}"><td><input type="checkbox" data-run="${i}"${runChecked.has(i) ? " checked" : ""} aria-label="tick ${esc(r.name)}"></td>${cells}</tr>`;
     }).join("");
     document.querySelectorAll("#runs th[data-sort]").forEach((th) => {
       th.dataset.dir = th.dataset.sort === runSort.key ? (runSort.down ? "down" : "up") : "";
