@@ -220,3 +220,24 @@ def test_a_run_being_written_is_partial_and_the_page_follows_it(tmp_path: Path, 
         finally:
             stop.set()
             browser.close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_wire_mode_sample_judged_correct_shows_no_difference(tmp_path: Path, width: int) -> None:
+    done = run_cli("run", "--adapter", "requests_py", "--mode", "wire", "--limit", "1", "--out", str(tmp_path / "run"), "-q")
+    assert done.returncode == 0, done.stderr
+    result = json.loads((tmp_path / "run" / "results.jsonl").read_text())
+    assert result["verdict"] == "correct" and "sent_params" in result["request"]  # "true" sent for true
+    done = run_cli("view", str(tmp_path / "run"), "--bundle", str(tmp_path / "site"), "--no-open", "-q")
+    assert done.returncode == 0, done.stderr
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            p = Page(browser, tmp_path / "site", width)
+            p.open("#s/0/0")
+            p.page.wait_for_selector("body[data-sample]")
+            assert p.page.locator("#diff .add, #diff .del").count() == 0, p.page.locator("#diff").inner_text()
+            assert '"available": "true"' in p.page.locator("#diff").inner_text()  # as the judge compared it
+            p.check()
+        finally:
+            browser.close()

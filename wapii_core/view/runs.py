@@ -4,7 +4,8 @@ A sample's record is the result line and the generation line of the same sample 
 (the generation's ``error`` and ``timings`` kept as ``generation_error`` and ``generation_timings``), plus what the page needs beside the run
 files: the task text, the expected request (the result line's, else the dataset's ``config``), the
 endpoints of the expected and of the captured request (``METHOD /template``) and the spec excerpt
-of each. Everything from the dataset and the specs is optional: a run whose dataset is no longer
+of each, and for a ``wire``-mode sample the two requests as the judge compared them (``diff_views``:
+:func:`wapii_core.report.sample_story.diff_views`). Everything from the dataset and the specs is optional: a run whose dataset is no longer
 at hand is still shown, without task texts and excerpts.
 """
 
@@ -171,6 +172,8 @@ def open_runs(directories: Iterable[Path], advance: Callable[[int], None] = lamb
               ) -> tuple[list[ViewRun], Tasks]:
     """Read every run directory; records in task order (then draw), enriched for the page (``advance``
     is called after each run)."""
+    from wapii_core.report.sample_story import diff_views
+
     tasks = Tasks()
     runs: list[ViewRun] = []
     datasets: dict[tuple[Any, Any], tuple[dict[str, Any], _Endpoints]] = {}  # the runs of one dataset share them
@@ -192,6 +195,8 @@ def open_runs(directories: Iterable[Path], advance: Callable[[int], None] = lamb
                 record["resolved_endpoint"] = endpoints.endpoint(record["api"], record.get("request"))
             endpoints.excerpt(record["api"], record["expected_endpoint"])
             endpoints.excerpt(record["api"], record["resolved_endpoint"])
+            if record.get("mode") == "wire" and record.get("request") is not None:
+                record["diff_views"] = list(diff_views(record.get("expected_request"), record["request"], "wire"))
             record["task_index"] = tasks.add(record["sample"], record["api"], record["task"])
         records.sort(key=lambda r: (r["task_index"], r.get("draw", 0)))
         runs.append(ViewRun(Path(directory), Path(directory).name, run, summary, records))

@@ -609,11 +609,14 @@
     return `<details><summary>Prompt (${size} characters)</summary>${body}</details>`;
   }
 
-  function diffHtml(expected, captured, verdict) {
-    if (verdict === "pending") return `<p class="muted">Not judged yet (the run is still being written).</p>`;
+  function diffHtml(record) {
+    // expected vs captured as the judge compared them (a wire-mode record carries both views)
+    const expected = record.expected_request, captured = record.request;
+    if (record.verdict === "pending") return `<p class="muted">Not judged yet (the run is still being written).</p>`;
     if (captured == null) return `<p class="muted">No request was captured (the call did not run).</p>`;
     if (expected == null) return `<p class="muted">The expected request is not available.</p>`;
-    const parts = Diff.diffLines(pretty(judgedView(expected)) + "\n", pretty(judgedView(captured)) + "\n");
+    const [shownExpected, shownCaptured] = record.diff_views || [judgedView(expected), judgedView(captured)];
+    const parts = Diff.diffLines(pretty(shownExpected) + "\n", pretty(shownCaptured) + "\n");
     const lines = [];
     parts.forEach((p) => {
       const cls = p.added ? "add" : p.removed ? "del" : "same";
@@ -688,7 +691,7 @@
       `<h3>Prompt</h3>${promptHtml(record.prompt)}` +
       `<h3>Program <span class="muted">(the judged call marked)</span></h3><div id="program">${programHtml(record, language)}</div>` +
       (record.raw && record.raw !== record.code ? `<details><summary>Raw model output</summary><pre>${esc(record.raw)}</pre></details>` : "") +
-      `<h3>Expected (−) vs captured (+) request${expectedNote}</h3><div id="diff">${diffHtml(record.expected_request, record.request, record.verdict)}</div>` +
+      `<h3>Expected (−) vs captured (+) request${expectedNote}</h3><div id="diff">${diffHtml(record)}</div>` +
       `<div class="two"><div><h3>Expected request</h3><pre id="expected">${esc(pretty(record.expected_request) || "(not available)")}</pre></div>` +
       `<div><h3>Captured request</h3><pre id="captured">${esc(pretty(record.request) || "(no request captured)")}</pre></div></div>` +
       `<h3>Verdicts and reasons</h3>${verdictRows(record)}` +
@@ -725,7 +728,7 @@
         `${badge(rec.verdict)} ${rec.error ? esc(rec.error) : ""} <span class="muted">draw ${rec.draw}</span></div>` +
         `<div class="muted">${esc(run.label)}</div>` +
         (rec.call ? `<pre><code class="hljs">${highlight(rec.call, languageOf(run))}</code></pre>` : "") +
-        diffHtml(rec.expected_request, rec.request, rec.verdict) + (reasons ? `<ul>${reasons}</ul>` : "") +
+        diffHtml(rec) + (reasons ? `<ul>${reasons}</ul>` : "") +
         `<details class="program"${rec.request == null ? " open" : ""}><summary>Program</summary>${programHtml(rec, languageOf(run))}</details></div>`;
     }));
     const slot = document.getElementById("across");
