@@ -308,10 +308,20 @@ def describe_paired(test: dict[str, Any]) -> str:
 
 
 def describe_mdd(test: dict[str, Any]) -> str:
-    """``; minimal detectable difference 6.2 points (...)``, saying whether the gap reaches it."""
+    """``; minimal detectable difference 6.2 points (...)``, saying whether the gap reaches it. Where
+    every task differs by the same amount (both runs at 0 % or at 100 %, or one at 100 % and the other
+    at 0 %), the differences do not vary and a minimal detectable difference says nothing: the
+    sentence says so, with no power claim."""
     mdd = test.get("mdd")
     if mdd is None:
         return ""
+    if mdd <= 1e-12:
+        a, b = test["rate_a"], test["rate_b"]
+        if a == b and a in (0.0, 1.0):
+            return (f"; both runs are at {100 * a:.0f} % on every one of these tasks: nothing varies, so there "
+                    "is no difference to detect and this size says nothing about the power to detect one")
+        return ("; every task differs the same way: nothing varies, so no minimal detectable difference "
+                "can be estimated at this size (no power claim)")
     verdict = ("the gap reaches it" if abs(test["difference"]) >= mdd
                else "the gap is below it: it could be noise")
     return (f"; minimal detectable difference {100 * mdd:.1f} points at this size (paired, 80 % power, "
