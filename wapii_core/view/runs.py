@@ -90,7 +90,7 @@ def read_run(directory: Path) -> tuple[RunRecord, Summary, list[dict[str, Any]]]
     return run, summary, records
 
 
-def _dataset(run: RunRecord) -> Dataset | None:
+def dataset_of(run: RunRecord) -> Dataset | None:
     """The dataset a run was made from, if it can still be loaded (else None: the page does without)."""
     from wapii_core.run.runner import load_dataset
 
@@ -181,7 +181,7 @@ def open_runs(directories: Iterable[Path], advance: Callable[[int], None] = lamb
         run, summary, records = read_run(Path(directory))
         key = (run.dataset, run.dataset_sha256)
         if key not in datasets:
-            dataset = _dataset(run)
+            dataset = dataset_of(run)
             datasets[key] = ({s.id: s for s in dataset.samples} if dataset else {}, _Endpoints(dataset, tasks))
         by_id, endpoints = datasets[key]
         for record in records:
