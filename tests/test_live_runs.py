@@ -99,3 +99,13 @@ def _put(path: Path) -> object:
     """The value of a bundle data file (``wapii.put("KEY",VALUE);``, keys without commas)."""
     text = path.read_text(encoding="utf-8")
     return json.loads(text[text.index(",") + 1:-len(");\n")])
+
+
+def test_report_of_a_run_before_its_first_judged_sample_still_shows_the_table(finished: Path, tmp_path: Path) -> None:
+    run = cut_off(finished, tmp_path / "generating", generated=2, judged=0)
+    with RunLock(run):
+        done = run_cli("report", str(run), "--resamples", "0")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "Correct implementations (t) │ n/a" in text, done.stdout
+    assert "2 of 8 samples generated, 0 judged, 2 pending, 6 not generated yet" in text

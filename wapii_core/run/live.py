@@ -43,7 +43,7 @@ def live_summary(directory: Path, run: RunRecord, writer: int | None) -> Summary
     results = latest(read_results(directory, live=True))
     failed = [g for key, g in generations.items() if g.error is not None and key not in results]
     keys, tasks, tasks_of, dataset = _planned(run)
-    rows = PaperMetrics().aggregate(list(results.values()), dataset) if results else {}
+    rows = PaperMetrics().aggregate(list(results.values()), dataset)  # rows of n/a before the first judged sample
     state = LiveState(state="running" if writer is not None else "interrupted", writer=writer,
                       planned=len(keys) if keys is not None else None, generated=len(generations),
                       failed=len(failed), judged=len(results))

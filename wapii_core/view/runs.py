@@ -62,7 +62,10 @@ class Tasks:
 
 
 def read_run(directory: Path) -> tuple[RunRecord, Summary, list[dict[str, Any]]]:
-    """``run.json``, ``summary.json`` and the joined sample records of one run directory."""
+    """``run.json``, ``summary.json`` and the joined sample records of one run directory. A run still
+    being written, or cut off, is read without its lock (:mod:`wapii_core.run.live`): its summary is
+    that of the lines written so far, and a sample generated but not judged yet is a record of
+    verdict ``pending``."""
     from wapii_core.run.live import read_summary
 
     run = load_run(directory)
