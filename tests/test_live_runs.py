@@ -109,3 +109,12 @@ def test_report_of_a_run_before_its_first_judged_sample_still_shows_the_table(fi
     text = " ".join(done.stdout.split())
     assert "Correct implementations (t) │ n/a" in text, done.stdout
     assert "2 of 8 samples generated, 0 judged, 2 pending, 6 not generated yet" in text
+
+
+def test_show_of_a_run_being_written_reads_past_the_line_being_written(finished: Path, tmp_path: Path) -> None:
+    run = cut_off(finished, tmp_path / "running", generated=5, judged=3)
+    with RunLock(run):
+        judged = run_cli("show", str(run), "larchwood/0")
+        cut = run_cli("show", str(run), "larchwood/3")  # its result line is the one being written
+    assert judged.returncode == 0 and "verdict: correct" in judged.stdout, judged.stderr
+    assert cut.returncode == 0 and "not judged yet" in cut.stdout, cut.stderr

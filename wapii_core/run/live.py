@@ -15,13 +15,10 @@ from pathlib import Path
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.store.lock import writer_pid
-from wapii_core.store.record import (SUMMARY_FILE, LiveState, RunRecord, Summary, latest, load_run, load_summary,
-                                     read_generations, read_results)
+from wapii_core.store.record import (SUMMARY_FILE, LiveState, RunRecord, Summary, is_live, latest, load_run,
+                                     load_summary, read_generations, read_results)
 
-
-def is_live(directory: Path) -> bool:
-    """Whether ``directory`` is being written or has no ``summary.json`` (its lines are read leniently)."""
-    return writer_pid(directory) is not None or not (Path(directory) / SUMMARY_FILE).exists()
+__all__ = ["is_live", "live_summary", "read_summary"]  # is_live: the store's, for the readers
 
 
 def read_summary(directory: Path) -> Summary:

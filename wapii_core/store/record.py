@@ -64,7 +64,7 @@ ResultLine = SampleResult
 
 __all__ = ["RECORD_VERSION", "RunRecord", "Summary", "LiveState", "FailedGeneration", "GenerationLine", "ResultLine",
            "ProviderFailure", "ChatMessage", "GenerationTimings", "ResultTimings", "load_run", "load_summary", "read_results",
-           "read_generations", "check_version", "latest", "sample_lines"]
+           "read_generations", "check_version", "latest", "sample_lines", "is_live"]
 
 
 class RunRecord(BaseModel):
@@ -290,6 +290,15 @@ def read_results(directory: Path, live: bool = False) -> list[ResultLine]:
     return read_jsonl(Path(directory) / RESULTS_FILE, ResultLine, unfinished_ok=live)
 
 
+def is_live(directory: Path) -> bool:
+    """Whether a run directory may still grow: a ``wapii run``/``evaluate`` holds its lock, or it has no
+    ``summary.json`` (cut off). Its readers read its lines leniently (``live=True``: a last line being
+    written is left out) and never take the lock, which keeps writers apart, not readers."""
+    from wapii_core.store.lock import writer_pid
+
+    return writer_pid(directory) is not None or not (Path(directory) / SUMMARY_FILE).exists()
+
+
 def latest(lines: Iterable[Any]) -> dict[str, Any]:
     """``{"<sample>#<draw>": line}``, a later line for the same key superseding an earlier one."""
     return {line.key: line for line in lines}
@@ -303,8 +312,9 @@ def sample_lines(directory: Path, sample: str, draw: int = 0) -> tuple[Generatio
 
     directory = Path(directory)
     load_run(directory)  # a bad run directory is refused before its lines are read
-    generations = read_generations(directory)
-    results = read_results(directory)
+    live = is_live(directory)
+    generations = read_generations(directory, live=live)
+    results = read_results(directory, live=live)
     draws = sorted({line.draw for line in [*generations, *results] if line.sample == sample})
     if not draws:
         known = list(dict.fromkeys(line.sample for line in [*generations, *results]))

@@ -36,8 +36,7 @@ TIMING_KEYS = ("latency_s", "tokens_in", "tokens_out", "execution_s")
 
 def export_records(directory: Path) -> Iterator[dict[str, Any]]:
     """The joined records of one run directory (see the module), in dataset order."""
-    from wapii_core.run.live import is_live
-    from wapii_core.store.record import latest, load_run, read_generations, read_results
+    from wapii_core.store.record import is_live, latest, load_run, read_generations, read_results
     from wapii_core.view.runs import dataset_of
 
     directory = Path(directory)
