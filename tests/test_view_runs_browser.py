@@ -158,6 +158,10 @@ def test_a_folder_of_runs_lists_them_and_shows_what_changed(folder, width: int) 
             card = page.locator("#across .card.here")
             assert "nonexecutable" in card.inner_text()
             assert "axios.delete((" in card.locator("details.program").inner_text()  # its program, nothing captured
+            folded = page.locator("#across .card:not(.here) details.program").first
+            assert not folded.evaluate("d => d.open")  # captured: the program folded, drawn when unfolded
+            folded.locator("summary").click()
+            assert "axios.delete('" in folded.locator("pre").inner_text()
             page.screenshot(path=str(SHOTS / f"view-runs-{width}-sample.png"), full_page=True)
 
             p.open("#verdict=illegal")  # a filtered link lands on the filtered list

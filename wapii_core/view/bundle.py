@@ -171,20 +171,20 @@ def write_bundle(directories: list[Path], out: Path, progress: Progress = _no_pr
         raise WapiiError("wapii view: name at least one run directory")
     staging = out.with_name(f".{out.name}.partial")
     shutil.rmtree(staging, ignore_errors=True)
+    old = out.with_name(f".{out.name}.previous")
+    shutil.rmtree(old, ignore_errors=True)
     try:
         _write_all(runs, tasks, staging, progress("write", len(runs)))
-        if out.exists():
-            for name in ("index.html", "assets", "data"):
-                target = out / name
-                if target.is_dir():
-                    shutil.rmtree(target)
-                elif target.exists():
-                    target.unlink()
         out.mkdir(parents=True, exist_ok=True)
-        for child in staging.iterdir():
-            child.replace(out / child.name)
+        old.mkdir()
+        for name in ("index.html", "assets", "data"):  # the page served meanwhile misses each for an instant only
+            if (out / name).exists() or (out / name).is_symlink():
+                (out / name).replace(old / name)
+            if (staging / name).exists():
+                (staging / name).replace(out / name)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
     return out / "index.html"
 
 

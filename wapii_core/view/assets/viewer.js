@@ -127,7 +127,7 @@
     });
     window.addEventListener("hashchange", route);
     route();
-    if (meta.runs.some((r) => r.state === "running")) setInterval(poll, 4000);
+    if (meta.runs.some((r) => r.state === "running")) setInterval(poll, 4000); else sessionStorage.removeItem("wapii-live");
   }
 
   let polls = 0;
@@ -135,7 +135,12 @@
     // a run still being written: a served viewer rewrites the data as it grows; reload when it did
     const script = document.createElement("script");
     script.src = `data/stamp.js?${++polls}`;
-    script.onload = () => { script.remove(); if (store.stamp !== undefined && store.stamp !== meta.stamp) location.reload(); };
+    script.onload = () => {
+      script.remove();
+      if (store.stamp === undefined || store.stamp === meta.stamp) return;
+      sessionStorage.setItem("wapii-live", "1");  // a load that meets the data being replaced tries again
+      location.reload();
+    };
     script.onerror = () => script.remove();  // between two writes of the data: the next poll sees it
     document.head.appendChild(script);
   }
@@ -548,7 +553,8 @@
         const va = cells[open.indexOf(a)][0], vb = cells[open.indexOf(b)][0];
         if (va !== "correct" || vb == null || vb === "correct") return;
       }
-      rows.push(`<tr data-task="${esc(id)}"><td><a href="#s/${open.find((k) => firstRow[k][t] >= 0)}/${firstRow[open.find((k) => firstRow[k][t] >= 0)][t]}?${esc(queryOf({ sel: query.sel }))}">${esc(id)}</a></td>` +
+      const home = open.find((k) => firstRow[k][t] >= 0);  // the first open run that holds the task
+      rows.push(`<tr data-task="${esc(id)}"><td><a href="#s/${home}/${firstRow[home][t]}?${esc(queryOf({ sel: query.sel }))}">${esc(id)}</a></td>` +
         cells.map(([v, c, n], j) => v == null ? `<td class="muted">—</td>`
           : `<td><a href="#s/${open[j]}/${firstRow[open[j]][t]}?${esc(queryOf({ sel: query.sel }))}">${badge(v)}</a>${n > 1 ? ` <span class="muted">${c}/${n}</span>` : ""}</td>`).join("") +
         `<td class="task-text">${taskShort[t]}</td></tr>`);
@@ -712,16 +718,23 @@
     document.body.dataset.sample = `${r}/${row}`;
   }
 
+  function rowOf(k, task, draw) {
+    // run k's row of the task at the draw (its last draw when it has fewer), -1 when the run lacks the task
+    const ix = index[k];
+    let at = firstRow[k][task];
+    if (at < 0) return -1;
+    while (at + 1 < ix.t.length && ix.t[at + 1] === task && ix.d[at] < draw) at++;
+    return at;
+  }
+
   async function showAcross(r, row, record, query) {
     const task = index[r].t[row];
+    const records = {};
     const cards = await Promise.all(selected(query).map(async (k) => {
       const run = meta.runs[k];
-      const first = firstRow[k][task];
-      if (first < 0) return `<div class="card"><b>${esc(run.name)}</b><p class="muted">Not in this run.</p></div>`;
-      let other = first;
-      const ix = index[k];
-      while (other + 1 < ix.t.length && ix.t[other + 1] === task && ix.d[other] < record.draw) other++;
-      const rec = k === r ? record : await loadRecord(k, other);
+      const other = rowOf(k, task, record.draw);
+      if (other < 0) return `<div class="card"><b>${esc(run.name)}</b><p class="muted">Not in this run.</p></div>`;
+      const rec = records[k] = k === r ? record : await loadRecord(k, other);
       const reasons = Object.entries(rec.reasons || {}).map(([f, why]) =>
         `<li>${String(why).startsWith(f) ? esc(why) : `<b>${esc(f)}</b>: ${esc(why)}`}</li>`).join("");
       return `<div class="card${k === r ? " here" : ""}"><div><a href="#s/${k}/${other}?${esc(queryOf(query))}"><b>${esc(run.name)}</b></a> ` +
@@ -729,13 +742,23 @@
         `<div class="muted">${esc(run.label)}</div>` +
         (rec.call ? `<pre><code class="hljs">${highlight(rec.call, languageOf(run))}</code></pre>` : "") +
         diffHtml(rec) + (reasons ? `<ul>${reasons}</ul>` : "") +
-        `<details class="program"${rec.request == null ? " open" : ""}><summary>Program</summary>${programHtml(rec, languageOf(run))}</details></div>`;
+        // each run's program: unfolded where nothing was captured, else drawn when unfolded (30 runs side by side)
+        (rec.request == null ? `<details class="program" open><summary>Program</summary>${programHtml(rec, languageOf(run))}</details>`
+          : `<details class="program" data-run="${k}"><summary>Program</summary></details>`) + `</div>`;
     }));
     const slot = document.getElementById("across");
-    if (slot) slot.innerHTML = cards.join("");
+    if (!slot) return;
+    slot.innerHTML = cards.join("");
+    slot.addEventListener("toggle", (ev) => {
+      const box = ev.target;
+      if (!box.open || box.dataset.run == null || box.dataset.drawn) return;
+      box.dataset.drawn = "1";
+      box.insertAdjacentHTML("beforeend", programHtml(records[box.dataset.run], languageOf(meta.runs[box.dataset.run])));
+    }, true);
   }
 
   start().catch((err) => {
+    if (sessionStorage.getItem("wapii-live")) { setTimeout(() => location.reload(), 1000); return; }
     app.innerHTML = `<p class="error">The viewer could not load its data: ${esc(err.message)}</p>`;
     console.error(err);
   });
