@@ -383,7 +383,7 @@
         const v = f(r);
         if (key === "name") return `<td><a href="#${esc(queryOf({ sel: String(i) }))}" title="${esc(r.directory)}">${esc(v)}</a></td>`;
         if (key === "state") return `<td><span class="state s-${esc(v)}" title="${esc(r.note)}">${esc(v)}</span></td>`;
-        return `<td>${v == null ? "" : esc(typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : v)}</td>`;
+        return `<td${typeof v === "number" ? ' class="num"' : ""}>${v == null ? "" : esc(typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : v)}</td>`;
       }).join("");
       return `<tr data-run="${i}" data-name="${esc(r.name)}"><td><input type="checkbox" data-run="${i}"${runChecked.has(i) ? " checked" : ""} aria-label="tick ${esc(r.name)}"></td>${cells}</tr>`;
     }).join("");
