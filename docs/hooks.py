@@ -1,7 +1,8 @@
 """MkDocs hook: each built-in plugin's README (``plugins/<name>/README.md``) becomes the site page
 ``builtin/<name>.md``, so the site and the repository show the same text. A README's links into
-the site (``../../docs/page.md``) are pointed at the page; anything else is left as written, and
-``--strict`` fails on a link that leads nowhere."""
+the site (``../../docs/page.md``) are pointed at the page, and a page's links to a README
+(``../plugins/<name>/README.md``, which work where the Markdown files are read) at its site page;
+anything else is left as written, and ``--strict`` fails on a link that leads nowhere."""
 
 from __future__ import annotations
 
@@ -51,7 +52,15 @@ def _api_names() -> str:
     return "\n".join(out).strip() + "\n"
 
 
+_README_LINK = re.compile(r"\]\((?:\.\./)+plugins/(\w+)/README\.md")
+
+
 def on_page_markdown(markdown, page, config, files):
     if page.file.src_uri == "reference/plugin-api.md":
-        return markdown.replace("<!-- api-names -->", _api_names())
+        markdown = markdown.replace("<!-- api-names -->", _api_names())
+    if not page.file.src_uri.startswith("builtin/"):
+        # a page's link to a built-in plugin's README (which works on GitHub and in an editor) leads to
+        # that README's page in the site
+        up = "../" * page.file.src_uri.count("/")
+        markdown = _README_LINK.sub(lambda m: f"]({up}builtin/{m.group(1)}.md", markdown)
     return markdown

@@ -140,3 +140,9 @@ def test_fetch_reports_an_unreachable_server(tmp_path: Path) -> None:
         fetch_wapiibench(tmp_path / "wapiibench", "http://127.0.0.1:9", progress=False, timeout=5)
     assert str(info.value).startswith("dataset.json: download failed")
     assert not (tmp_path / "wapiibench").exists()
+
+
+def test_an_unreachable_server_suggests_data_dir(tmp_path: Path) -> None:
+    with pytest.raises(WapiiError) as info:
+        fetch_wapiibench(tmp_path / "wapiibench", "http://127.0.0.1:9", progress=False, timeout=5)
+    assert "offline? copy the data from a machine that has it and pass --data-dir DIR" in str(info.value)

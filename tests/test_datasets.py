@@ -205,3 +205,15 @@ def test_malformed_json_spec_and_apis_json(tmp_path: Path) -> None:
 def test_missing_dataset_file_and_directory(tmp_path: Path) -> None:
     assert str(input_error(tmp_path)) == f"{tmp_path / 'dataset.json'}: no such file"
     assert str(input_error(tmp_path / "nope")) == f"{tmp_path / 'nope'}: no such dataset directory"
+
+
+def test_a_data_dir_above_the_data_names_the_one_below(tmp_path: Path) -> None:
+    (tmp_path / "wapiibench").symlink_to(WAPIIBENCH)
+    with pytest.raises(WapiiError) as info:
+        load_wapiibench(tmp_path)
+    message = str(info.value)
+    assert message.endswith(f"--data-dir names the directory above it; pass --data-dir {tmp_path / 'wapiibench'}")
+    assert "or pass --data-dir" not in message  # it was passed
+    with pytest.raises(WapiiError) as info:
+        load_wapiibench(tmp_path / "nowhere")
+    assert "--data-dir must name the directory that holds dataset.json" in str(info.value)

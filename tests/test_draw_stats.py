@@ -81,6 +81,18 @@ def test_the_minimal_detectable_difference_of_a_paired_test():
                                                                                              "run_b": "B"})
 
 
+@pytest.mark.parametrize("a, b, says", [
+    ("wrong", "wrong", "both runs are at 0 % on every one of these tasks: nothing varies"),
+    ("correct", "correct", "both runs are at 100 % on every one of these tasks: nothing varies"),
+    ("correct", "wrong", "every task differs the same way: nothing varies"),
+])
+def test_the_mdd_sentence_makes_no_power_claim_where_nothing_varies(a, b, says):
+    test = paired_test(draws_of([a] * 20), draws_of([b] * 20), resamples=200)
+    assert test.mdd == 0
+    sentence = describe_paired(test.as_dict() | {"run_a": "A", "run_b": "B"})
+    assert says in sentence and "reaches it" not in sentence and "minimal detectable difference 0.0" not in sentence
+
+
 def test_every_paired_test_of_a_report_carries_its_mdd(tmp_path):
     a = write_run(tmp_path / "a", draws_of(["correct"] * 60 + ["wrong"] * 40), model="A")
     b = write_run(tmp_path / "b", draws_of(["correct"] * 40 + ["wrong"] * 50 + ["correct"] * 10), model="B")

@@ -122,7 +122,7 @@ def test_show_prints_task_prompt_program_diff_and_reasons(replayed: Path) -> Non
     assert "lines folded (--prompt shows the whole prompt)" in text
     marked = [line for line in text.splitlines() if line.startswith("> ")]
     assert len(marked) == 1 and "axios.get(" in marked[0]
-    assert '-    "limit": 10' in text and '+    "limit": "10",' in text  # expected vs captured, as a diff
+    assert '-    "limit": 10' in text and '+    "limit": "10"' in text  # expected vs captured, as a diff (keys sorted)
     assert '+    "debug": true' in text
     lines = [line.split() for line in text.splitlines()]
     assert ["params.limit", "incorrect_value", "sent", "'10',", "expected", "10"] in lines

@@ -135,3 +135,19 @@ def test_a_run_without_stored_expected_requests_shows_the_datasets(run_dir: Path
     dataset = json.loads((REPO / "wapii_core" / "specs" / "demo" / "dataset.json").read_text())
     assert [r["expected_from"] for r in records] == ["dataset"] * 6
     assert [r["expected_request"] for r in records] == [s["config"] for s in dataset[:6]]
+
+
+def test_a_folder_stands_for_the_run_directories_below_it(tmp_path: Path) -> None:
+    from wapii_core.base.errors import WapiiError
+    from wapii_core.view.runs import run_directories
+
+    for name in ("b", "a", "x/c", "x/y/d", "x/y/z/too-deep"):
+        (tmp_path / "runs" / name).mkdir(parents=True)
+        (tmp_path / "runs" / name / "run.json").write_text("{}")
+    (tmp_path / "runs" / "notes").mkdir()
+    runs = tmp_path / "runs"
+    found = run_directories([runs, runs / "a"])
+    assert found == [runs / "a", runs / "b", runs / "x" / "c", runs / "x" / "y" / "d"]  # path order, once each
+    assert run_directories([runs / "b"]) == [runs / "b"]
+    with pytest.raises(WapiiError, match="no folder below it holds a run.json"):
+        run_directories([runs / "notes"])

@@ -88,7 +88,9 @@ def report_command(
                          "to a file)")
     from wapii_core.report.libraries import library_differences
 
-    runs = load_runs(run_dirs, with_results=resamples > 0 or libraries)
+    from wapii_core.run.live import read_summary
+
+    runs = load_runs(run_dirs, with_results=resamples > 0 or libraries, summaries=read_summary)
     differences = []
     if libraries:
         from wapii_core.report.library_check import why_not_comparable

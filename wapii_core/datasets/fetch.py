@@ -124,7 +124,13 @@ def fetch_wapiibench(
                 _fetch_one(remote, f"{base}/{remote.upstream}", staging, bar, timeout)
     except WapiiError as exc:
         state = "left unchanged" if target.exists() else "not created"
-        raise WapiiError(f"{exc}; {target} {state}") from exc.__cause__
+        import urllib.error
+
+        cause = exc.__cause__
+        offline = isinstance(cause, urllib.error.URLError) and not isinstance(cause, urllib.error.HTTPError)
+        hint = ("; offline? copy the data from a machine that has it and pass --data-dir DIR (or set "
+                "$WAPII_DATA_DIR) to wapii run" if offline else "")
+        raise WapiiError(f"{exc}; {target} {state}{hint}") from cause
     except OSError as exc:  # writing the files, or putting them in the directory's place
         state = "left unchanged" if target.exists() else "not created"
         raise WapiiError(f"{target}: could not write the downloaded files: {one_line(exc)}; {target} {state}") from exc

@@ -129,9 +129,24 @@ def load_wapiibench(data_dir: Path | None = None) -> Dataset:
         else:
             more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
             what = f"incomplete (missing {', '.join(missing[:3])}{more})"
-        raise WapiiError(f"WAPIIBench data {what} in {directory}: run `wapii datasets fetch wapiibench` "
-                         "or pass --data-dir")
+        raise WapiiError(f"WAPIIBench data {what} in {directory}: {_data_dir_hint(data_dir, directory)}")
     return load_dataset_dir(directory, "wapiibench")
+
+
+def _data_dir_hint(data_dir: Path | None, directory: Path) -> str:
+    """What to do about WAPIIBench data missing from ``directory``: fetch it, or name where it is (a
+    ``--data-dir`` or ``$WAPII_DATA_DIR`` that names a directory above the data is told which one below)."""
+    import os
+
+    named = "--data-dir" if data_dir is not None else "$WAPII_DATA_DIR" if os.environ.get("WAPII_DATA_DIR") else None
+    if named is None:
+        return ("run `wapii datasets fetch wapiibench` (offline: copy the data from a machine that has it and pass "
+                "--data-dir DIR)")
+    below = sorted(p.parent for p in directory.glob("*/dataset.json")) if directory.is_dir() else []
+    if below:
+        return f"{named} names the directory above it; pass --data-dir {below[0]}"
+    return (f"{named} must name the directory that holds dataset.json and specs/ (`wapii datasets fetch "
+            f"wapiibench --data-dir {directory}` downloads it there)")
 
 
 def load_demo(data_dir: Path | None = None) -> Dataset:

@@ -66,7 +66,7 @@ def labels(runs: list["RunData"]) -> tuple[list[str], str]:
         if not label or plain.count(label) > 1:  # alike in every facet: told apart by directory name
             label = f"{run.name}: {label}" if label else run.name
         if is_incomplete(run) and "judged" not in label:
-            label += " (incomplete)"
+            label += " (partial)" if run.summary.live is not None else " (incomplete)"
         out.append(label)
     return out, caption
 
@@ -102,9 +102,13 @@ def comparability_notes(runs: list["RunData"], names: list[str]) -> list[str]:
     partial = [(name, r) for name, r in zip(names, runs) if is_incomplete(r)]
     for name, r in partial:
         s = r.summary
+        if s.live is not None:
+            notes.append(f"{name} is partial, {s.live.line()}; its rates are over the judged samples only.")
+            continue
+        never = max(0, s.samples - s.judged - len(s.failed_generations))
         notes.append(f"{name} is incomplete: {s.judged} of {s.samples} samples judged "
-                     f"({len(s.failed_generations)} generations failed or missing); its rates are over "
-                     "the judged samples only.")
+                     f"({never} never generated, {len(s.failed_generations)} generations failed); its rates "
+                     "are over the judged samples only.")
     return notes
 
 

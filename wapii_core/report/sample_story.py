@@ -84,11 +84,57 @@ def program_text(code: str, span: tuple[int, int] | None) -> Text:
     return text
 
 
-def request_diff(expected: dict[str, Any] | None, captured: dict[str, Any] | None) -> Text:
+def judged_view(request: dict[str, Any] | None, mode: str | None = None,
+                spellings: list[str] | None = None) -> dict[str, Any] | None:
+    """A request as its diff shows it: what the judge compared, without what it keeps for its own use.
+
+    In ``wire`` mode that is the request as it went on the wire (:func:`wapii_core.judge.wire.wire_view`:
+    the URL as sent, header names spelled as ``spellings``, header and query values as the strings
+    sent), the body left as JSON; otherwise the request less ``sent_params`` (the query as sent) and
+    less ``sent_url`` where it is ``url``. The viewer shows the same (each record's ``diff_views``)."""
+    if not isinstance(request, dict):
+        return request
+    if mode == "wire":
+        from wapii_core.judge.wire import wire_view
+
+        view = wire_view(request, spellings)
+        fields = view.get("data")
+        if isinstance(fields, dict) and fields and all(isinstance(v, tuple) and v[0] != "json" for v in fields.values()):
+            view["data"] = {k: list(v[1]) if isinstance(v[1], tuple) else v[1] for k, v in fields.items()}  # form fields as sent
+        elif "data" in request:
+            view["data"] = request["data"]  # a JSON body is compared by JSON value: shown as JSON
+        return view
+    out = {k: v for k, v in request.items() if k != "sent_params"}
+    if out.get("sent_url") == out.get("url"):
+        out.pop("sent_url", None)
+    return out
+
+
+def diff_views(expected: dict[str, Any] | None, captured: dict[str, Any] | None,
+               mode: str | None) -> tuple[Any, Any]:
+    """The expected and the captured request as :func:`request_diff` compares them."""
+    headers = expected.get("headers") if isinstance(expected, dict) else None
+    spellings = list(headers) if isinstance(headers, dict) else []
+    shown_expected, shown_captured = judged_view(expected, mode, spellings), judged_view(captured, mode, spellings)
+    if mode == "wire" and isinstance(shown_expected, dict) and isinstance(shown_captured, dict):
+        wanted, sent = shown_expected.get("params"), shown_captured.get("params")
+        if isinstance(wanted, dict) and isinstance(sent, dict):  # one value sent for a listed parameter
+            for key, value in sent.items():
+                if isinstance(wanted.get(key), list) and isinstance(value, str):
+                    sent[key] = [value]
+    return shown_expected, shown_captured
+
+
+def request_diff(expected: dict[str, Any] | None, captured: dict[str, Any] | None, mode: str | None = None) -> Text:
     """The expected request beside the captured one as a unified diff of their JSON (``-`` expected,
-    ``+`` captured); the whole expected request when nothing was captured."""
+    ``+`` captured) as the judge compared them in ``mode`` (:func:`diff_views`), keys sorted so that
+    only differences show; the whole expected request when nothing was captured."""
     def lines(request: dict[str, Any] | None) -> list[str]:
-        return json.dumps(request, indent=2, ensure_ascii=False).splitlines() if request is not None else []
+        return (json.dumps(request, indent=2, ensure_ascii=False, sort_keys=True, default=str).splitlines()
+                if request is not None else [])
+
+    if captured is not None:
+        expected, captured = diff_views(expected, captured, mode)
 
     text = Text()
     if captured is None:
@@ -189,7 +235,7 @@ def render(story: SampleStory, whole_prompt: bool = False) -> Group:
 
     if result is not None:
         parts.append(_heading("Expected vs captured request"))
-        parts.append(request_diff(result.expected_request, result.request))
+        parts.append(request_diff(result.expected_request, result.request, result.mode))
         if result.verdict != "nonexecutable":
             parts.append(_heading("Verdicts"))
             rows = verdict_lines(result)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from wapii_core.base.model import SampleResult
 from wapii_core.report.rate_terms import COUNT_ROWS, lower_is_better
@@ -97,16 +97,19 @@ def row_names() -> list[str]:
     return list(ROW_NAMES)
 
 
-def load_runs(directories: Iterable[Path], with_results: bool = True) -> list[RunData]:
-    """Read run.json, summary.json and (for intervals) results.jsonl of each run directory."""
+def load_runs(directories: Iterable[Path], with_results: bool = True,
+              summaries: Callable[[Path], Summary] | None = None) -> list[RunData]:
+    """Read run.json, summary.json and (for intervals) results.jsonl of each run directory;
+    ``summaries`` reads a directory's summary in place of ``summary.json`` (the command line's
+    also reads runs still being written: :func:`wapii_core.run.live.read_summary`)."""
     from wapii_core.store.record import load_run, load_summary, read_results
 
     directories = [Path(d) for d in directories]
     names = [d.resolve().name or str(d) for d in directories]
     runs = []
     for directory, name in zip(directories, names):
-        run, summary = load_run(directory), load_summary(directory)
-        results = read_results(directory) if with_results else None
+        run, summary = load_run(directory), (summaries or load_summary)(directory)
+        results = read_results(directory, live=summary.live is not None) if with_results else None
         runs.append(RunData(name if names.count(name) == 1 else str(directory), run, summary, results))
     return runs
 
@@ -305,10 +308,20 @@ def describe_paired(test: dict[str, Any]) -> str:
 
 
 def describe_mdd(test: dict[str, Any]) -> str:
-    """``; minimal detectable difference 6.2 points (...)``, saying whether the gap reaches it."""
+    """``; minimal detectable difference 6.2 points (...)``, saying whether the gap reaches it. Where
+    every task differs by the same amount (both runs at 0 % or at 100 %, or one at 100 % and the other
+    at 0 %), the differences do not vary and a minimal detectable difference says nothing: the
+    sentence says so, with no power claim."""
     mdd = test.get("mdd")
     if mdd is None:
         return ""
+    if mdd <= 1e-12:
+        a, b = test["rate_a"], test["rate_b"]
+        if a == b and a in (0.0, 1.0):
+            return (f"; both runs are at {100 * a:.0f} % on every one of these tasks: nothing varies, so there "
+                    "is no difference to detect and this size says nothing about the power to detect one")
+        return ("; every task differs the same way: nothing varies, so no minimal detectable difference "
+                "can be estimated at this size (no power claim)")
     verdict = ("the gap reaches it" if abs(test["difference"]) >= mdd
                else "the gap is below it: it could be noise")
     return (f"; minimal detectable difference {100 * mdd:.1f} points at this size (paired, 80 % power, "

@@ -155,3 +155,39 @@ def _read_pid(fd: int) -> int | None:
     except OSError:
         return None
     return int(text) if text.isdigit() else None
+
+
+def writer_pid(directory: Path) -> int | None:
+    """The pid of the process holding ``directory``'s lock, or None when nobody writes it.
+
+    Readers never take the lock (that would refuse a writer starting at the same moment): the lock
+    file exists only while held or after its holder was killed, so it is held when the kernel lists
+    a lock on its inode (``/proc/locks``), or, where that cannot be read, when the pid it names is
+    alive."""
+    path = Path(directory) / LOCK_FILE
+    try:
+        inode = os.stat(path).st_ino
+        text = path.read_text(encoding="ascii", errors="replace").strip()
+    except OSError:
+        return None
+    pid = int(text) if text.isdigit() else None
+    try:
+        with open("/proc/locks", encoding="ascii", errors="replace") as handle:
+            locks = handle.read()
+    except OSError:
+        locks = None
+    if locks is not None:
+        for line in locks.splitlines():
+            parts = line.split()
+            if len(parts) > 5 and parts[1] == "FLOCK" and parts[5].rsplit(":", 1)[-1] == str(inode):
+                return int(parts[4]) if parts[4].isdigit() else pid
+        return None
+    if pid is None:
+        return None
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass
+    return pid

@@ -62,9 +62,9 @@ GenerationLine = Generation
 ResultLine = SampleResult
 """One line of ``results.jsonl`` (the model the judge gives; :class:`~wapii_core.base.model.SampleResult`)."""
 
-__all__ = ["RECORD_VERSION", "RunRecord", "Summary", "FailedGeneration", "GenerationLine", "ResultLine",
+__all__ = ["RECORD_VERSION", "RunRecord", "Summary", "LiveState", "FailedGeneration", "GenerationLine", "ResultLine",
            "ProviderFailure", "ChatMessage", "GenerationTimings", "ResultTimings", "load_run", "load_summary", "read_results",
-           "read_generations", "check_version", "latest", "sample_lines"]
+           "read_generations", "check_version", "latest", "sample_lines", "is_live"]
 
 
 class RunRecord(BaseModel):
@@ -132,6 +132,40 @@ class ProviderFailure(BaseModel):
     sample_errors: dict[str, str] = Field(default_factory=dict)
 
 
+class LiveState(BaseModel):
+    """What a run directory holds while it is written or after it was cut off (never stored: the
+    readers compute it when there is no up-to-date ``summary.json``).
+
+    ``state``: ``running`` (a ``wapii run``/``evaluate`` holds the directory's lock, pid ``writer``)
+    or ``interrupted`` (nobody does and there is no ``summary.json``); ``planned``: the samples
+    (tasks × draws) the run covers, None when its dataset cannot be read any more."""
+
+    state: Literal["running", "interrupted"]
+    writer: int | None = None
+    planned: int | None = None
+    generated: int = 0
+    failed: int = 0
+    judged: int = 0
+
+    @property
+    def pending(self) -> int:
+        """Generated, not judged yet (a failed generation is never judged)."""
+        return max(0, self.generated - self.failed - self.judged)
+
+    @property
+    def not_generated(self) -> int | None:
+        return None if self.planned is None else max(0, self.planned - self.generated)
+
+    def line(self) -> str:
+        """``running (pid 5189): 8 of 26 samples generated, 5 judged, 3 pending, 18 not generated yet``."""
+        who = f" (pid {self.writer})" if self.writer else ""
+        of = f" of {self.planned}" if self.planned is not None else ""
+        failed = f", {self.failed} failed" if self.failed else ""
+        rest = f", {self.not_generated} not generated yet" if self.not_generated else ""
+        return (f"{self.state}{who}: {self.generated}{of} samples generated{failed}, {self.judged} judged, "
+                f"{self.pending} pending{rest}")
+
+
 class Summary(BaseModel):
     """``summary.json``: the run's aggregate. ``overall`` and ``per_api`` hold the paper's rows (the
     ``wapii`` metric provider's value); ``metrics`` the other providers' values (or a provider's
@@ -153,6 +187,7 @@ class Summary(BaseModel):
     per_api: dict[str, dict[str, Any]] = Field(default_factory=dict)
     metrics: dict[str, Any] = Field(default_factory=dict)
     metric_kinds: dict[str, Any] = Field(default_factory=dict)
+    live: LiveState | None = None  # set by the readers of a run still written or cut off; never stored
 
     @property
     def has_paper_rows(self) -> bool:
@@ -183,7 +218,7 @@ class Summary(BaseModel):
     def data(self) -> dict[str, Any]:
         """The summary as ``summary.json`` holds it: ``overall`` and ``per_api`` left out when the paper's
         provider gave none, ``metrics`` when no other provider ran."""
-        out = self.model_dump(mode="json")
+        out = self.model_dump(mode="json", exclude={"live"})
         for key in ("overall", "per_api", "metrics"):
             if not out[key]:
                 del out[key]
@@ -239,19 +274,29 @@ def load_summary(directory: Path) -> Summary:
     return _validated(path, Summary, _read_object(path))
 
 
-def read_generations(directory: Path) -> list[GenerationLine]:
+def read_generations(directory: Path, live: bool = False) -> list[GenerationLine]:
     """Every line of ``generations.jsonl`` (a later line for the same sample and draw, a retry, is kept
-    after the earlier one; :func:`latest` keeps only the last)."""
+    after the earlier one; :func:`latest` keeps only the last). ``live``: the directory may be being
+    written, so a last line without its newline is one still being written, left out (not an error)."""
     from wapii_core.store.rundir import read_jsonl
 
-    return read_jsonl(Path(directory) / GENERATIONS_FILE, GenerationLine)
+    return read_jsonl(Path(directory) / GENERATIONS_FILE, GenerationLine, unfinished_ok=live)
 
 
-def read_results(directory: Path) -> list[ResultLine]:
-    """Every line of ``results.jsonl``."""
+def read_results(directory: Path, live: bool = False) -> list[ResultLine]:
+    """Every line of ``results.jsonl`` (``live``: as :func:`read_generations`)."""
     from wapii_core.store.rundir import read_jsonl
 
-    return read_jsonl(Path(directory) / RESULTS_FILE, ResultLine)
+    return read_jsonl(Path(directory) / RESULTS_FILE, ResultLine, unfinished_ok=live)
+
+
+def is_live(directory: Path) -> bool:
+    """Whether a run directory may still grow: a ``wapii run``/``evaluate`` holds its lock, or it has no
+    ``summary.json`` (cut off). Its readers read its lines leniently (``live=True``: a last line being
+    written is left out) and never take the lock, which keeps writers apart, not readers."""
+    from wapii_core.store.lock import writer_pid
+
+    return writer_pid(directory) is not None or not (Path(directory) / SUMMARY_FILE).exists()
 
 
 def latest(lines: Iterable[Any]) -> dict[str, Any]:
@@ -267,8 +312,9 @@ def sample_lines(directory: Path, sample: str, draw: int = 0) -> tuple[Generatio
 
     directory = Path(directory)
     load_run(directory)  # a bad run directory is refused before its lines are read
-    generations = read_generations(directory)
-    results = read_results(directory)
+    live = is_live(directory)
+    generations = read_generations(directory, live=live)
+    results = read_results(directory, live=live)
     draws = sorted({line.draw for line in [*generations, *results] if line.sample == sample})
     if not draws:
         known = list(dict.fromkeys(line.sample for line in [*generations, *results]))

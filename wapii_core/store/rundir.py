@@ -54,23 +54,28 @@ def write_json(path: Path, data: Any) -> None:
     write_atomic(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
 
 
-def read_jsonl(path: Path, model: type[M], *, repair: bool = False) -> list[M]:
+def read_jsonl(path: Path, model: type[M], *, repair: bool = False, unfinished_ok: bool = False) -> list[M]:
     """Read a JSONL file of ``model`` lines.
 
     A last line without its newline is what a crash mid-write leaves: with ``repair`` it is cut
-    off the file and ignored. Any other bad line is an :class:`InputError` naming file and line.
+    off the file and ignored; with ``unfinished_ok`` (a reader of a file another process may be
+    appending to) it is ignored and the file left alone. Any other bad line is an
+    :class:`InputError` naming file and line.
     """
     if not path.exists():
         return []
     raw = path.read_bytes()
     if raw and not raw.endswith(b"\n"):
         cut = raw.rfind(b"\n") + 1
-        if not repair:
+        if unfinished_ok and not repair:
+            raw = raw[:cut]
+        elif not repair:
             last = raw.count(b"\n") + 1
             raise InputError(path, f"line {last} is cut off (no newline at the end)")
-        with open(path, "r+b") as handle:
-            handle.truncate(cut)
-        raw = raw[:cut]
+        else:
+            with open(path, "r+b") as handle:
+                handle.truncate(cut)
+            raw = raw[:cut]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

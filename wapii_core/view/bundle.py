@@ -8,11 +8,13 @@ static host, with no network at view time. Layout of ``DIR/``:
 - ``data/meta.js``: the runs (names, labels, the report's rows), the tasks (id, API, text), the
   vocabularies the index codes and which file holds which spec excerpt;
 - ``data/r<N>/index.js``: run N's filter index, one integer column per facet (task, draw, verdict,
-  error kind, URL / method / endpoint verdict, field-verdict bit mask, captured endpoint), a few
+  error kind, URL / method / endpoint verdict, field-verdict bit mask, captured endpoint, and the
+  sort keys latency and execution in ms and tokens generated, -1 where not recorded), a few
   bytes a sample, what the list, the filters and the front page's counts are computed from;
 - ``data/r<N>/c<K>.js``: the whole records of run N's samples ``K*CHUNK`` to ``(K+1)*CHUNK - 1``,
   loaded when one of them is opened;
-- ``data/x/<M>.js``: one spec excerpt (an endpoint's operation), loaded with the sample that names it.
+- ``data/x/<M>.js``: one spec excerpt (an endpoint's operation), loaded with the sample that names it;
+- ``data/stamp.js``: what the runs hold (see :func:`stamp`), polled by the page while a run is written.
 """
 
 from __future__ import annotations
@@ -31,7 +33,12 @@ CHUNK = 16
 
 ASSETS = Path(__file__).parent / "assets"
 
-VERDICTS = ["correct", "wrong", "illegal", "nonexecutable"]
+VERDICTS = ["correct", "wrong", "illegal", "nonexecutable", "pending"]
+"""Verdicts as the index codes them (``pending``: generated, not judged yet, in a run still written)."""
+
+HEADLINE = {"correct": "Correct implementations (t)", "executable": "Executable implementations (t)",
+            "illegal": "Illegal implementations (t)"}
+"""The headline numbers the run list shows (summary rows, in %)."""
 
 ROW_FILTERS: dict[str, dict[str, str]] = {
     "Executable implementations": {"verdict": "!nonexecutable"},
@@ -100,10 +107,29 @@ def _report_rows(runs: list[ViewRun]) -> list[dict[str, Any]]:
     return rows
 
 
+def _state(run: ViewRun) -> dict[str, Any]:
+    """What the run list shows of a run beside run.json: its state (``complete``, ``incomplete``,
+    ``running``, ``interrupted``), the sentence saying what a partial run holds, its headline numbers."""
+    summary, live = run.summary, run.summary.live
+    if live is not None:
+        state, note = live.state, live.line()
+    else:
+        state = "complete" if summary.complete and summary.judged >= summary.samples else "incomplete"
+        note = f"{summary.judged} of {summary.samples} samples judged"
+    values = summary.values()
+    headline = {key: values.get(row) for key, row in HEADLINE.items()}
+    return {"state": state, "note": note, "headline": {k: round(100 * v, 1) for k, v in headline.items()
+                                                       if isinstance(v, (int, float)) and not isinstance(v, bool)}}
+
+
 def _index(run: ViewRun, vocab: dict[str, _Vocab]) -> dict[str, list[int]]:
-    columns: dict[str, list[int]] = {c: [] for c in ("t", "d", "v", "e", "u", "m", "p", "f", "r")}
+    columns: dict[str, list[int]] = {c: [] for c in ("t", "d", "v", "e", "u", "m", "p", "f", "r", "l", "k", "x")}
     fields = vocab["field"]
     for record in run.samples:
+        generated, executed = record.get("generation_timings") or {}, record.get("timings") or {}
+        columns["l"].append(_number(generated.get("latency_s"), 1000))
+        columns["k"].append(_number(generated.get("tokens_out"), 1))
+        columns["x"].append(_number(executed.get("execution_s"), 1000))
         columns["t"].append(record["task_index"])
         columns["d"].append(int(record.get("draw") or 0))
         columns["v"].append(vocab["verdict"].code(record.get("verdict")))
@@ -122,6 +148,13 @@ def _index(run: ViewRun, vocab: dict[str, _Vocab]) -> dict[str, list[int]]:
     return columns
 
 
+def _number(value: Any, scale: int) -> int:
+    """A timing or count as the index holds it (milliseconds for seconds), -1 when not recorded."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value != value or value < 0:
+        return -1
+    return int(round(value * scale))
+
+
 def _no_progress(stage: str, total: int) -> Callable[[int], None]:
     return lambda n=1: None
 
@@ -138,20 +171,20 @@ def write_bundle(directories: list[Path], out: Path, progress: Progress = _no_pr
         raise WapiiError("wapii view: name at least one run directory")
     staging = out.with_name(f".{out.name}.partial")
     shutil.rmtree(staging, ignore_errors=True)
+    old = out.with_name(f".{out.name}.previous")
+    shutil.rmtree(old, ignore_errors=True)
     try:
         _write_all(runs, tasks, staging, progress("write", len(runs)))
-        if out.exists():
-            for name in ("index.html", "assets", "data"):
-                target = out / name
-                if target.is_dir():
-                    shutil.rmtree(target)
-                elif target.exists():
-                    target.unlink()
         out.mkdir(parents=True, exist_ok=True)
-        for child in staging.iterdir():
-            child.replace(out / child.name)
+        old.mkdir()
+        for name in ("index.html", "assets", "data"):  # the page served meanwhile misses each for an instant only
+            if (out / name).exists() or (out / name).is_symlink():
+                (out / name).replace(old / name)
+            if (staging / name).exists():
+                (staging / name).replace(out / name)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
     return out / "index.html"
 
 
@@ -182,11 +215,20 @@ def _write_all(runs: list[ViewRun], tasks: Tasks, out: Path, advance: Callable[[
         "chunk": CHUNK,
         "runs": [{"name": r.name, "label": r.label, "directory": str(r.directory), "samples": len(r.samples),
                   "run": r.run.model_dump(mode="json", include={"dataset", "adapter", "backend", "model", "setup",
-                                                                "setting", "mode", "draws", "created"})}
+                                                                "setting", "mode", "draws", "created"}),
+                  **_state(r)}
                  for r in runs],
         "tasks": {"ids": tasks.ids, "apis": tasks.apis, "texts": tasks.texts},
         "vocab": {name: v.values for name, v in vocab.items()},
         "rows": _report_rows(runs),
         "excerpts": excerpts,
+        "stamp": stamp(runs),
     }
     _write(data / "meta.js", "meta", meta)
+    _write(data / "stamp.js", "stamp", meta["stamp"])
+
+
+def stamp(runs: list[ViewRun]) -> str:
+    """What changes when a run still being written holds more: the page of a served viewer polls
+    ``data/stamp.js`` and reloads when it differs from the one it was built with."""
+    return ";".join(f"{r.summary.live.line() if r.summary.live else 'done'}/{len(r.samples)}" for r in runs)

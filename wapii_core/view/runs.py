@@ -4,7 +4,8 @@ A sample's record is the result line and the generation line of the same sample 
 (the generation's ``error`` and ``timings`` kept as ``generation_error`` and ``generation_timings``), plus what the page needs beside the run
 files: the task text, the expected request (the result line's, else the dataset's ``config``), the
 endpoints of the expected and of the captured request (``METHOD /template``) and the spec excerpt
-of each. Everything from the dataset and the specs is optional: a run whose dataset is no longer
+of each, and for a ``wire``-mode sample the two requests as the judge compared them (``diff_views``:
+:func:`wapii_core.report.sample_story.diff_views`). Everything from the dataset and the specs is optional: a run whose dataset is no longer
 at hand is still shown, without task texts and excerpts.
 """
 
@@ -17,7 +18,7 @@ from typing import Any, Callable, Iterable
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.protocols import Dataset
-from wapii_core.store.record import RunRecord, Summary, latest, load_run, load_summary, read_generations, read_results
+from wapii_core.store.record import RunRecord, Summary, latest, load_run, read_generations, read_results
 
 EXCERPT_CHARS = 20_000
 """A spec excerpt longer than this is cut (an operation with a huge inline schema)."""
@@ -61,12 +62,18 @@ class Tasks:
 
 
 def read_run(directory: Path) -> tuple[RunRecord, Summary, list[dict[str, Any]]]:
-    """``run.json``, ``summary.json`` and the joined sample records of one run directory."""
+    """``run.json``, ``summary.json`` and the joined sample records of one run directory. A run still
+    being written, or cut off, is read without its lock (:mod:`wapii_core.run.live`): its summary is
+    that of the lines written so far, and a sample generated but not judged yet is a record of
+    verdict ``pending``."""
+    from wapii_core.run.live import read_summary
+
     run = load_run(directory)
-    summary = load_summary(directory)
-    generations = latest(read_generations(directory))
+    summary = read_summary(directory)  # a run still written (or cut off): what it holds so far
+    live = summary.live is not None
+    generations = latest(read_generations(directory, live=live))
     records = []
-    for result in latest(read_results(directory)).values():
+    for result in latest(read_results(directory, live=live)).values():
         record = result.model_dump()
         generation = generations.get(result.key)
         if generation is not None:
@@ -75,10 +82,18 @@ def read_run(directory: Path) -> tuple[RunRecord, Summary, list[dict[str, Any]]]
             extra["generation_timings"] = extra.pop("timings", None)  # the result's own are execution times
             record.update(extra)
         records.append(record)
+    if live:  # generated, not judged yet: listed as pending
+        judged = {r["sample"] + "#" + str(r.get("draw", 0)) for r in records}
+        for key, generation in generations.items():
+            if key not in judged and generation.error is None:
+                extra = generation.model_dump()
+                extra["generation_error"] = extra.pop("error", None)
+                extra["generation_timings"] = extra.pop("timings", None)
+                records.append({**extra, "api": generation.sample.rsplit("/", 1)[0], "verdict": "pending"})
     return run, summary, records
 
 
-def _dataset(run: RunRecord) -> Dataset | None:
+def dataset_of(run: RunRecord) -> Dataset | None:
     """The dataset a run was made from, if it can still be loaded (else None: the page does without)."""
     from wapii_core.run.runner import load_dataset
 
@@ -160,6 +175,8 @@ def open_runs(directories: Iterable[Path], advance: Callable[[int], None] = lamb
               ) -> tuple[list[ViewRun], Tasks]:
     """Read every run directory; records in task order (then draw), enriched for the page (``advance``
     is called after each run)."""
+    from wapii_core.report.sample_story import diff_views
+
     tasks = Tasks()
     runs: list[ViewRun] = []
     datasets: dict[tuple[Any, Any], tuple[dict[str, Any], _Endpoints]] = {}  # the runs of one dataset share them
@@ -167,7 +184,7 @@ def open_runs(directories: Iterable[Path], advance: Callable[[int], None] = lamb
         run, summary, records = read_run(Path(directory))
         key = (run.dataset, run.dataset_sha256)
         if key not in datasets:
-            dataset = _dataset(run)
+            dataset = dataset_of(run)
             datasets[key] = ({s.id: s for s in dataset.samples} if dataset else {}, _Endpoints(dataset, tasks))
         by_id, endpoints = datasets[key]
         for record in records:
@@ -181,6 +198,8 @@ def open_runs(directories: Iterable[Path], advance: Callable[[int], None] = lamb
                 record["resolved_endpoint"] = endpoints.endpoint(record["api"], record.get("request"))
             endpoints.excerpt(record["api"], record["expected_endpoint"])
             endpoints.excerpt(record["api"], record["resolved_endpoint"])
+            if record.get("mode") == "wire" and record.get("request") is not None:
+                record["diff_views"] = list(diff_views(record.get("expected_request"), record["request"], "wire"))
             record["task_index"] = tasks.add(record["sample"], record["api"], record["task"])
         records.sort(key=lambda r: (r["task_index"], r.get("draw", 0)))
         runs.append(ViewRun(Path(directory), Path(directory).name, run, summary, records))
@@ -195,3 +214,26 @@ def _unique_names(runs: list[ViewRun]) -> None:
     for run in runs:
         if names.count(run.directory.name) > 1:
             run.name = f"{run.directory.resolve().parent.name}/{run.directory.name}"
+
+
+MAX_DEPTH = 3
+"""How deep ``wapii view runs/`` looks for run directories below a folder it is given."""
+
+
+def run_directories(paths: Iterable[Path]) -> list[Path]:
+    """The run directories ``paths`` name: each path that holds a ``run.json`` itself, else every
+    directory below it (up to :data:`MAX_DEPTH` levels, sorted by path) that does. A path that is
+    neither is refused in one line."""
+    from wapii_core.store.record import RUN_FILE
+
+    out: list[Path] = []
+    for path in map(Path, paths):
+        if (path / RUN_FILE).is_file() or not path.is_dir():
+            out.append(path)  # not a directory: load_run says so
+            continue
+        found = sorted(p.parent for depth in range(1, MAX_DEPTH + 1)
+                       for p in path.glob("/".join(["*"] * depth) + "/" + RUN_FILE) if p.is_file())
+        if not found:
+            raise WapiiError(f"{path}: not a run directory, and no folder below it holds a {RUN_FILE}")
+        out.extend(found)
+    return list(dict.fromkeys(out))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import functools
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+import threading
 from pathlib import Path
 
 from wapii_core.base.errors import WapiiError
@@ -24,3 +25,40 @@ def bind(directory: Path, port: int) -> ThreadingHTTPServer:
         if exc.errno == errno.EADDRINUSE:
             raise WapiiError(f"port {port} on 127.0.0.1 is in use; give another with --port (or 0 for any free one)")
         raise WapiiError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
+
+
+def refresh_while_written(directories: list[Path], site: Path, stop: threading.Event, every_s: float = 3.0) -> None:
+    """Rewrite the bundle in ``site`` when the runs' files changed, looking every ``every_s`` seconds
+    while one of the runs is being written (and once after its writer ends), until ``stop`` is set:
+    the page, which polls ``data/stamp.js``, reloads with what the run holds now."""
+    from wapii_core.store.lock import writer_pid
+    from wapii_core.view.bundle import write_bundle
+
+    written = any(writer_pid(d) is not None for d in directories)
+    seen = None  # the files may have changed since the bundle was written: the first round rewrites it
+    while written and not stop.wait(every_s):
+        written = any(writer_pid(d) is not None for d in directories)
+        now = _signature(directories)  # before reading: a change while it is read is seen next round
+        if now == seen:
+            continue
+        try:
+            write_bundle(directories, site)
+        except (WapiiError, OSError):
+            continue  # a line being written, a file being replaced: the next round reads it whole
+        seen = now
+
+
+def _signature(directories: list[Path]) -> tuple:
+    """What changes when a run directory's files do: each file's size and modification time."""
+    from wapii_core.store.rundir import RUN_FILES
+
+    out = []
+    for directory in directories:
+        for name in RUN_FILES:
+            try:
+                stat = (Path(directory) / name).stat()
+            except OSError:
+                out.append(None)
+                continue
+            out.append((stat.st_size, stat.st_mtime_ns))
+    return tuple(out)

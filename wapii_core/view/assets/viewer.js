@@ -67,6 +67,16 @@
   }
   const pretty = (value) => value == null ? "" : JSON.stringify(canonical(value), null, 2);
 
+  function judgedView(request) {
+    // the captured request as the diff shows it: without what the judge keeps for itself and the
+    // request's own fields already say (sent_params; sent_url where it is the url), as `wapii show` does
+    if (!request || typeof request !== "object") return request;
+    const out = Object.assign({}, request);
+    delete out.sent_params;
+    if (out.sent_url === out.url) delete out.sent_url;
+    return out;
+  }
+
   function highlight(code, language) {
     try { return hljs.highlight(code, { language, ignoreIllegals: true }).value; } catch (e) { return esc(code); }
   }
@@ -91,7 +101,8 @@
   const ROW_HEIGHT = 29;
   const RUN_SHIFT = 1 << 22; // a row key: run * RUN_SHIFT + row
 
-  const FILTER_KEYS = ["run", "api", "verdict", "error", "field", "url", "method", "q"];
+  const FILTER_KEYS = ["run", "api", "verdict", "error", "field", "url", "method", "q", "sel", "sort", "show", "a", "b"];
+  const KEEP_KEYS = ["sel", "sort"];  // kept when the filter bar changes: which runs are open, the list's order
 
   function parseQuery(text) {
     const out = {};
@@ -116,14 +127,33 @@
     });
     window.addEventListener("hashchange", route);
     route();
+    if (meta.runs.some((r) => r.state === "running")) setInterval(poll, 4000); else sessionStorage.removeItem("wapii-live");
+  }
+
+  let polls = 0;
+  function poll() {
+    // a run still being written: a served viewer rewrites the data as it grows; reload when it did
+    const script = document.createElement("script");
+    script.src = `data/stamp.js?${++polls}`;
+    script.onload = () => {
+      script.remove();
+      if (store.stamp === undefined || store.stamp === meta.stamp) return;
+      sessionStorage.setItem("wapii-live", "1");  // a load that meets the data being replaced tries again
+      location.reload();
+    };
+    script.onerror = () => script.remove();  // between two writes of the data: the next poll sees it
+    document.head.appendChild(script);
   }
 
   function route() {
     const hash = decodeURIComponent(location.hash.replace(/^#/, ""));
     const sample = /^s\/(\d+)\/(\d+)(?:\?(.*))?$/.exec(hash);
     if (sample) return showSample(+sample[1], +sample[2], parseQuery(sample[3]));
+    const tasks = /^tasks(?:\?(.*))?$/.exec(hash);
+    if (tasks) return showTasks(parseQuery(tasks[1]));
     filters = parseQuery(hash.replace(/^\??/, ""));
     showFront();
+    if (Object.keys(filters).some((k) => !KEEP_KEYS.includes(k))) document.getElementById("samples").scrollIntoView();
   }
 
   // ---------------------------------------------------------------- filtering
@@ -141,9 +171,40 @@
     return mask;
   }
 
+  function selected(f) {
+    // the open runs: those of "sel" (the run list's choice), else every run
+    const chosen = ((f || filters).sel || "").split(",").filter((x) => x !== "" && meta.runs[+x]).map(Number);
+    return chosen.length ? Array.from(new Set(chosen)) : meta.runs.map((_, i) => i);
+  }
+
+  const SORTS = {  // the list's sort keys: a number or string per row (-1 / "" where not recorded: last)
+    run: (r) => r, sample: (r, i) => index[r].t[i], draw: (r, i) => index[r].d[i], api: (r, i) => meta.tasks.apis[index[r].t[i]],
+    verdict: (r, i) => meta.vocab.verdict[index[r].v[i]] || "", endpoint: (r, i) => meta.vocab.endpoint[index[r].r[i]] || "",
+    latency: (r, i) => index[r].l ? index[r].l[i] : -1, tokens: (r, i) => index[r].k ? index[r].k[i] : -1,
+    execution: (r, i) => index[r].x ? index[r].x[i] : -1,
+  };
+
+  function sortMatches() {
+    const spec = filters.sort || "";
+    const down = spec.startsWith("-");
+    const key = SORTS[down ? spec.slice(1) : spec];
+    if (!key) return;
+    const rows = Array.from(matches.subarray(0, matchCount), (k) => {
+      const r = Math.floor(k / RUN_SHIFT), i = k % RUN_SHIFT;
+      return [k, key(r, i)];
+    });
+    const missing = (v) => v === -1 || v === "" || v == null;
+    rows.sort((x, y) => {
+      if (missing(x[1]) !== missing(y[1])) return missing(x[1]) ? 1 : -1;
+      const c = x[1] < y[1] ? -1 : x[1] > y[1] ? 1 : 0;
+      return (down ? -c : c) || x[0] - y[0];
+    });
+    rows.forEach(([k], n) => { matches[n] = k; });
+  }
+
   function applyFilters() {
     const f = filters;
-    const runs = f.run != null && f.run !== "" ? [+f.run] : meta.runs.map((_, i) => i);
+    const runs = f.run != null && f.run !== "" ? [+f.run] : selected(f);
     let total = 0;
     runs.forEach((r) => { if (index[r]) total += index[r].t.length; });
     if (matches.length < total) matches = new Int32Array(total);
@@ -178,6 +239,7 @@
       }
     }
     matchCount = n;
+    sortMatches();
   }
 
   function rowElement(key) {
@@ -186,6 +248,8 @@
     const verdict = meta.vocab.verdict[ix.v[i]];
     const error = meta.vocab.error[ix.e[i]];
     const end = meta.vocab.endpoint[ix.r[i]] || "";
+    const latency = ix.l && ix.l[i] >= 0 ? (ix.l[i] / 1000).toFixed(2) + " s" : "";
+    const tokens = ix.k && ix.k[i] >= 0 ? String(ix.k[i]) : "";
     const row = document.createElement("div");
     row.className = "srow";
     row.dataset.k = key;
@@ -193,6 +257,7 @@
       `<span class="c-sample">${esc(meta.tasks.ids[t])}</span><span class="c-draw">${ix.d[i]}</span>` +
       `<span class="c-api">${esc(meta.tasks.apis[t])}</span><span class="c-verdict">${badge(verdict)}` +
       `${error ? " " + esc(error) : ""}</span><span class="c-end">${esc(end)}</span>` +
+      `<span class="c-lat">${latency}</span><span class="c-tok">${tokens}</span>` +
       `<span class="c-task">${taskShort[t]}</span>`;
     return row;
   }
@@ -201,13 +266,14 @@
   function countTable() {
     // samples per run by verdict, error kind, URL/method/endpoint verdict and field verdict: each a link
     const rows = [];
-    const counts = (column, size) => index.map((ix) => {
+    const open = selected();
+    const counts = (column, size) => open.map((r) => index[r]).map((ix) => {
       const out = new Int32Array(size);
       const col = ix[column];
       for (let i = 0; i < col.length; i++) out[col[i]]++;
       return out;
     });
-    const link = (r, n, f) => n ? `<a href="#${esc(queryOf({ ...f, run: String(r) }))}" data-filter>${n}</a>` : "0";
+    const link = (k, n, f) => n ? `<a href="#${esc(queryOf({ ...f, run: String(open[k]), sel: filters.sel }))}" data-filter>${n}</a>` : "0";
     const add = (label, column, vocab, key, valueOf) => {
       const c = counts(column, meta.vocab[vocab].length);
       meta.vocab[vocab].forEach((value, k) => {
@@ -215,7 +281,7 @@
         rows.push(`<tr><td>${label(value)}</td>${c.map((x, r) => `<td>${link(r, x[k], { [key]: valueOf(value) })}</td>`).join("")}</tr>`);
       });
     };
-    rows.push(`<tr><td>Samples</td>${index.map((ix, r) => `<td>${link(r, ix.t.length, {})}</td>`).join("")}</tr>`);
+    rows.push(`<tr><td>Samples</td>${open.map((r, k) => `<td>${link(k, index[r].t.length, {})}</td>`).join("")}</tr>`);
     add((v) => "Verdict " + badge(v), "v", "verdict", "verdict", (v) => v);
     add((v) => "Error: " + esc(v), "e", "error", "error", (v) => v);
     add((v) => "URL " + badge(v), "u", "part", "url", (v) => v);
@@ -223,19 +289,20 @@
     const fieldRows = meta.vocab.field.map((name, c) => {
       if (!name || c > 31) return "";
       const bit = 1 << (c - 1);
-      const n = index.map((ix) => { let k = 0; for (let i = 0; i < ix.f.length; i++) if (ix.f[i] & bit) k++; return k; });
+      const n = open.map((r) => index[r]).map((ix) => { let k = 0; for (let i = 0; i < ix.f.length; i++) if (ix.f[i] & bit) k++; return k; });
       const [g, v] = name.split(":");
       return `<tr><td>Arguments in ${esc(g)}: ${badge(v)}</td>${n.map((x, r) => `<td>${link(r, x, { field: name })}</td>`).join("")}</tr>`;
     });
     return rows.join("") + fieldRows.join("");
   }
 
-  function runHeads() { return meta.runs.map((r) => `<th title="${esc(r.label)}">${esc(r.name)}</th>`).join(""); }
+  function runHeads() { return selected().map((r) => `<th title="${esc(meta.runs[r].label)}">${esc(meta.runs[r].name)}</th>`).join(""); }
 
   function reportTable() {
+    const open = selected();
     return meta.rows.map((row) => {
-      const cells = row.values.map((value, r) => row.filter && value !== "n/a" && value !== ""
-        ? `<td><a href="#${esc(queryOf({ ...row.filter, run: String(r) }))}" data-filter>${esc(value)}</a></td>`
+      const cells = open.map((r) => [r, row.values[r]]).map(([r, value]) => row.filter && value !== "n/a" && value !== ""
+        ? `<td><a href="#${esc(queryOf({ ...row.filter, run: String(r), sel: filters.sel }))}" data-filter>${esc(value)}</a></td>`
         : `<td>${esc(value)}</td>`).join("");
       return `<tr><td>${esc(row.name)}</td>${cells}</tr>`;
     }).join("");
@@ -255,7 +322,7 @@
     verdictsSeen.forEach((v) => fieldOptions.push(["*:" + v, "any field: " + v]));
     meta.vocab.field.forEach((n) => { if (n) fieldOptions.push([n, n.replace(":", ": ")]); });
     return `<div class="filters" id="filters">` +
-      select("run", "Run", meta.runs.map((r, i) => [String(i), r.name])) +
+      select("run", "Run", selected().map((i) => [String(i), meta.runs[i].name])) +
       select("api", "API", apis.map((a) => [a, a])) +
       select("verdict", "Verdict", meta.vocab.verdict.filter(Boolean).map((v) => [v, v]).concat([["!nonexecutable", "executable"]])) +
       select("error", "Error kind", meta.vocab.error.filter(Boolean).map((v) => [v, v])) +
@@ -265,34 +332,140 @@
       `<span id="count"></span> <a href="#" id="clear">clear filters</a></div>`;
   }
 
-  let frontBuilt = false;
+  let frontBuilt = null;     // the "sel" the front page was built for (null: not built)
+
+  // ---------------------------------------------------------------- the run list
+  const RUN_COLUMNS = [  // [key, heading, value of meta.runs[i]]
+    ["name", "run", (r) => r.name], ["model", "model", (r) => r.run.model || r.run.backend],
+    ["dataset", "dataset", (r) => r.run.dataset], ["adapter", "adapter", (r) => r.run.adapter],
+    ["setup", "setup", (r) => r.run.setup], ["setting", "setting", (r) => r.run.setting],
+    ["mode", "mode", (r) => r.run.mode], ["date", "date", (r) => (r.run.created || "").replace("T", " ").slice(0, 16)],
+    ["correct", "correct %", (r) => num(r.headline.correct)], ["executable", "executable %", (r) => num(r.headline.executable)],
+    ["illegal", "illegal %", (r) => num(r.headline.illegal)], ["samples", "samples", (r) => r.samples],
+    ["state", "state", (r) => r.state],
+  ];
+  const num = (v) => typeof v === "number" ? v : null;
+  let runSort = { key: "", down: false };
+  let runQuery = "";
+  let runChecked = null;     // Set of run indices ticked in the run list
+
+  function runListHtml() {
+    return `<section id="run-list"><h2>Runs <span class="muted">(${meta.runs.length})</span></h2>` +
+      `<div class="filters"><label>Find<input type="search" id="run-q" placeholder="model, dataset, adapter, state…" value="${esc(runQuery)}"></label>` +
+      `<button type="button" id="open-runs">Open ticked side by side</button>` +
+      `<button type="button" id="task-runs">Tasks across ticked</button><span id="run-count" class="muted"></span></div>` +
+      `<div class="scroll-x"><table class="grid runs" id="runs"><thead><tr><th><input type="checkbox" id="run-all" title="tick every listed run"></th>` +
+      RUN_COLUMNS.map(([key, head]) => `<th data-sort="${key}" class="sortable">${esc(head)}</th>`).join("") +
+      `</tr></thead><tbody></tbody></table></div></section>`;
+  }
+
+  function refreshRuns() {
+    const body = document.querySelector("#runs tbody");
+    if (!body) return;
+    const words = runQuery.toLowerCase().split(/\s+/).filter(Boolean);
+    let rows = meta.runs.map((r, i) => i).filter((i) => {
+      const text = RUN_COLUMNS.map(([, , f]) => String(f(meta.runs[i]) ?? "")).join(" ").toLowerCase();
+      return words.every((w) => text.includes(w));
+    });
+    const column = RUN_COLUMNS.find(([key]) => key === runSort.key);
+    if (column) {
+      const value = column[2];
+      rows.sort((a, b) => {
+        const x = value(meta.runs[a]), y = value(meta.runs[b]);
+        if ((x == null) !== (y == null)) return x == null ? 1 : -1;
+        const c = x < y ? -1 : x > y ? 1 : 0;
+        return (runSort.down ? -c : c) || a - b;
+      });
+    }
+    body.innerHTML = rows.map((i) => {
+      const r = meta.runs[i];
+      const cells = RUN_COLUMNS.map(([key, , f]) => {
+        const v = f(r);
+        if (key === "name") return `<td><a href="#${esc(queryOf({ sel: String(i) }))}" title="${esc(r.directory)}">${esc(v)}</a></td>`;
+        if (key === "state") return `<td><span class="state s-${esc(v)}" title="${esc(r.note)}">${esc(v)}</span></td>`;
+        return `<td${typeof v === "number" ? ' class="num"' : ""}>${v == null ? "" : esc(typeof v === "number" && !Number.isInteger(v) ? v.toFixed(1) : v)}</td>`;
+      }).join("");
+      return `<tr data-run="${i}" data-name="${esc(r.name)}"><td><input type="checkbox" data-run="${i}"${runChecked.has(i) ? " checked" : ""} aria-label="tick ${esc(r.name)}"></td>${cells}</tr>`;
+    }).join("");
+    document.querySelectorAll("#runs th[data-sort]").forEach((th) => {
+      th.dataset.dir = th.dataset.sort === runSort.key ? (runSort.down ? "down" : "up") : "";
+    });
+    document.getElementById("run-count").textContent = `${rows.length} listed, ${runChecked.size} ticked`;
+    document.body.dataset.runsListed = String(rows.length);
+  }
+
+  function wireRuns() {
+    const list = document.getElementById("run-list");
+    if (!list) return;
+    runChecked = new Set(filters.sel ? selected() : []);
+    document.getElementById("run-q").addEventListener("input", (ev) => { runQuery = ev.target.value; refreshRuns(); });
+    list.querySelector("thead").addEventListener("click", (ev) => {
+      const th = ev.target.closest("th[data-sort]");
+      if (!th) return;
+      runSort = { key: th.dataset.sort, down: runSort.key === th.dataset.sort ? !runSort.down : false };
+      refreshRuns();
+    });
+    list.addEventListener("change", (ev) => {
+      const box = ev.target;
+      if (box.id === "run-all") {
+        document.querySelectorAll("#runs tbody input[data-run]").forEach((b) => {
+          b.checked = box.checked;
+          if (box.checked) runChecked.add(+b.dataset.run); else runChecked.delete(+b.dataset.run);
+        });
+      } else if (box.dataset.run != null) {
+        if (box.checked) runChecked.add(+box.dataset.run); else runChecked.delete(+box.dataset.run);
+      }
+      refreshRuns();
+    });
+    const ticked = () => Array.from(runChecked).sort((a, b) => a - b).join(",");
+    document.getElementById("open-runs").addEventListener("click", () => { location.hash = "#" + queryOf({ sel: ticked() }); });
+    document.getElementById("task-runs").addEventListener("click", () => { location.hash = "#tasks?" + queryOf({ sel: ticked() }); });
+    refreshRuns();
+  }
+
+  function partialNotes() {
+    return selected().map((r) => meta.runs[r]).filter((r) => r.state === "running" || r.state === "interrupted")
+      .map((r) => `<p class="partial"><b>${esc(r.name)}</b> is partial: ${esc(r.note)}. Its numbers count the judged samples only.</p>`).join("");
+  }
 
   function showFront() {
-    where.textContent = `${meta.runs.length} run(s), ${index.reduce((n, ix) => n + ix.t.length, 0)} samples`;
+    const open = selected();
+    where.textContent = `${open.length} of ${meta.runs.length} run(s) open, ${open.reduce((n, r) => n + index[r].t.length, 0)} samples`;
     delete document.body.dataset.sample;
-    if (!frontBuilt) {
-      app.innerHTML =
-        `<h2>Runs</h2><div class="scroll-x"><table class="grid"><thead><tr><th>run</th><th>model · setup · setting · adapter · mode</th><th>samples</th></tr></thead><tbody>` +
-        meta.runs.map((r) => `<tr><td>${esc(r.name)}</td><td style="text-align:left">${esc(r.label)}</td><td>${r.samples}</td></tr>`).join("") +
-        `</tbody></table></div>` +
-        `<details class="section"${window.innerWidth > 700 ? " open" : ""}><summary><h2>Report</h2></summary>` +
-        `<p class="muted">Values from each run's summary; a linked value lists the samples it counts.</p>` +
-        `<div class="scroll-x"><table class="grid" id="report"><thead><tr><th>row</th>${runHeads()}</tr></thead><tbody>${reportTable()}</tbody></table></div></details>` +
-        `<h2>Samples by verdict</h2><div class="scroll-x"><table class="grid" id="counts"><thead><tr><th>samples</th>${runHeads()}</tr></thead><tbody>${countTable()}</tbody></table></div>` +
+    delete document.body.dataset.tasks;
+    const key = filters.sel || "";
+    if (frontBuilt !== key || !document.getElementById("contentArea")) {
+      const sortHead = (key, text) => `<span class="c-${key === "endpoint" ? "end" : key === "latency" ? "lat" : key === "tokens" ? "tok" : key} sortable" data-sort="${key}">${text}</span>`;
+      const opened = filters.sel ? `<p class="muted">Open: ${open.map((r) => `<b>${esc(meta.runs[r].name)}</b>`).join(", ")}. <a href="#">all runs</a>` +
+        (open.length > 1 ? ` · <a href="#tasks?${esc(queryOf({ sel: filters.sel }))}">tasks across these runs</a>` : "") + `</p>` : "";
+      app.innerHTML = partialNotes() +
+        (meta.runs.length > 1 ? runListHtml() : "") + opened +
+        (meta.runs.length > 1 && !filters.sel && open.length > 1 ? `<p><a href="#tasks">Tasks across the runs</a>: one row per task, what changed between them.</p>` : "") +
         `<h2 id="samples">Samples</h2><div id="filter-slot"></div>` +
-        `<div class="srow shead"><span class="c-run">run</span><span class="c-sample">sample</span><span class="c-draw">draw</span><span class="c-api">API</span><span class="c-verdict">verdict</span><span class="c-end">captured endpoint</span><span class="c-task">task</span></div>` +
-        `<div id="contentArea" class="rows"></div><p class="muted" id="no-rows" hidden>No sample matches these filters.</p>`;
-      frontBuilt = true;
+        `<div class="srow shead">${sortHead("run", "run")}${sortHead("sample", "sample")}${sortHead("draw", "draw")}${sortHead("api", "API")}` +
+        `${sortHead("verdict", "verdict")}${sortHead("endpoint", "captured endpoint")}${sortHead("latency", "latency")}${sortHead("tokens", "tokens")}<span class="c-task">task</span></div>` +
+        `<div id="contentArea" class="rows"></div><p class="muted" id="no-rows" hidden>No sample matches these filters.</p>` +
+        `<details class="section" id="report-section"><summary><h2>Report</h2></summary>` +
+        `<p class="muted">Values from each run's summary; a linked value lists the samples it counts.</p>` +
+        `<div class="scroll-x"><table class="grid" id="report"><thead><tr><th>row</th>${runHeads()}</tr></thead><tbody>${reportTable()}</tbody></table></div>` +
+        `<h2>Samples by verdict</h2><div class="scroll-x"><table class="grid" id="counts"><thead><tr><th>samples</th>${runHeads()}</tr></thead><tbody>${countTable()}</tbody></table></div></details>`;
+      frontBuilt = key;
       list = null;
       document.getElementById("contentArea").addEventListener("click", (ev) => {
         const row = ev.target.closest(".srow");
         if (!row) return;
-        const key = +row.dataset.k;
-        location.hash = `s/${Math.floor(key / RUN_SHIFT)}/${key % RUN_SHIFT}?${queryOf(filters)}`;
+        const k = +row.dataset.k;
+        location.hash = `s/${Math.floor(k / RUN_SHIFT)}/${k % RUN_SHIFT}?${queryOf(filters)}`;
       });
-    } else if (!document.getElementById("contentArea")) {
-      frontBuilt = false;
-      return showFront();
+      document.querySelector(".shead").addEventListener("click", (ev) => {
+        const head = ev.target.closest("[data-sort]");
+        if (!head) return;
+        const current = filters.sort || "";
+        filters = { ...filters, sort: current === head.dataset.sort ? "-" + head.dataset.sort : head.dataset.sort };
+        history.replaceState(null, "", "#" + queryOf(filters));
+        refreshList();
+      });
+      wireRuns();
     }
     document.getElementById("filter-slot").innerHTML = filterBar();
     wireFilters();
@@ -304,6 +477,7 @@
     let timer = null;
     const update = () => {
       const next = {};
+      KEEP_KEYS.forEach((k) => { if (filters[k]) next[k] = filters[k]; });
       bar.querySelectorAll("select, input").forEach((x) => { if (x.value) next[x.name] = x.value; });
       filters = next;
       history.replaceState(null, "", "#" + queryOf(filters));
@@ -313,8 +487,8 @@
     bar.querySelector("input[name=q]").addEventListener("input", () => { clearTimeout(timer); timer = setTimeout(update, 120); });
     document.getElementById("clear").addEventListener("click", (ev) => {
       ev.preventDefault();
-      filters = {};
-      history.replaceState(null, "", "#");
+      filters = filters.sel ? { sel: filters.sel } : {};
+      history.replaceState(null, "", "#" + queryOf(filters));
       showFront();
     });
   }
@@ -328,6 +502,10 @@
     area.scrollTop = 0;
     document.getElementById("no-rows").hidden = matchCount > 0;
     document.getElementById("count").textContent = `${matchCount} sample(s)`;
+    document.querySelectorAll(".shead [data-sort]").forEach((h) => {
+      const spec = filters.sort || "";
+      h.dataset.dir = spec === h.dataset.sort ? "up" : spec === "-" + h.dataset.sort ? "down" : "";
+    });
     document.body.dataset.listed = String(matchCount);
     performance.mark("wapii:listed");
   }
@@ -338,11 +516,69 @@
     ev.preventDefault();
     filters = parseQuery(a.getAttribute("href").slice(1));
     history.pushState(null, "", a.getAttribute("href"));
-    document.getElementById("filter-slot").innerHTML = filterBar();
-    wireFilters();
-    refreshList();
+    if (frontBuilt !== (filters.sel || "")) { showFront(); } else {
+      document.getElementById("filter-slot").innerHTML = filterBar();
+      wireFilters();
+      refreshList();
+    }
     document.getElementById("samples").scrollIntoView();
   });
+
+  // ---------------------------------------------------------------- tasks across runs
+  function taskCell(k, t) {
+    // [verdict of draw 0 or null when the task is not in run k, correct draws, draws]
+    const first = firstRow[k][t];
+    if (first < 0) return [null, 0, 0];
+    const ix = index[k];
+    let correct = 0, n = 0;
+    for (let i = first; i < ix.t.length && ix.t[i] === t; i++) { n++; if (meta.vocab.verdict[ix.v[i]] === "correct") correct++; }
+    return [meta.vocab.verdict[ix.v[first]], correct, n];
+  }
+
+  function showTasks(query) {
+    filters = query;
+    frontBuilt = null;
+    delete document.body.dataset.sample;
+    const open = selected();
+    const a = open.includes(+query.a) ? +query.a : open[0];
+    const b = open.includes(+query.b) ? +query.b : open[Math.min(1, open.length - 1)];
+    const show = ["changed", "ab"].includes(query.show) ? query.show : "all";
+    const rows = [];
+    meta.tasks.ids.forEach((id, t) => {
+      const cells = open.map((k) => taskCell(k, t));
+      if (cells.every((c) => c[0] == null)) return;
+      const present = cells.filter((c) => c[0] != null).map((c) => c[0]);
+      if (show === "changed" && (present.length < 2 || present.every((v) => v === present[0]))) return;
+      if (show === "ab") {
+        const va = cells[open.indexOf(a)][0], vb = cells[open.indexOf(b)][0];
+        if (va !== "correct" || vb == null || vb === "correct") return;
+      }
+      const home = open.find((k) => firstRow[k][t] >= 0);  // the first open run that holds the task
+      rows.push(`<tr data-task="${esc(id)}"><td><a href="#s/${home}/${firstRow[home][t]}?${esc(queryOf({ sel: query.sel }))}">${esc(id)}</a></td>` +
+        cells.map(([v, c, n], j) => v == null ? `<td class="muted">—</td>`
+          : `<td><a href="#s/${open[j]}/${firstRow[open[j]][t]}?${esc(queryOf({ sel: query.sel }))}">${badge(v)}</a>${n > 1 ? ` <span class="muted">${c}/${n}</span>` : ""}</td>`).join("") +
+        `<td class="task-text">${taskShort[t]}</td></tr>`);
+    });
+    const runOptions = (name, current) => `<select name="${name}">${open.map((k) => `<option value="${k}"${k === current ? " selected" : ""}>${esc(meta.runs[k].name)}</option>`).join("")}</select>`;
+    where.textContent = `tasks across ${open.length} run(s)`;
+    app.innerHTML = `<div class="nav"><a href="#${esc(queryOf({ sel: query.sel }))}">← samples</a></div>` +
+      `<h2>Tasks across runs</h2><p class="muted">One row per task, one column per run: the verdict of draw 0 (and correct draws of all, with several). ` +
+      `"Changed" compares the runs that hold the task.</p>` +
+      `<div class="filters" id="task-filters"><label>Show<select name="show">` +
+      [["all", "every task"], ["changed", "changed between runs"], ["ab", "correct in A, not in B"]].map(([v, l]) =>
+        `<option value="${v}"${v === show ? " selected" : ""}>${l}</option>`).join("") + `</select></label>` +
+      `<label>A${runOptions("a", a)}</label><label>B${runOptions("b", b)}</label><span id="task-count">${rows.length} task(s)</span></div>` +
+      `<div class="scroll-x"><table class="grid tasks" id="tasks"><thead><tr><th>task</th>${open.map((k) => `<th title="${esc(meta.runs[k].label)}">${esc(meta.runs[k].name)}</th>`).join("")}<th>text</th></tr></thead>` +
+      `<tbody>${rows.join("")}</tbody></table></div>` + (rows.length ? "" : `<p class="muted" id="no-tasks">No task matches.</p>`);
+    document.getElementById("task-filters").addEventListener("change", () => {
+      const next = { sel: query.sel };
+      document.querySelectorAll("#task-filters select").forEach((x) => { next[x.name] = x.value; });
+      if (next.show === "all") delete next.show;
+      location.hash = "#tasks?" + queryOf(next);
+    });
+    window.scrollTo(0, 0);
+    document.body.dataset.tasks = String(rows.length);
+  }
 
   // ---------------------------------------------------------------- one sample
   function loadRecord(r, row) {
@@ -379,10 +615,14 @@
     return `<details><summary>Prompt (${size} characters)</summary>${body}</details>`;
   }
 
-  function diffHtml(expected, captured) {
+  function diffHtml(record) {
+    // expected vs captured as the judge compared them (a wire-mode record carries both views)
+    const expected = record.expected_request, captured = record.request;
+    if (record.verdict === "pending") return `<p class="muted">Not judged yet (the run is still being written).</p>`;
     if (captured == null) return `<p class="muted">No request was captured (the call did not run).</p>`;
     if (expected == null) return `<p class="muted">The expected request is not available.</p>`;
-    const parts = Diff.diffLines(pretty(expected) + "\n", pretty(captured) + "\n");
+    const [shownExpected, shownCaptured] = record.diff_views || [judgedView(expected), judgedView(captured)];
+    const parts = Diff.diffLines(pretty(shownExpected) + "\n", pretty(shownCaptured) + "\n");
     const lines = [];
     parts.forEach((p) => {
       const cls = p.added ? "add" : p.removed ? "del" : "same";
@@ -432,7 +672,8 @@
   }
 
   async function showSample(r, row, query) {
-    frontBuilt = false;
+    frontBuilt = null;
+    delete document.body.dataset.tasks;
     if (!meta.runs[r] || !index[r] || row >= index[r].t.length) {
       app.innerHTML = `<p class="error">No such sample.</p><p><a href="#">back</a></p>`;
       return;
@@ -456,7 +697,7 @@
       `<h3>Prompt</h3>${promptHtml(record.prompt)}` +
       `<h3>Program <span class="muted">(the judged call marked)</span></h3><div id="program">${programHtml(record, language)}</div>` +
       (record.raw && record.raw !== record.code ? `<details><summary>Raw model output</summary><pre>${esc(record.raw)}</pre></details>` : "") +
-      `<h3>Expected (−) vs captured (+) request${expectedNote}</h3><div id="diff">${diffHtml(record.expected_request, record.request)}</div>` +
+      `<h3>Expected (−) vs captured (+) request${expectedNote}</h3><div id="diff">${diffHtml(record)}</div>` +
       `<div class="two"><div><h3>Expected request</h3><pre id="expected">${esc(pretty(record.expected_request) || "(not available)")}</pre></div>` +
       `<div><h3>Captured request</h3><pre id="captured">${esc(pretty(record.request) || "(no request captured)")}</pre></div></div>` +
       `<h3>Verdicts and reasons</h3>${verdictRows(record)}` +
@@ -466,34 +707,58 @@
       `<div><h3>Chosen endpoint: ${esc(record.resolved_endpoint || "none")}</h3>` +
       `${record.resolved_endpoint && record.resolved_endpoint === record.expected_endpoint ? '<p class="muted">The expected endpoint.</p>'
         : chosenExcerpt ? `<pre class="excerpt"><code class="hljs">${highlight(chosenExcerpt, "json")}</code></pre>` : '<p class="muted">No spec excerpt.</p>'}</div></div>` +
-      (meta.runs.length > 1 ? `<h2>The same task in every run</h2><div class="across" id="across">Loading…</div>` : "");
+      "";
+    const many = selected(query).length > 1;
+    if (many) {  // the side by side first: what one asks of several runs is what changed between them
+      app.querySelector("h2").insertAdjacentHTML("afterend",
+        `<section id="across-section"><h3>The same task in every open run</h3><div class="across" id="across">Loading…</div></section>`);
+    }
     window.scrollTo(0, 0);
-    if (meta.runs.length > 1) await showAcross(r, row, record, query);
+    if (many) await showAcross(r, row, record, query);
     document.body.dataset.sample = `${r}/${row}`;
+  }
+
+  function rowOf(k, task, draw) {
+    // run k's row of the task at the draw (its last draw when it has fewer), -1 when the run lacks the task
+    const ix = index[k];
+    let at = firstRow[k][task];
+    if (at < 0) return -1;
+    while (at + 1 < ix.t.length && ix.t[at + 1] === task && ix.d[at] < draw) at++;
+    return at;
   }
 
   async function showAcross(r, row, record, query) {
     const task = index[r].t[row];
-    const cards = await Promise.all(meta.runs.map(async (run, k) => {
-      const first = firstRow[k][task];
-      if (first < 0) return `<div class="card"><b>${esc(run.name)}</b><p class="muted">Not in this run.</p></div>`;
-      let other = first;
-      const ix = index[k];
-      while (other + 1 < ix.t.length && ix.t[other + 1] === task && ix.d[other] < record.draw) other++;
-      const rec = k === r ? record : await loadRecord(k, other);
+    const records = {};
+    const cards = await Promise.all(selected(query).map(async (k) => {
+      const run = meta.runs[k];
+      const other = rowOf(k, task, record.draw);
+      if (other < 0) return `<div class="card"><b>${esc(run.name)}</b><p class="muted">Not in this run.</p></div>`;
+      const rec = records[k] = k === r ? record : await loadRecord(k, other);
       const reasons = Object.entries(rec.reasons || {}).map(([f, why]) =>
         `<li>${String(why).startsWith(f) ? esc(why) : `<b>${esc(f)}</b>: ${esc(why)}`}</li>`).join("");
       return `<div class="card${k === r ? " here" : ""}"><div><a href="#s/${k}/${other}?${esc(queryOf(query))}"><b>${esc(run.name)}</b></a> ` +
         `${badge(rec.verdict)} ${rec.error ? esc(rec.error) : ""} <span class="muted">draw ${rec.draw}</span></div>` +
         `<div class="muted">${esc(run.label)}</div>` +
         (rec.call ? `<pre><code class="hljs">${highlight(rec.call, languageOf(run))}</code></pre>` : "") +
-        diffHtml(rec.expected_request, rec.request) + (reasons ? `<ul>${reasons}</ul>` : "") + `</div>`;
+        diffHtml(rec) + (reasons ? `<ul>${reasons}</ul>` : "") +
+        // each run's program: unfolded where nothing was captured, else drawn when unfolded (30 runs side by side)
+        (rec.request == null ? `<details class="program" open><summary>Program</summary>${programHtml(rec, languageOf(run))}</details>`
+          : `<details class="program" data-run="${k}"><summary>Program</summary></details>`) + `</div>`;
     }));
     const slot = document.getElementById("across");
-    if (slot) slot.innerHTML = cards.join("");
+    if (!slot) return;
+    slot.innerHTML = cards.join("");
+    slot.addEventListener("toggle", (ev) => {
+      const box = ev.target;
+      if (!box.open || box.dataset.run == null || box.dataset.drawn) return;
+      box.dataset.drawn = "1";
+      box.insertAdjacentHTML("beforeend", programHtml(records[box.dataset.run], languageOf(meta.runs[box.dataset.run])));
+    }, true);
   }
 
   start().catch((err) => {
+    if (sessionStorage.getItem("wapii-live")) { setTimeout(() => location.reload(), 1000); return; }
     app.innerHTML = `<p class="error">The viewer could not load its data: ${esc(err.message)}</p>`;
     console.error(err);
   });
