@@ -7,6 +7,7 @@ from typing import Optional
 
 import typer
 
+from wapii_core.base.text import visible
 from wapii_core.cli.options import QuietOption
 
 
@@ -26,7 +27,7 @@ def merge_command(
     from wapii_core.run.merge import merge
     from wapii_core.store.rundir import load_run
 
-    summary = merge(shards, out, data_dir=data_dir, note=lambda text: typer.echo(text, err=True))
+    summary = merge(shards, out, data_dir=data_dir, note=lambda text: typer.echo(visible(text), err=True))
     if not quiet:
         typer.echo(f"run directory: {out} (merged from {len(shards)} shards)")
         print_table([(str(out), load_run(out), summary)])
