@@ -18,7 +18,7 @@ from wapii_core.base import plugins
 from wapii_core.base.errors import GenerationPending, WapiiError
 from wapii_core.base.text import exception_line
 from wapii_core.base.jsonwalk import lone_surrogate
-from wapii_core.base.model import Generation, GenerationRequest, GenerationTimings, Sample, Setup
+from wapii_core.base.model import Generation, GenerationRequest, GenerationTimings, Sample, SampleResult, Setup
 from wapii_core.base.protocols import MODES, Adapter, BackendOptions, Dataset, RunContext
 from wapii_core.judge.generations import Judge, default_mode
 from wapii_core.judge.unstarted import provisional
@@ -426,6 +426,24 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
         stack.callback(store.close)
         store.reset_results()
         return _scored(store, judge, inputs, progress)
+
+
+def rejudged(config: RunConfig, generations: list[Generation], task_set: dict[str, Any] | None = None,
+             progress: Progress = _no_progress) -> list[SampleResult]:
+    """``generations`` judged afresh, as a run of ``config`` (over ``task_set``) judges them: what
+    ``wapii merge --verify`` compares each shard's stored verdicts with."""
+    with ExitStack() as stack:
+        inputs = _checked_inputs(config, task_set)
+        judge = _judge_for(_adapter(stack, config.adapter), inputs)
+        finished = [g for g in generations if g.error is None]
+        advance = progress("verifying", len(finished))
+        if finished:
+            judge.adapter.start()
+        out: list[SampleResult] = []
+        for chunk in _chunks(finished, CHUNK):
+            out.extend(judge(chunk))
+            advance(len(chunk))
+        return out
 
 
 def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[str],

@@ -13,16 +13,26 @@ from __future__ import annotations
 import hashlib
 import re
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from wapii_core.base.errors import WapiiError
 
+MAX_SHARDS = 100_000
+"""More shards than any cluster runs one wapii run on: a larger count is a typo (or a forged run.json)."""
+
 
 class Shard(BaseModel):
-    """Shard ``index`` of ``count`` (``0 <= index < count``)."""
+    """Shard ``index`` of ``count`` (``0 <= index < count <= MAX_SHARDS``): the bounds ``--shard``
+    enforces, and those a shard's ``run.json`` is read with."""
 
-    index: int = Field(ge=0)
-    count: int = Field(ge=1)
+    index: int = Field(ge=0, strict=True)
+    count: int = Field(ge=1, le=MAX_SHARDS, strict=True)
+
+    @model_validator(mode="after")
+    def _index_below_count(self) -> "Shard":
+        if self.index >= self.count:
+            raise ValueError(f"shard index {self.index} is not below the count {self.count}")
+        return self
 
     def __str__(self) -> str:
         return f"{self.index}/{self.count}"
@@ -30,10 +40,6 @@ class Shard(BaseModel):
     def holds(self, key: str) -> bool:
         """Whether the generation key ``<sample id>#<draw>`` belongs to this shard."""
         return shard_of(key, self.count) == self.index
-
-
-MAX_SHARDS = 100_000
-"""More shards than any cluster runs one wapii run on: a larger count is a typo."""
 
 _SPEC = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from pathlib import Path
 from types import TracebackType
 
@@ -94,12 +95,14 @@ class RunLock:
 
         while True:
             try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                fd = _open_lock_file(self.path)
             except FileNotFoundError:
                 if not self.create or self._created:
                     raise WapiiError(f"{self.directory}: not a run directory (no such directory)") from None
                 self._created = self._make_directory()  # removed by a run that just gave up on it
                 continue
+            except WapiiError:
+                raise
             except OSError as exc:
                 raise InputError(self.directory, f"cannot write the run directory: {exc.strerror or exc}") from None
             try:
@@ -113,7 +116,7 @@ class RunLock:
                 raise WapiiError(f"{self.directory}: {who} is writing this run directory; wait for it to end "
                                  "or use another --out") from None
             try:
-                same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+                same = os.lstat(self.path).st_ino == os.fstat(fd).st_ino
             except FileNotFoundError:
                 same = False
             if not same:  # its holder removed it between our open and our lock: lock the new one
@@ -134,6 +137,32 @@ class RunLock:
                 path.rmdir()
             except OSError:
                 return  # something was written into it: keep it (and its parents)
+
+
+def _open_lock_file(path: Path) -> int:
+    """An fd of the lock file: created exclusively, or the existing one (a killed run's) opened without
+    following a link, and refused unless it is a regular file of one link (a ``.lock`` that is a link, a
+    hard link or a FIFO that someone else's directory holds is never written through)."""
+    flags = os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    while True:
+        try:
+            return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            pass
+        try:
+            fd = os.open(path, flags)
+            break
+        except FileNotFoundError:
+            continue  # its holder removed it meanwhile: create it
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise InputError(path, "is a symbolic link, not a lock file wapii wrote (remove it)") from None
+            raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        os.close(fd)
+        raise InputError(path, "is not a lock file wapii wrote (not a regular file of one link; remove it)")
+    return fd
 
 
 def _holder_pid(fd: int, wait_s: float = 0.5) -> int | None:

@@ -198,12 +198,16 @@ def check_version(path: Path, version: int) -> None:
 
 
 def _read_object(path: Path) -> dict[str, Any]:
+    from wapii_core.store.run_files import JSON_CAP, read_run_file
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_run_file(path, JSON_CAP).decode("utf-8"))
     except json.JSONDecodeError as exc:
         raise InputError(path, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except UnicodeDecodeError as exc:
         raise InputError(path, f"not UTF-8 text ({exc.reason})") from None
+    except RecursionError:
+        raise InputError(path, "JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise InputError(path, "expected a JSON object")
     return data
@@ -226,7 +230,7 @@ def load_run(directory: Path) -> RunRecord:
     path = Path(directory) / RUN_FILE
     if not Path(directory).is_dir():
         raise WapiiError(f"{directory}: no such run directory")
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         raise WapiiError(f"{directory}: not a run directory (no {RUN_FILE})")
     return _validated(path, RunRecord, _read_object(path))
 
