@@ -10,12 +10,12 @@ at hand is still shown, without task texts and excerpts.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from wapii_core.base.errors import WapiiError
+from wapii_core.base.jsonwalk import bounded_dumps
 from wapii_core.base.protocols import Dataset
 from wapii_core.store.record import RunRecord, Summary, latest, load_run, load_summary, read_generations, read_results
 
@@ -139,10 +139,9 @@ class _Endpoints:
         operation = ((document or {}).get("paths") or {}).get(template, {}).get(method.lower())
         if operation is None:
             return
-        text = json.dumps({template: {method.lower(): operation}}, indent=2, ensure_ascii=False, default=str)
-        if len(text) > EXCERPT_CHARS:
-            text = text[:EXCERPT_CHARS] + "\n… (cut)"
-        self.tasks.excerpts[key] = text
+        # Bounded as it is written: a YAML alias graph (billion laughs, an alias inside itself) is never expanded.
+        text, note = bounded_dumps({template: {method.lower(): operation}}, EXCERPT_CHARS)
+        self.tasks.excerpts[key] = text if note is None else f"{text}\n… ({note})"
 
     def _document(self, api: str) -> dict[str, Any] | None:
         if api not in self._documents:
