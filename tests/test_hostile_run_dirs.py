@@ -57,15 +57,18 @@ def test_the_shard_model_holds_the_bounds_of_the_option() -> None:
     assert Shard.model_validate({"index": 1, "count": MAX_SHARDS}).count == MAX_SHARDS
 
 
-def test_a_forged_shard_count_is_refused_at_once(shards: list[Path], tmp_path: Path) -> None:
+@pytest.mark.parametrize("forged", [{"shard": {"index": 0, "count": 10**12}}, {"draws": 10**12}])
+def test_forged_counts_are_refused_at_once(shards: list[Path], tmp_path: Path, forged: dict) -> None:
     dirs = copies(shards, tmp_path)
     for directory in dirs:
         record = json.loads((directory / "run.json").read_text())
-        record["shard"]["count"] = 10**12
+        record.update(forged)
         (directory / "run.json").write_text(json.dumps(record))
     out = tmp_path / "merged"
-    one_line_error(run_cli("merge", *map(str, dirs), "--out", str(out), timeout=120), "malformed shard")
+    needle = next(iter(forged))
+    one_line_error(run_cli("merge", *map(str, dirs), "--out", str(out), timeout=120), "run.json", needle)
     assert not out.exists()
+    one_line_error(run_cli("evaluate", str(dirs[0]), "-q", timeout=120), "run.json", needle)
 
 
 @pytest.mark.parametrize("name", ["results.jsonl", "generations.jsonl", "run.json"])

@@ -18,7 +18,8 @@ from wapii_core.base import plugins
 from wapii_core.base.errors import GenerationPending, WapiiError
 from wapii_core.base.text import exception_line
 from wapii_core.base.jsonwalk import lone_surrogate
-from wapii_core.base.model import Generation, GenerationRequest, GenerationTimings, Sample, SampleResult, Setup
+from wapii_core.base.model import (MAX_DRAWS, Generation, GenerationRequest, GenerationTimings, Sample, SampleResult,
+                                   Setup)
 from wapii_core.base.protocols import MODES, Adapter, BackendOptions, Dataset, RunContext
 from wapii_core.judge.generations import Judge, default_mode
 from wapii_core.judge.unstarted import provisional
@@ -47,7 +48,7 @@ class RunConfig(BaseModel):
     setup: Setup = Setup.full
     setting: str = "unconstrained"
     mode: str | None = None  # None: the adapter's default_mode, else "reference"
-    draws: int = Field(default=1, ge=1)
+    draws: int = Field(default=1, ge=1, le=MAX_DRAWS)
     generations: Path | None = None
     backend_options: dict[str, str] = Field(default_factory=dict)
     metrics: list[str] = Field(default_factory=list)  # providers applied besides the default ones
