@@ -132,3 +132,25 @@ def test_merge_verify_refuses_verdicts_the_programs_do_not_earn(shards: list[Pat
     honest = copies(shards, tmp_path / "honest")
     done = run_cli_in_process("merge", *map(str, honest), "--out", str(out), "--verify", "-q")
     assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_a_dataset_a_run_names_that_is_a_pipe_or_a_device_is_refused(shards: list[Path], tmp_path: Path,
+                                                                       kind: str) -> None:
+    from support import REPO
+
+    dirs = copies(shards, tmp_path)
+    dataset = tmp_path / "dataset"
+    shutil.copytree(REPO / "specs" / "demo", dataset)
+    (dataset / "dataset.json").unlink()
+    if kind == "fifo":
+        os.mkfifo(dataset / "dataset.json")
+    else:
+        (dataset / "dataset.json").symlink_to("/dev/zero")
+    record = json.loads((dirs[0] / "run.json").read_text())
+    record.update(dataset="dataset", dataset_dir=str(dataset))
+    (dirs[0] / "run.json").write_text(json.dumps(record))
+    one_line_error(run_cli("evaluate", str(dirs[0]), "-q", timeout=120), "dataset.json", "not a regular file")
+    sample = json.loads((dirs[0] / "results.jsonl").read_text().splitlines()[0])["sample"]
+    shown = run_cli("show", str(dirs[0]), sample, timeout=120)  # the task is optional: shown without it
+    assert shown.returncode == 0 and "the dataset is not available" in shown.stdout, shown.stderr

@@ -18,10 +18,10 @@ is a link to a file elsewhere is never written through.
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 
 from wapii_core.base.errors import InputError
+from wapii_core.base.regular_files import open_regular, read_fd
 
 JSON_CAP = 64 * 2**20
 """Bytes of ``run.json`` or ``summary.json`` read at most (64 MiB; a run of a million tasks needs ~30 MiB)."""
@@ -41,37 +41,15 @@ def _inside(path: Path) -> Path:
 
 
 def _open(path: Path, flags: int) -> int:
-    """An fd of the regular file ``path`` (no link followed at its last step), or a one-line refusal."""
-    try:
-        fd = os.open(_inside(path), flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as exc:
-        raise InputError(path, f"cannot open it: {exc.strerror or exc}") from None
-    mode = os.fstat(fd).st_mode
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise InputError(path, "is not a regular file (a device, a pipe or a directory): not read")
-    os.set_blocking(fd, True)
-    return fd
+    """An fd of the regular run file ``path`` (no link followed at its last step), or a one-line refusal."""
+    return open_regular(_inside(path), flags, follow=False)
 
 
 def read_run_file(path: Path, cap: int) -> bytes:
     """The bytes of the run file ``path``, at most ``cap`` of them (else a one-line refusal)."""
     fd = _open(Path(path), os.O_RDONLY)
     try:
-        size = os.fstat(fd).st_size
-        if size > cap:
-            raise InputError(path, f"is {size} bytes, more than a run file may hold ({cap} bytes): not read")
-        chunks = []
-        left = cap + 1
-        while left > 0:
-            chunk = os.read(fd, min(left, 2**24))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        if left <= 0:
-            raise InputError(path, f"grew past what a run file may hold ({cap} bytes) while read")
-        return b"".join(chunks)
+        return read_fd(Path(path), fd, cap)
     finally:
         os.close(fd)
 

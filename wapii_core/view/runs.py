@@ -145,11 +145,11 @@ class _Endpoints:
 
     def _document(self, api: str) -> dict[str, Any] | None:
         if api not in self._documents:
-            from wapii_core.openapi.parsing import document_of
+            from wapii_core.openapi.parsing import document_of, read_bytes
 
             index = self._index(api)
             try:
-                self._documents[api] = document_of(index.path, index.path.read_bytes()).data if index else None
+                self._documents[api] = document_of(index.path, read_bytes(index.path)).data if index else None
             except (WapiiError, OSError, ValueError):
                 self._documents[api] = None
         return self._documents[api]
