@@ -51,9 +51,10 @@ def prompt_lines(prompt: str | list[ChatMessage] | None, whole: bool) -> list[st
     """The prompt as shown: text folded to its first and last lines (unless ``whole``), or each chat
     message under its role; control characters made visible (:func:`visible`)."""
     if isinstance(prompt, str):
-        prompt = visible(prompt, lines=True)
+        prompt = visible(prompt.replace("\r\n", "\n"), lines=True)
     elif prompt is not None:
-        prompt = [ChatMessage(role=visible(m.role), content=visible(m.content, lines=True)) for m in prompt]
+        prompt = [ChatMessage(role=visible(m.role), content=visible(m.content.replace("\r\n", "\n"), lines=True))
+                  for m in prompt]
     if prompt is None:
         return ["(not recorded: the run was made before prompts were stored)"]
     if isinstance(prompt, str):
@@ -77,7 +78,7 @@ def program_text(code: str, span: tuple[int, int] | None) -> Text:
         end = offset + len(line)
         marked = span is not None and span[0] < max(end, offset + 1) and span[1] > offset
         text.append(f"{'>' if marked else ' '} {number:>{width}} | ", style="bold yellow" if marked else "dim")
-        body = line.rstrip("\n")
+        body = line.rstrip("\n").removesuffix("\r")  # a CRLF line ends where its CR is
         if marked and span is not None:
             start, stop = max(span[0] - offset, 0), min(span[1] - offset, len(body))
             text.append(visible(body[:start], lines=True))
