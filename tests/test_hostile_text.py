@@ -124,3 +124,17 @@ def test_progress_lines_show_a_stage_as_text(capsys: pytest.CaptureFixture[str])
     captured = capsys.readouterr()
     assert_contained(captured.out, captured.err)
     assert "[/]" in captured.err
+
+
+def test_dataset_check_shows_a_datasets_values_as_text(tmp_path: Path) -> None:
+    from support import REPO
+
+    dataset = tmp_path / "hostile_api"
+    shutil.copytree(REPO / "specs" / "demo", dataset)
+    samples = json.loads((dataset / "dataset.json").read_text())
+    samples[0]["config"]["params"]["limit"] = HOSTILE
+    samples[0]["config"]["params"][HOSTILE] = 1
+    (dataset / "dataset.json").write_text(json.dumps(samples))
+    done = run_cli_in_process("datasets", "check", "--dataset-dir", str(dataset))
+    assert done.returncode == 1 and "\\x1b]52" in done.stdout
+    assert_contained(done.stdout, done.stderr)
