@@ -133,12 +133,78 @@ def _main_guard(tree: ast.Module, node: ast.AST, parents: dict[ast.AST, ast.AST]
                    or (isinstance(n, ast.Global) and "__name__" in n.names) for n in ast.walk(tree))
 
 
+_CONTEXTS = ("ClientSession", "Client", "AsyncClient", "Session", *PYTHON_REQUEST_METHODS, *URL_SECOND)
+"""What a ``with`` on the way to the call may open: a library's session or client, or a request (none of
+them swallows an exception)."""
+_LOG_LEVELS = ("debug", "info", "warning", "error", "exception", "critical")
+
+
+def _bound(tree: ast.Module, name: str, imports: bool = True) -> bool:
+    """Whether the code binds ``name`` itself (a ``def``, a ``class``, an assignment, a ``global``; with
+    ``imports``, an import too)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return True
+        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
+            return True
+        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
+            return True
+        if imports and isinstance(node, ast.alias) and (node.asname or node.name).split(".")[0] == name:
+            return True
+    return False
+
+
+def _replaced_attribute(tree: ast.Module, attribute: str) -> bool:
+    """Whether the code may replace a module's or an object's ``attribute`` (``httpx.Client = ...``)."""
+    return any((isinstance(node, ast.Attribute) and node.attr == attribute and not isinstance(node.ctx, ast.Load))
+               or (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr")
+               for node in ast.walk(tree))
+
+
+def _plain_contexts(tree: ast.Module, node: ast.With | ast.AsyncWith) -> bool:
+    """Whether every context of ``node`` is a library's session, client or request (:data:`_CONTEXTS`),
+    which lets an exception through: a ``contextlib.suppress`` or a context of the code's own could
+    swallow the exception that skips the call."""
+    for item in node.items:
+        call = item.context_expr
+        if not isinstance(call, ast.Call):
+            return False
+        func = call.func
+        if isinstance(func, ast.Name) and func.id in _CONTEXTS and not _bound(tree, func.id, imports=False):
+            continue
+        if isinstance(func, ast.Attribute) and func.attr in _CONTEXTS and not _replaced_attribute(tree, func.attr):
+            continue
+        return False
+    return True
+
+
+def _quiet_handlers(tree: ast.Module, node: ast.Try) -> bool:
+    """Whether the handlers, ``else`` and ``finally`` of ``node`` send nothing: they call nothing but
+    ``print`` and ``logging``'s level functions (so that a call that raises before sending, caught, is not
+    followed by another that sends what the first one's literal would type)."""
+    for part in (*node.handlers, *node.orelse, *node.finalbody):
+        for inner in _own_nodes(part):
+            if not isinstance(inner, ast.Call):
+                continue
+            func = inner.func
+            if isinstance(func, ast.Name) and func.id == "print" and not _bound(tree, "print"):
+                continue
+            if (isinstance(func, ast.Attribute) and func.attr in _LOG_LEVELS and isinstance(func.value, ast.Name)
+                    and func.value.id == "logging" and not _replaced_attribute(tree, func.attr)):
+                continue
+            return False
+    return True
+
+
 def _reached(tree: ast.Module, node: ast.AST, parents: dict[ast.AST, ast.AST], seen: frozenset = frozenset()) -> bool:
-    """Whether the code surely evaluates ``node`` when it runs to its end: it is not under a condition, a
-    loop, a ``try``, a lambda or a comprehension, no statement before it in its blocks can leave them (a
-    ``return``; a ``raise``, which a ``with`` can swallow, only before it in a ``with`` body, where only
-    statements that cannot fail may precede it), and a function it is in is a module-level one, defined
-    once, undecorated, called (awaited or run, when it is ``async``) from a place that is itself reached.
+    """Whether the code surely evaluates ``node`` when it runs to its end: it is not under a condition
+    (but ``if __name__ == "__main__":``), a loop, a lambda or a comprehension; no statement before it in
+    its blocks can leave them (a ``return``), and in a ``try`` body or a ``with`` body only statements
+    that cannot fail precede it (an exception there would skip it and the code would go on); a ``try``
+    on the way handles errors with nothing but ``print`` and ``logging`` (:func:`_quiet_handlers`), a
+    ``with`` opens nothing but a library's session, client or request (:func:`_plain_contexts`); a
+    function it is in is a module-level one, defined once, undecorated, called (awaited or run, when it
+    is ``async``) from a place that is itself reached.
 
     Reference mode's typed query values come only from a call that ran: the literal of a call under
     ``if False:`` (or in a function never called) must not type what another call sent.
@@ -149,20 +215,22 @@ def _reached(tree: ast.Module, node: ast.AST, parents: dict[ast.AST, ast.AST], s
         if parent is None or isinstance(parent, _PARTIAL) and not (isinstance(parent, ast.BoolOp)
                                                                     and child is parent.values[0]):
             return False
-        if isinstance(parent, (ast.If, ast.While, ast.For, ast.AsyncFor, ast.Try, ast.ClassDef, ast.Match)
-                      ) or type(parent).__name__ == "TryStar":
-            if not (_main_guard(tree, parent, parents) and isinstance(child, ast.stmt) and child in parent.body):
-                return False
-        if isinstance(parent, (ast.With, ast.AsyncWith)) and isinstance(child, ast.withitem) \
-                and child is not parent.items[0]:
+        in_body = isinstance(child, ast.stmt) and child in getattr(parent, "body", ())
+        if isinstance(parent, ast.Try) and not (in_body and _quiet_handlers(tree, parent)):
             return False
-        if isinstance(parent, (ast.Module, ast.With, ast.AsyncWith, ast.FunctionDef, ast.AsyncFunctionDef, ast.If)) \
-                and isinstance(child, ast.stmt) and child in parent.body:
+        if isinstance(parent, (ast.If, ast.While, ast.For, ast.AsyncFor, ast.ClassDef, ast.Match)
+                      ) or type(parent).__name__ == "TryStar":
+            if not (_main_guard(tree, parent, parents) and in_body):
+                return False
+        if isinstance(parent, (ast.With, ast.AsyncWith)) and (not _plain_contexts(tree, parent) or (
+                isinstance(child, ast.withitem) and child is not parent.items[0])):
+            return False
+        if in_body:
             before = parent.body[:parent.body.index(child)]
             if any(isinstance(n, _SKIPPING) for statement in before for n in _own_nodes(statement)):
                 return False
-            if isinstance(parent, (ast.With, ast.AsyncWith)) and not all(map(_cannot_fail, before)):
-                return False
+            if isinstance(parent, (ast.With, ast.AsyncWith, ast.Try)) and not all(map(_cannot_fail, before)):
+                return False  # an exception there would skip the call and the code would go on
         if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef)):
             if isinstance(child, ast.stmt) and child in parent.body:
                 return _called(tree, parent, parents, seen)

@@ -60,9 +60,16 @@ SENT = f"requests.get({URL} + '?limit=50')"
     f"import requests, functools\n@functools.cache\ndef main():\n    {CALL}\n{SENT}\n",
     f"import requests\n__name__ = 'x'\ndef main():\n    {CALL}\nif __name__ == '__main__':\n    main()\n{SENT}\n",
     f"import requests\nif __name__ == '__main__':\n    pass\nelse:\n    {CALL}\n{SENT}\n",
+    f"import requests\nsend = requests.get\ntry:\n    {CALL[:-1]}, bogus=1)\nexcept TypeError:\n"
+    f"    send({URL}, params={{'limit': '50'}})\n",
+    f"import requests\nclass Quiet:\n    def __enter__(self):\n        return self\n"
+    f"    def __exit__(self, *exc):\n        return True\nwith Quiet():\n    {CALL[:-1]}, bogus=1)\n{SENT}\n",
+    f"import requests, httpx, contextlib\nhttpx.Client = contextlib.suppress\nwith httpx.Client(TypeError):\n"
+    f"    {CALL[:-1]}, bogus=1)\n{SENT}\n",
 ], ids=["if False", "while False", "function never called", "after a return", "after a swallowed raise",
         "in a try", "conditional expression", "short circuit", "lambda", "comprehension", "coroutine never run",
-        "function rebound", "decorated function", "__name__ rebound", "else of the main guard"])
+        "function rebound", "decorated function", "__name__ rebound", "else of the main guard",
+        "a handler that sends", "a context of its own", "a library's context replaced"])
 def test_a_call_that_may_not_run_types_nothing(code: str) -> None:
     assert written_query(code)["params"] is None
 
@@ -75,6 +82,11 @@ def test_a_call_that_may_not_run_types_nothing(code: str) -> None:
     f"import aiohttp\nasync with aiohttp.ClientSession() as session:\n    limit = 50\n"
     f"    async with session.get({URL}, params={{'limit': 50}}) as response:\n        pass\n",
     f"import requests\nresponse = {CALL}\nprint(response.json())\n",
-], ids=["function called", "main guard", "asyncio.run", "top-level async with", "assigned"])
+    f"import requests, logging\ntry:\n    response = {CALL}\n    response.raise_for_status()\n"
+    f"except requests.RequestException as e:\n    print(f'failed: {{e}}')\n    logging.error(e)\n",
+    f"import requests\nwith requests.Session() as session:\n    session.get({URL}, params={{'limit': 50}})\n",
+    f"from httpx import Client\nwith Client() as client:\n    client.get({URL}, params={{'limit': 50}})\n",
+], ids=["function called", "main guard", "asyncio.run", "top-level async with", "assigned", "try with print",
+        "session", "client imported by name"])
 def test_a_call_that_surely_runs_types_its_query(code: str) -> None:
     assert written_query(code)["params"] == {"limit": 50}
