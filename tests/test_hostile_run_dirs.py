@@ -154,3 +154,21 @@ def test_a_dataset_a_run_names_that_is_a_pipe_or_a_device_is_refused(shards: lis
     sample = json.loads((dirs[0] / "results.jsonl").read_text().splitlines()[0])["sample"]
     shown = run_cli("show", str(dirs[0]), sample, timeout=120)  # the task is optional: shown without it
     assert shown.returncode == 0 and "the dataset is not available" in shown.stdout, shown.stderr
+
+
+def test_merge_writes_nothing_into_the_shards(shards: list[Path], tmp_path: Path) -> None:
+    dirs = copies(shards, tmp_path)
+    before = [(d.stat().st_mtime_ns, sorted(p.name for p in d.iterdir())) for d in dirs]
+    done = run_cli_in_process("merge", *map(str, dirs), "--out", str(tmp_path / "merged"), "-q")
+    assert done.returncode == 0, done.stderr
+    assert [(d.stat().st_mtime_ns, sorted(p.name for p in d.iterdir())) for d in dirs] == before
+
+
+def test_merge_waits_for_no_writer_of_a_shard(shards: list[Path], tmp_path: Path) -> None:
+    from wapii_core.store.lock import RunLock
+
+    dirs = copies(shards, tmp_path)
+    with RunLock(dirs[1], create=False):  # a run still writing shard 1
+        one_line_error(run_cli_in_process("merge", *map(str, dirs), "--out", str(tmp_path / "merged")),
+                       str(dirs[1]), "is writing this run directory")
+    assert not (tmp_path / "merged").exists()

@@ -173,7 +173,7 @@ def merge(directories: list[Path], out: Path, data_dir: Path | None = None,
     results: dict[str, SampleResult] = {}
     with ExitStack() as stack:
         for one in shards:  # no shard is still being written while it is read
-            stack.enter_context(RunLock(one.directory, create=False))
+            stack.enter_context(RunLock(one.directory, create=False, read_only=True))  # writes nothing there
             gens, res = _shard_records(one, shard_keys(keys, one.shard))
             if verify:
                 verify_verdicts(one, config, gens, res)
