@@ -11,7 +11,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from wapii_core.base.setups import Setup  # noqa: F401  (re-exported: its home for most code)
 
@@ -23,6 +23,43 @@ SPECIAL_HEADERS = ("Accept", "Content-Type")
 
 ERROR_KINDS = ("timeout", "unsatisfiable", "no_request", "incomplete_request", "runtime_error")
 """Why a sample did not run; any of these makes the sample ``nonexecutable``."""
+
+
+MAX_SHARDS = 100_000
+"""More shards than any cluster runs one wapii run on: a larger count is a typo (or a forged run.json)."""
+MAX_DRAWS = 10_000
+"""More completions per task (``--draws``) than any pass@k needs: a larger number is a typo (or a forged
+run.json, whose ``draws`` a merge or an evaluation would otherwise count out one by one)."""
+
+
+class Shard(BaseModel):
+    """Shard ``index`` of ``count`` (``0 <= index < count <= MAX_SHARDS``) of a run split by
+    ``--shard`` (:mod:`wapii_core.run.shards`): the bounds the option enforces, and those a shard's
+    ``run.json`` is read with."""
+
+    index: int = Field(ge=0, strict=True)
+    count: int = Field(ge=1, le=MAX_SHARDS, strict=True)
+
+    @model_validator(mode="after")
+    def _index_below_count(self) -> "Shard":
+        if self.index >= self.count:
+            raise ValueError(f"shard index {self.index} is not below the count {self.count}")
+        return self
+
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
+    def holds(self, key: str) -> bool:
+        """Whether the generation key ``<sample id>#<draw>`` belongs to this shard."""
+        return shard_of(key, self.count) == self.index
+
+
+def shard_of(key: str, count: int) -> int:
+    """The shard (of ``count``) that the generation key ``<sample id>#<draw>`` belongs to."""
+    import hashlib
+
+    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
+    return int(digest[:16], 16) % count
 
 
 class Sample(BaseModel):

@@ -125,11 +125,15 @@ def invoke(args: Optional[Sequence[str]] = None) -> int:
             command.main(args=list(sys.argv[1:] if args is None else args), prog_name="wapii")
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-    except WapiiError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except WapiiError as exc:  # its message may quote a sample id, a program's detail, a spec: made visible
+        from wapii_core.base.text import visible
+
+        print(f"error: {visible(exc)}", file=sys.stderr)
         return exc.exit_code
     except GenerationPending as pending:  # e.g. a provider-side batch still running: a status, not an error
-        print(pending)
+        from wapii_core.base.text import visible
+
+        print(visible(pending, lines=True))
         return 0
     except (KeyboardInterrupt, Interrupted) as exc:
         signum = getattr(exc, "signum", signal.SIGINT)

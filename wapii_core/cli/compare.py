@@ -18,6 +18,7 @@ from typing import Optional
 import typer
 
 from wapii_core.base.errors import WapiiError
+from wapii_core.base.text import visible
 from wapii_core.cli.options import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
                                     DrawsOption, LimitOption, MetricsOption, ModelOption, NoDefaultMetricsOption,
                                     QuietOption, RequireIsolationOption, parse_option_pairs, parse_setups,
@@ -108,7 +109,7 @@ def compare_command(
                 typer.echo(f"{name}, {one_setup.value} completion: {directory}", err=True)
             with progress_bars(not quiet) as progress:
                 summaries.append((str(directory), run(config, directory, progress, force=force,
-                                                      note=lambda text: typer.echo(text, err=True))))
+                                                      note=lambda text: typer.echo(visible(text), err=True))))
             run_dirs.append(directory)
     report, differences = side_by_side(run_dirs, resamples=resamples)
     write_outputs(target, report, differences)
@@ -126,6 +127,6 @@ def compare_command(
 
     shortfalls = [f"{d}: {line}" for d, s in summaries if (line := oracle_shortfall(backend, s.overall))]
     for line in shortfalls:
-        typer.secho(line, err=True, fg=typer.colors.RED, bold=True)
+        typer.secho(visible(line), err=True, fg=typer.colors.RED, bold=True)
     if shortfalls:
         raise typer.Exit(1)

@@ -9,6 +9,7 @@ from typing import Optional
 
 import typer
 
+from wapii_core.base.text import visible
 from wapii_core.cli.options import BackendOptionsOption, parse_option_pairs
 from wapii_core.cli.plain_help import App
 
@@ -97,7 +98,7 @@ def check_command(
     ds = load_for_cli(dataset, dataset_dir, data_dir)
     problems = check_dataset(ds, values=values)
     for problem in problems:
-        typer.echo(str(problem))
+        typer.echo(visible(problem))
     flagged = len({p.sample for p in problems})
     typer.echo(f"{ds.name}: {len(problems)} problem(s) in {flagged} of {len(ds.samples)} samples", err=True)
     if problems:
@@ -116,7 +117,7 @@ def scaffold_command(
 
     report = scaffold_dataset(spec, out, api, every)
     for line in report.lines():
-        typer.echo(line, err=True)
+        typer.echo(visible(line), err=True)
     typer.echo(str(out))
 
 @datasets_app.command("generate")
@@ -155,5 +156,5 @@ def generate_command(
                             backend_options=parse_option_pairs(option))
     report = generate_dataset(config)
     for line in report.lines():
-        typer.echo(line, err=True)
+        typer.echo(visible(line), err=True)
     typer.echo(str(out))

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from wapii_core.base.errors import WapiiError
+from wapii_core.base.model import MAX_DRAWS
 
 if TYPE_CHECKING:
     from wapii_core.base.model import Setup
@@ -22,7 +23,7 @@ DataDirOption = Annotated[Optional[Path], typer.Option(
     "--data-dir", envvar="WAPII_DATA_DIR", help="Where the dataset's files are (default: the per-user cache).")]
 BackendOption = Annotated[str, typer.Option("--backend", "-b", help="Where completions come from.")]
 ModelOption = Annotated[Optional[str], typer.Option("--model", "-m", help="Model name or path, for model backends.")]
-DrawsOption = Annotated[int, typer.Option("--draws", "-n", min=1, help="Completions per task.")]
+DrawsOption = Annotated[int, typer.Option("--draws", "-n", min=1, max=MAX_DRAWS, help="Completions per task.")]
 BackendOptionsOption = Annotated[list[str], typer.Option("--backend-option", "-O",
                                                           help="KEY=VALUE passed to the backend.")]
 LimitOption = Annotated[Optional[int], typer.Option("--limit", min=1, help="Only the first N samples.")]

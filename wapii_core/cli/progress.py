@@ -39,6 +39,8 @@ def progress_bars(enabled: bool = True) -> Iterator[Callable[[str, int], Callabl
     from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn,
                                TimeRemainingColumn)
 
+    from wapii_core.base.text import visible
+
     bars = Progress(TextColumn("{task.description:<12}"), BarColumn(), MofNCompleteColumn(), _rate_column(),
                     TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                     console=Console(stderr=True), transient=False, speed_estimate_period=60)
@@ -46,7 +48,7 @@ def progress_bars(enabled: bool = True) -> Iterator[Callable[[str, int], Callabl
     def factory(stage: str, total: int) -> Callable[[int], None]:
         if not bars.live.is_started:
             bars.start()
-        task = bars.add_task(stage, total=total)
+        task = bars.add_task(visible(stage, markup=True), total=total)  # the description is Rich markup
         return lambda n=1: bars.advance(task, n)
 
     try:

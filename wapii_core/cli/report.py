@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING, Optional
 
 import typer
 
+from wapii_core.base.text import visible
+
 if TYPE_CHECKING:
     from wapii_core.report.tables import Report
 
@@ -111,7 +113,7 @@ def report_command(
     else:
         text = _rendered(report, fmt, differences, libraries=libraries, intervals=intervals)
         if out is None:
-            typer.echo(text, nl=False)
+            typer.echo(visible(text, lines=True), nl=False)  # a label or detail a run file chose
         else:
             from wapii_core.store.rundir import write_atomic
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Optional
 import typer
 
 from wapii_core.base.setups import Setup
+from wapii_core.base.text import visible
 from wapii_core.cli.options import (ApisOption, BackendOption, BackendOptionsOption, DataDirOption, DatasetOption,
                                     DrawsOption, FullOption, LimitOption, MetricsOption, ModelOption,
                                     NoDefaultMetricsOption, QuietOption, RequireIsolationOption, parse_option_pairs,
@@ -130,7 +131,7 @@ def run_command(
         try:
             columns.append(_run_one(config, target, quiet=quiet, force=force))
         except GenerationPending as pending:  # not an error: the status, and how to go on
-            typer.echo(f"{target}: {pending}")
+            typer.echo(f"{target}: {visible(pending, lines=True)}")
     if not quiet and columns:
         _print_runs(columns, full=full, by_api=by_api)
     _end(backend, [(target, summary) for target, _, summary in columns])
@@ -154,10 +155,10 @@ def _run_one(config: "RunConfig", target: Path, *, quiet: bool, force: bool) -> 
     from wapii_core.store.record import load_run
 
     with progress_bars(not quiet) as progress:
-        summary = run(config, target, progress, force=force, note=lambda text: typer.echo(text, err=True))
+        summary = run(config, target, progress, force=force, note=lambda text: typer.echo(visible(text), err=True))
     hint = replay_hint(config.backend, summary.overall.get("counts", {}))
     if hint:
-        typer.echo(hint, err=True)
+        typer.echo(visible(hint), err=True)
     if not quiet:
         typer.echo(f"run directory: {target}")
     return str(target), load_run(target), summary
@@ -193,7 +194,7 @@ def _end(backend: str, runs: list[tuple[str, "Summary"]]) -> None:
         raise unrun
     shortfalls = [f"{target}: {line}" for target, summary in runs if (line := oracle_shortfall(backend, summary.overall))]
     for line in shortfalls:  # last, under the tables, where it is seen
-        typer.secho(line, err=True, fg=typer.colors.RED, bold=True)
+        typer.secho(visible(line), err=True, fg=typer.colors.RED, bold=True)
     if shortfalls:
         raise typer.Exit(1)
 

@@ -38,9 +38,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from wapii_core.base.errors import InputError
 import wapii_core.openapi.cache as spec_cache
 import wapii_core.openapi.operations as spec_reader
-from wapii_core.base.errors import InputError
 from wapii_core.openapi.operations import Operation, PathItem
 
 CACHE_FORMAT = 3
@@ -276,10 +276,12 @@ class SpecIndex:
     def load(cls, path: Path | str) -> "SpecIndex":
         """The index of the spec file at ``path`` (memoised in process and cached on disk)."""
         path = Path(path)
+        from wapii_core.openapi.parsing import read_bytes
+
         try:
-            raw = path.read_bytes()
-        except OSError as exc:
-            raise InputError(path, f"cannot read the OpenAPI spec: {exc.strerror or exc}") from exc
+            raw = read_bytes(path)  # a regular file, bounded (a device or a FIFO is one line)
+        except InputError as exc:
+            raise InputError(path, f"cannot read the OpenAPI spec: {exc.problem}") from None
         sha = hashlib.sha256(raw).hexdigest()
         key = (sha, str(path.resolve()))
         with _memo_lock:

@@ -139,12 +139,17 @@ def _collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+SOURCE_CAP = 2 * 2**30
+"""Bytes of a dataset or spec file read at most (2 GiB; GitHub's description is 12 MB)."""
+
+
 def read_bytes(path: Path) -> bytes:
-    """The file's content; a missing or unreadable file is an :class:`InputError`."""
+    """The file's content; a missing or unreadable file, one that is no regular file (a device, a FIFO)
+    or one larger than :data:`SOURCE_CAP` is an :class:`InputError`."""
+    from wapii_core.base.regular_files import read_regular
+
     try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(path, "no such file") from None
+        return read_regular(path, SOURCE_CAP)
     except OSError as exc:
         raise InputError(path, f"cannot read: {exc.strerror or exc}") from None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from wapii_core.base.text import visible
 from wapii_core.report.tables import Report, Table
 
 if TYPE_CHECKING:
@@ -54,9 +55,9 @@ def print_headline_on(console: "Console", report: Report, where: str) -> None:
             first = max(FIRST_MIN, min(longest, console.width - used - OVERHEAD - 1))
             console.print(_rich_table(table, columns, texts, widths, first, part))
         if table.caption:
-            console.print(f"All columns: {table.caption}.", highlight=False, markup=False)
+            console.print(f"All columns: {visible(table.caption)}.", highlight=False, markup=False)
         for note in table.notes:
-            console.print(f"Note: {note}", style="bold", highlight=False, markup=False)
+            console.print(f"Note: {visible(note)}", style="bold", highlight=False, markup=False)
     console.print(f"Rates in % ((t): of all judged samples). Every row, intervals and legends: {where}.",
                   style="dim", highlight=False, markup=False)
 

@@ -66,20 +66,23 @@ def print_differences(differences: list[dict[str, Any]], shown: int = 20, more: 
     followed by ``more``, where the rest is listed); the pairs without any in one line per setup."""
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
+
+    from wapii_core.base.text import visible
 
     console = Console()
     for setup in dict.fromkeys(d["setup"] for d in differences):
         if not any(d["tasks"] for d in differences if d["setup"] == setup):
-            console.print(f"{setup}: every library solved the same tasks", highlight=False, markup=False)
+            console.print(f"{visible(setup)}: every library solved the same tasks", highlight=False, markup=False)
     for diff in differences:
         title = f"{diff['setup']}: solved by {diff['solved_by']}, not by {diff['not_by']} ({len(diff['tasks'])})"
         if not diff["tasks"]:
             continue
-        table = Table(title=title, title_justify="left")
+        table = Table(title=Text(visible(title)), title_justify="left")
         table.add_column("Task", no_wrap=True)
-        table.add_column(f"What {diff['not_by']} got wrong", overflow="fold")
-        for task in diff["tasks"][:shown]:
-            table.add_row(task, (diff.get("why") or {}).get(task, ""))
+        table.add_column(Text(f"What {visible(diff['not_by'])} got wrong"), overflow="fold")
+        for task in diff["tasks"][:shown]:  # Text: never parsed as markup (a program's error may hold `[/]`)
+            table.add_row(Text(visible(task)), Text(visible((diff.get("why") or {}).get(task, ""))))
         console.print(table)
         if len(diff["tasks"]) > shown:
             console.print(f"... and {len(diff['tasks']) - shown} more" + (f" ({more})" if more else ""),

@@ -14,6 +14,7 @@ from rich.console import Console, Group
 from rich.text import Text
 
 from wapii_core.base.model import ChatMessage
+from wapii_core.base.text import visible
 from wapii_core.store.record import GenerationLine, ResultLine, RunRecord
 
 FOLD_LINES = 4
@@ -48,7 +49,12 @@ def _folded(text: str, whole: bool) -> list[str]:
 
 def prompt_lines(prompt: str | list[ChatMessage] | None, whole: bool) -> list[str]:
     """The prompt as shown: text folded to its first and last lines (unless ``whole``), or each chat
-    message under its role."""
+    message under its role; control characters made visible (:func:`visible`)."""
+    if isinstance(prompt, str):
+        prompt = visible(prompt.replace("\r\n", "\n"), lines=True)
+    elif prompt is not None:
+        prompt = [ChatMessage(role=visible(m.role), content=visible(m.content.replace("\r\n", "\n"), lines=True))
+                  for m in prompt]
     if prompt is None:
         return ["(not recorded: the run was made before prompts were stored)"]
     if isinstance(prompt, str):
@@ -62,7 +68,8 @@ def prompt_lines(prompt: str | list[ChatMessage] | None, whole: bool) -> list[st
 
 
 def program_text(code: str, span: tuple[int, int] | None) -> Text:
-    """The program with line numbers; the judged call (``span``) underlined and its lines marked ``>``."""
+    """The program with line numbers; the judged call (``span``) underlined and its lines marked ``>``;
+    control characters made visible (:func:`visible`)."""
     text = Text()
     lines = code.splitlines(keepends=True) or [""]
     width = len(str(len(lines)))
@@ -71,14 +78,14 @@ def program_text(code: str, span: tuple[int, int] | None) -> Text:
         end = offset + len(line)
         marked = span is not None and span[0] < max(end, offset + 1) and span[1] > offset
         text.append(f"{'>' if marked else ' '} {number:>{width}} | ", style="bold yellow" if marked else "dim")
-        body = line.rstrip("\n")
+        body = line.rstrip("\n").removesuffix("\r")  # a CRLF line ends where its CR is
         if marked and span is not None:
             start, stop = max(span[0] - offset, 0), min(span[1] - offset, len(body))
-            text.append(body[:start])
-            text.append(body[start:stop], style="bold underline")
-            text.append(body[stop:])
+            text.append(visible(body[:start], lines=True))
+            text.append(visible(body[start:stop], lines=True), style="bold underline")
+            text.append(visible(body[stop:], lines=True))
         else:
-            text.append(body)
+            text.append(visible(body, lines=True))
         text.append("\n")
         offset = end
     return text
@@ -130,8 +137,9 @@ def request_diff(expected: dict[str, Any] | None, captured: dict[str, Any] | Non
     ``+`` captured) as the judge compared them in ``mode`` (:func:`diff_views`), keys sorted so that
     only differences show; the whole expected request when nothing was captured."""
     def lines(request: dict[str, Any] | None) -> list[str]:
-        return (json.dumps(request, indent=2, ensure_ascii=False, sort_keys=True, default=str).splitlines()
-                if request is not None else [])
+        shown = (json.dumps(request, indent=2, ensure_ascii=False, sort_keys=True, default=str)
+                 if request is not None else "")
+        return visible(shown, lines=True).splitlines()  # JSON escapes C0, not C1 nor bidi overrides
 
     if captured is not None:
         expected, captured = diff_views(expected, captured, mode)
@@ -190,24 +198,25 @@ def render(story: SampleStory, whole_prompt: bool = False) -> Group:
     """The story as rich renderables, in the order ``wapii show`` prints them."""
     parts: list[Any] = []
     gen, result = story.generation, story.result
-    title = Text(f"{story.sample} (draw {story.draw})", style="bold")
-    title.append(f"  {story.directory}: {story.run.label}, {story.run.mode} mode", style="dim")
+    title = Text(f"{visible(story.sample)} (draw {story.draw})", style="bold")
+    title.append(f"  {visible(story.directory)}: {visible(story.run.label)}, {visible(story.run.mode)} mode",
+                 style="dim")
     parts.append(title)
     if result is None:
         parts.append(Text("verdict: not judged yet (run the same `wapii run` again, or `wapii evaluate`)",
                           style="yellow"))
     else:
         line = Text("verdict: ")
-        line.append(result.verdict, style="bold green" if result.verdict == "correct" else "bold red")
-        if result.verdict == "nonexecutable":
-            line.append(f" ({result.error}{': ' + result.error_detail if result.error_detail else ''})")
+        line.append(visible(result.verdict), style="bold green" if result.verdict == "correct" else "bold red")
+        if result.verdict == "nonexecutable":  # the detail is what a program printed: one visible line
+            line.append(visible(f" ({result.error}{': ' + result.error_detail if result.error_detail else ''})"))
         else:
-            line.append(f"  endpoint {result.endpoint}, URL {result.url}, method {result.method}")
-            line.append(f"; resolved to {result.resolved_endpoint or 'no endpoint of the spec'}")
+            line.append(visible(f"  endpoint {result.endpoint}, URL {result.url}, method {result.method}"))
+            line.append(visible(f"; resolved to {result.resolved_endpoint or 'no endpoint of the spec'}"))
         parts.append(line)
 
     parts.append(_heading("Task"))
-    parts.append(Text(f"  {story.task}" if story.task else "  (the dataset is not available to show it)"))
+    parts.append(Text(f"  {visible(story.task, lines=True)}" if story.task else "  (the dataset is not available to show it)"))
 
     parts.append(_heading("Prompt"))
     parts.append(Text("\n".join(prompt_lines(gen.prompt if gen else None, whole_prompt))))
@@ -216,13 +225,13 @@ def render(story: SampleStory, whole_prompt: bool = False) -> Group:
     if gen is None:
         parts.append(Text("  (not generated yet)"))
     elif gen.error is not None:
-        parts.append(Text(f"  generation failed: {gen.error}", style="red"))
+        parts.append(Text(f"  generation failed: {visible(gen.error)}", style="red"))
     else:
         span = result.call_span if result is not None else None
         parts.append(program_text(gen.code or "", span))
         if result is not None and result.call and span is None:
             parts.append(Text("judged call (not found as is in the program):", style="dim"))
-            parts.append(Text(result.call.rstrip("\n")))
+            parts.append(Text(visible(result.call.rstrip("\n"), lines=True)))
         timings = []
         if gen.timings is not None:
             if gen.timings.latency_s is not None:
@@ -231,14 +240,14 @@ def render(story: SampleStory, whole_prompt: bool = False) -> Group:
                 timings.append(f"tokens in/out {gen.timings.tokens_in}/{gen.timings.tokens_out}")
         if result is not None and result.timings is not None and result.timings.execution_s is not None:
             timings.append(f"executed in {result.timings.execution_s:.3f} s")
-        parts.append(Text(f"finish reason {gen.finish_reason}" + "".join(f"; {t}" for t in timings), style="dim"))
+        parts.append(Text(f"finish reason {visible(gen.finish_reason)}" + "".join(f"; {t}" for t in timings), style="dim"))
 
     if result is not None:
         parts.append(_heading("Expected vs captured request"))
         parts.append(request_diff(result.expected_request, result.request, result.mode))
         if result.verdict != "nonexecutable":
             parts.append(_heading("Verdicts"))
-            rows = verdict_lines(result)
+            rows = [(visible(p), visible(v), visible(r)) for p, v, r in verdict_lines(result)]
             width = max(len(path) for path, _, _ in rows)
             text = Text()
             for path, verdict, reason in rows:

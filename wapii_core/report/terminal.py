@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 from typing import TYPE_CHECKING, Any
 
+from wapii_core.base.text import visible
 from wapii_core.report.tables import Report, Table, describe_paired, format_cell, format_interval
 from wapii_core.report.labels import wrap_label
 
@@ -64,21 +65,21 @@ def _rich_table(table: Table, columns: list[int], texts: list[list[tuple[str, st
     from rich.text import Text
 
     first_title = "Run" if table.kind == "leaderboard" else "Metric"
-    rich = RichTable(title=table.title + part, title_justify="left", show_lines=any(i for row in texts
+    rich = RichTable(title=Text(visible(table.title + part)), title_justify="left", show_lines=any(i for row in texts
                                                                                     for _, i in row))
     rich.add_column(first_title, justify="left", min_width=first, max_width=first, overflow="fold")
     for j in columns:
-        rich.add_column(wrap_label(table.columns[j], widths[j]), justify="right", min_width=widths[j],
+        rich.add_column(Text(wrap_label(visible(table.columns[j]), widths[j])), justify="right", min_width=widths[j],
                         max_width=widths[j], overflow="fold")
     for (row, cells), row_texts in zip(table.rows, texts):
         rendered = []
         for j in columns:
             value, interval = row_texts[j]
-            text = Text(value, style="bold" if cells[j].best else "")
+            text = Text(visible(value), style="bold" if cells[j].best else "")
             if interval:
-                text.append("\n" + interval, style="dim")
+                text.append("\n" + visible(interval), style="dim")
             rendered.append(text)
-        rich.add_row(row, *rendered)
+        rich.add_row(Text(visible(row)), *rendered)  # a run's label: a run file chose it
     return rich
 
 
@@ -97,11 +98,11 @@ def print_table_on(console: "Console", table: Table, intervals: bool) -> None:
         console.print(_rich_table(table, columns, texts, widths, first, part))
     if table.caption:
         shared = "All runs" if table.kind == "leaderboard" else "All columns"
-        console.print(f"{shared}: {table.caption}.", highlight=False, markup=False)
+        console.print(f"{shared}: {visible(table.caption)}.", highlight=False, markup=False)
     for note in table.notes:
-        console.print(f"Note: {note}", style="bold", highlight=False, markup=False)
+        console.print(f"Note: {visible(note)}", style="bold", highlight=False, markup=False)
     for line in legend(table, intervals):
-        console.print(line, style="dim", highlight=False, markup=False)
+        console.print(visible(line), style="dim", highlight=False, markup=False)
     console.print()
 
 
@@ -118,9 +119,9 @@ def print_report_on(console: "Console", report: Report, intervals: bool = False)
     elif report.resamples and any(c.interval for t in report.tables for _, cells in t.rows for c in cells):
         console.print("95 % intervals: add --intervals, or see --format md / html.", style="dim", highlight=False)
     for test in report.paired:
-        console.print(describe_paired(test), highlight=False, markup=False)
+        console.print(visible(describe_paired(test)), highlight=False, markup=False)
     for note in report.paired_notes:
-        console.print(note, highlight=False, markup=False)
+        console.print(visible(note), highlight=False, markup=False)
     console.print(f"What every row means: {METRICS_DOC} in the wapii repository.", style="dim", highlight=False)
 
 

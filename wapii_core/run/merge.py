@@ -21,7 +21,7 @@ from typing import Any, Callable
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.model import Generation, SampleResult
-from wapii_core.run.shards import Shard, shard_keys
+from wapii_core.run.shards import MAX_SHARDS, Shard, shard_keys
 from wapii_core.store.lock import RunLock
 from wapii_core.store.record import RunRecord, Summary, load_run, load_summary
 from wapii_core.store.rundir import (GENERATIONS_FILE, RESULTS_FILE, RUN_FILES, SUMMARY_FILE, RunStore, _difference,
@@ -48,11 +48,10 @@ def read_shard(directory: Path) -> ShardDir:
         raise WapiiError(f"{directory}: not a shard (its run.json records no shard; `wapii run --shard I/N` "
                          "writes shards)")
     try:
-        shard = Shard.model_validate(run.shard)
+        shard = Shard.model_validate(run.shard)  # the bounds --shard enforces (a forged count of 10**12 too)
     except ValueError:
-        raise WapiiError(f"{directory}/run.json: malformed shard {run.shard!r}") from None
-    if shard.index >= shard.count:
-        raise WapiiError(f"{directory}/run.json: malformed shard {run.shard!r}")
+        raise WapiiError(f"{directory}/run.json: malformed shard {run.shard!r} (index 0 to count-1, count 1 to "
+                         f"{MAX_SHARDS})") from None
     return ShardDir(directory, run, shard)
 
 
@@ -122,11 +121,33 @@ def _check_out(out: Path, shards: list[ShardDir]) -> None:
         raise WapiiError(f"--out {out}: is one of the shards")
 
 
+VERDICT_FIELDS = {"verdict", "error", "url", "method", "endpoint", "arguments"}
+"""What ``--verify`` compares of a stored result and its re-judging."""
+
+
+def verify_verdicts(one: ShardDir, config: Any, generations: dict[str, Generation],
+                    results: dict[str, SampleResult]) -> None:
+    """Re-judge the shard's generations and refuse it, in one line, when a stored verdict differs."""
+    from wapii_core.base.text import shortened
+    from wapii_core.run.runner import rejudged
+
+    fresh = rejudged(config, [generations[k] for k in results if k in generations], one.run.task_set)
+    for result in fresh:
+        stored = results[result.key].model_dump(include=VERDICT_FIELDS)
+        now = result.model_dump(include=VERDICT_FIELDS)
+        if stored != now:
+            field = next(f for f in sorted(VERDICT_FIELDS) if stored.get(f) != now.get(f))
+            raise WapiiError(f"{one.label}: the stored verdicts of {result.key!r} differ from its re-judging "
+                             f"({field}: {shortened(repr(stored.get(field)), 120)} stored, "
+                             f"{shortened(repr(now.get(field)), 120)} re-judged): not merged")
+
+
 def merge(directories: list[Path], out: Path, data_dir: Path | None = None,
-          note: Callable[[str], None] = lambda text: None) -> Summary:
+          note: Callable[[str], None] = lambda text: None, verify: bool = False) -> Summary:
     """Merge the shard ``directories`` of one run into the new run directory ``out``; its summary.
 
-    ``data_dir`` says where the dataset is when it is not where the shards found it (another machine)."""
+    ``data_dir`` says where the dataset is when it is not where the shards found it (another machine);
+    ``verify`` re-judges every shard's generations and refuses a shard whose stored verdicts differ."""
     from contextlib import ExitStack
 
     from wapii_core.run.runner import config_of, load_dataset, select_samples
@@ -152,8 +173,10 @@ def merge(directories: list[Path], out: Path, data_dir: Path | None = None,
     results: dict[str, SampleResult] = {}
     with ExitStack() as stack:
         for one in shards:  # no shard is still being written while it is read
-            stack.enter_context(RunLock(one.directory, create=False))
+            stack.enter_context(RunLock(one.directory, create=False, read_only=True))  # writes nothing there
             gens, res = _shard_records(one, shard_keys(keys, one.shard))
+            if verify:
+                verify_verdicts(one, config, gens, res)
             generations.update(gens)
             results.update(res)
         names = _metric_names(shards)

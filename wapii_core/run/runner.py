@@ -18,7 +18,8 @@ from wapii_core.base import plugins
 from wapii_core.base.errors import GenerationPending, WapiiError
 from wapii_core.base.text import exception_line
 from wapii_core.base.jsonwalk import lone_surrogate
-from wapii_core.base.model import Generation, GenerationRequest, GenerationTimings, Sample, Setup
+from wapii_core.base.model import (MAX_DRAWS, Generation, GenerationRequest, GenerationTimings, Sample, SampleResult,
+                                   Setup)
 from wapii_core.base.protocols import MODES, Adapter, BackendOptions, Dataset, RunContext
 from wapii_core.judge.generations import Judge, default_mode
 from wapii_core.judge.unstarted import provisional
@@ -47,7 +48,7 @@ class RunConfig(BaseModel):
     setup: Setup = Setup.full
     setting: str = "unconstrained"
     mode: str | None = None  # None: the adapter's default_mode, else "reference"
-    draws: int = Field(default=1, ge=1)
+    draws: int = Field(default=1, ge=1, le=MAX_DRAWS)
     generations: Path | None = None
     backend_options: dict[str, str] = Field(default_factory=dict)
     metrics: list[str] = Field(default_factory=list)  # providers applied besides the default ones
@@ -432,6 +433,24 @@ def evaluate(out_dir: Path, progress: Progress = _no_progress, data_dir: Path | 
         stack.callback(store.close)
         store.reset_results()
         return _scored(store, judge, inputs, progress)
+
+
+def rejudged(config: RunConfig, generations: list[Generation], task_set: dict[str, Any] | None = None,
+             progress: Progress = _no_progress) -> list[SampleResult]:
+    """``generations`` judged afresh, as a run of ``config`` (over ``task_set``) judges them: what
+    ``wapii merge --verify`` compares each shard's stored verdicts with."""
+    with ExitStack() as stack:
+        inputs = _checked_inputs(config, task_set)
+        judge = _judge_for(_adapter(stack, config.adapter), inputs)
+        finished = [g for g in generations if g.error is None]
+        advance = progress("verifying", len(finished))
+        if finished:
+            judge.adapter.start()
+        out: list[SampleResult] = []
+        for chunk in _chunks(finished, CHUNK):
+            out.extend(judge(chunk))
+            advance(len(chunk))
+        return out
 
 
 def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[str],

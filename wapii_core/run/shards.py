@@ -10,30 +10,12 @@ records ``{"index": I, "count": N}`` under ``shard`` (:mod:`wapii_core.run.merge
 
 from __future__ import annotations
 
-import hashlib
 import re
 
-from pydantic import BaseModel, Field
-
 from wapii_core.base.errors import WapiiError
+from wapii_core.base.model import MAX_SHARDS, Shard, shard_of
 
-
-class Shard(BaseModel):
-    """Shard ``index`` of ``count`` (``0 <= index < count``)."""
-
-    index: int = Field(ge=0)
-    count: int = Field(ge=1)
-
-    def __str__(self) -> str:
-        return f"{self.index}/{self.count}"
-
-    def holds(self, key: str) -> bool:
-        """Whether the generation key ``<sample id>#<draw>`` belongs to this shard."""
-        return shard_of(key, self.count) == self.index
-
-
-MAX_SHARDS = 100_000
-"""More shards than any cluster runs one wapii run on: a larger count is a typo."""
+__all__ = ["MAX_SHARDS", "Shard", "generation_key", "parse_shard", "shard_keys", "shard_of"]
 
 _SPEC = re.compile(r"\s*(\d+)\s*/\s*(\d+)\s*")
 
@@ -52,12 +34,6 @@ def parse_shard(text: str) -> Shard:
         raise WapiiError(f"--shard {text!r}: shards are numbered 0 to {count - 1} (counted from 0, as "
                          "$SLURM_ARRAY_TASK_ID and $JOB_COMPLETION_INDEX are)")
     return Shard(index=index, count=count)
-
-
-def shard_of(key: str, count: int) -> int:
-    """The shard (of ``count``) that the generation key ``<sample id>#<draw>`` belongs to."""
-    digest = hashlib.sha256(key.encode("utf-8")).hexdigest()
-    return int(digest[:16], 16) % count
 
 
 def generation_key(sample: str, draw: int) -> str:

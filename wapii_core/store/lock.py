@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 from pathlib import Path
 from types import TracebackType
 
@@ -23,12 +24,18 @@ LOCK_FILE = ".lock"
 
 
 class RunLock:
-    """An exclusive lock on one run directory; ``create=False`` requires the directory to exist."""
+    """An exclusive lock on one run directory; ``create=False`` requires the directory to exist.
 
-    def __init__(self, directory: Path, *, create: bool = True) -> None:
+    ``read_only`` (a reader of someone else's directory, ``wapii merge`` of shards) writes nothing into
+    the directory: it takes a shared lock on an existing ``.lock`` (refused while a writer holds it),
+    and none when there is no ``.lock`` (no process is writing the directory)."""
+
+    def __init__(self, directory: Path, *, create: bool = True, read_only: bool = False) -> None:
         self.directory = Path(directory)
-        self.create = create
+        self.create = create and not read_only
+        self.read_only = read_only
         self._fd: int | None = None
+        self._held = False
         self._created: list[Path] = []  # directories this lock made, outermost first
 
     @property
@@ -37,11 +44,12 @@ class RunLock:
 
     def acquire(self) -> "RunLock":
         """Take the lock (creating the directory if allowed), or raise a one-line error."""
-        if self._fd is not None:
+        if self._held:
             return self
         self._created = self._make_directory()
         try:
-            self._fd = self._lock()
+            self._fd = self._lock_shared() if self.read_only else self._lock()
+            self._held = True
         except BaseException:
             self._remove_created()
             raise
@@ -49,10 +57,14 @@ class RunLock:
 
     def release(self) -> None:
         """Drop the lock; remove the lock file, and the directories this lock created if they are empty."""
-        if self._fd is None:
+        if not self._held:
+            return
+        self._held = False
+        if self._fd is None:  # a reader that found no lock file
             return
         try:
-            self.path.unlink(missing_ok=True)  # while still held: a waiter that opened it retries (see _lock)
+            if not self.read_only:
+                self.path.unlink(missing_ok=True)  # while still held: a waiter that opened it retries (see _lock)
         finally:
             os.close(self._fd)
             self._fd = None
@@ -94,12 +106,14 @@ class RunLock:
 
         while True:
             try:
-                fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                fd = _open_lock_file(self.path)
             except FileNotFoundError:
                 if not self.create or self._created:
                     raise WapiiError(f"{self.directory}: not a run directory (no such directory)") from None
                 self._created = self._make_directory()  # removed by a run that just gave up on it
                 continue
+            except WapiiError:
+                raise
             except OSError as exc:
                 raise InputError(self.directory, f"cannot write the run directory: {exc.strerror or exc}") from None
             try:
@@ -113,7 +127,7 @@ class RunLock:
                 raise WapiiError(f"{self.directory}: {who} is writing this run directory; wait for it to end "
                                  "or use another --out") from None
             try:
-                same = os.stat(self.path).st_ino == os.fstat(fd).st_ino
+                same = os.lstat(self.path).st_ino == os.fstat(fd).st_ino
             except FileNotFoundError:
                 same = False
             if not same:  # its holder removed it between our open and our lock: lock the new one
@@ -122,6 +136,27 @@ class RunLock:
             os.ftruncate(fd, 0)
             os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
             return fd
+
+    def _lock_shared(self) -> int | None:
+        """A shared lock on the existing lock file, or None when there is none; nothing is written."""
+        import fcntl
+
+        try:
+            fd = _open_lock_file(self.path, create=False)
+        except FileNotFoundError:
+            return None
+        except WapiiError:
+            raise
+        except OSError as exc:
+            raise InputError(self.path, f"cannot open the lock file: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except OSError:
+            holder = _holder_pid(fd)
+            os.close(fd)
+            who = f"another wapii process (pid {holder})" if holder else "another wapii process"
+            raise WapiiError(f"{self.directory}: {who} is writing this run directory; wait for it to end") from None
+        return fd
 
     def _remove_created(self) -> None:
         self._remove(self._created)
@@ -134,6 +169,35 @@ class RunLock:
                 path.rmdir()
             except OSError:
                 return  # something was written into it: keep it (and its parents)
+
+
+def _open_lock_file(path: Path, create: bool = True) -> int:
+    """An fd of the lock file: created exclusively, or the existing one (a killed run's) opened without
+    following a link, and refused unless it is a regular file of one link (a ``.lock`` that is a link, a
+    hard link or a FIFO that someone else's directory holds is never written through)."""
+    flags = (os.O_RDWR if create else os.O_RDONLY) | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    while True:
+        if create:
+            try:
+                return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                pass
+        try:
+            fd = os.open(path, flags)
+            break
+        except FileNotFoundError:
+            if not create:
+                raise
+            continue  # its holder removed it meanwhile: create it
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise InputError(path, "is a symbolic link, not a lock file wapii wrote (remove it)") from None
+            raise
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_nlink != 1:
+        os.close(fd)
+        raise InputError(path, "is not a lock file wapii wrote (not a regular file of one link; remove it)")
+    return fd
 
 
 def _holder_pid(fd: int, wait_s: float = 0.5) -> int | None:

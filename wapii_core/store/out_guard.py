@@ -92,6 +92,43 @@ def check_parent_out(directory: Path, children: Iterable[str], files: Iterable[s
         _refuse(directory, foreign, "the output of such runs")
 
 
+BUNDLE_SIGNATURE = b'wapii.put("meta",'
+"""How the ``data/meta.js`` of a viewer bundle starts (``wapii view --bundle`` writes it)."""
+
+
+def is_bundle(directory: Path) -> bool:
+    """Whether ``directory`` holds a viewer bundle wapii wrote: its ``data/meta.js``, a regular file (not
+    a link) that starts with :data:`BUNDLE_SIGNATURE`."""
+    import os
+
+    meta = Path(directory) / "data" / "meta.js"
+    if meta.is_symlink() or (meta.parent.is_symlink()) or not meta.is_file():
+        return False
+    try:
+        fd = os.open(meta, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        return os.pread(fd, len(BUNDLE_SIGNATURE), 0) == BUNDLE_SIGNATURE
+    finally:
+        os.close(fd)
+
+
+def check_bundle_out(directory: Path) -> None:
+    """Refuse ``directory`` as ``wapii view --bundle``'s unless it is absent, empty, or a bundle wapii
+    wrote (whose ``index.html``, ``assets/`` and ``data/`` are replaced; the rest is left alone)."""
+    directory = Path(directory)
+    if not directory.exists() and not directory.is_symlink():
+        return
+    if not directory.is_dir():
+        raise WapiiError(f"{directory}: --bundle must name a directory (a file is there)")
+    if is_bundle(directory):
+        return
+    foreign = _foreign(directory, lambda entry: False)
+    if foreign:
+        _refuse(directory, foreign, "a viewer bundle")
+
+
 def check_report_out(path: Path) -> None:
     """Refuse writing a report to ``path`` when it is one of a run directory's own files."""
     path = Path(path)

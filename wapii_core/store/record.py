@@ -44,7 +44,8 @@ from typing import Any, Iterable, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from wapii_core.base.errors import InputError, WapiiError
-from wapii_core.base.model import ChatMessage, Generation, GenerationTimings, ResultTimings, SampleResult
+from wapii_core.base.model import (MAX_DRAWS, ChatMessage, Generation, GenerationTimings, ResultTimings, SampleResult,
+                                   Shard)
 
 RECORD_VERSION = 2
 """The version of the run record this wapii writes. 1: before versioning (no per-sample story); 2:
@@ -85,7 +86,7 @@ class RunRecord(BaseModel):
     setup: Literal["full", "argument", "import"] = "full"
     setting: str = "unconstrained"
     mode: str = "reference"
-    draws: int = 1
+    draws: int = Field(default=1, ge=1, le=MAX_DRAWS)  # the bounds of --draws
     limit: int | None = None
     apis: list[str] | None = None
     sample: int | None = None  # --sample N: tasks drawn stratified by API
@@ -95,7 +96,7 @@ class RunRecord(BaseModel):
     versions: dict[str, str] = Field(default_factory=dict)
     git_commit: str | None = None
     created: str | None = None
-    shard: dict[str, int] | None = None  # {"index", "count"}: this directory holds one shard (wapii_core.run.shards)
+    shard: Shard | None = None  # {"index", "count"}: this directory holds one shard (the bounds of --shard)
     task_set: dict[str, Any] | None = None  # the samples a backend's generations hold, when only some
     merged_from: list[dict[str, Any]] | None = None  # a merged run's shards (wapii_core.run.merge)
 
@@ -233,12 +234,16 @@ def check_version(path: Path, version: int) -> None:
 
 
 def _read_object(path: Path) -> dict[str, Any]:
+    from wapii_core.store.run_files import JSON_CAP, read_run_file
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_run_file(path, JSON_CAP).decode("utf-8"))
     except json.JSONDecodeError as exc:
         raise InputError(path, f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
     except UnicodeDecodeError as exc:
         raise InputError(path, f"not UTF-8 text ({exc.reason})") from None
+    except RecursionError:
+        raise InputError(path, "JSON nested too deeply") from None
     if not isinstance(data, dict):
         raise InputError(path, "expected a JSON object")
     return data
@@ -261,7 +266,7 @@ def load_run(directory: Path) -> RunRecord:
     path = Path(directory) / RUN_FILE
     if not Path(directory).is_dir():
         raise WapiiError(f"{directory}: no such run directory")
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         raise WapiiError(f"{directory}: not a run directory (no {RUN_FILE})")
     return _validated(path, RunRecord, _read_object(path))
 

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ValidationError
 from wapii_core.base.atomic import write_atomic
 from wapii_core.base.errors import InputError, WapiiError
 from wapii_core.store.lock import RunLock
+from wapii_core.store.run_files import JSONL_CAP, open_for_append, read_run_file, truncate_run_file
 from wapii_core.base.model import Generation, SampleResult
 from wapii_core.store.record import (GENERATIONS_FILE, REPORT_FILE, RESULTS_FILE, RUN_FILE, SUMMARY_FILE, RunRecord,
                                      load_run, load_summary)
@@ -60,11 +61,13 @@ def read_jsonl(path: Path, model: type[M], *, repair: bool = False, unfinished_o
     A last line without its newline is what a crash mid-write leaves: with ``repair`` it is cut
     off the file and ignored; with ``unfinished_ok`` (a reader of a file another process may be
     appending to) it is ignored and the file left alone. Any other bad line is an
-    :class:`InputError` naming file and line.
+    :class:`InputError` naming file and line, and so is a file
+    :func:`~wapii_core.store.run_files.read_run_file` refuses (larger than
+    :data:`~wapii_core.store.run_files.JSONL_CAP`, not a regular file, a link out of the directory).
     """
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return []
-    raw = path.read_bytes()
+    raw = read_run_file(path, JSONL_CAP)
     if raw and not raw.endswith(b"\n"):
         cut = raw.rfind(b"\n") + 1
         if unfinished_ok and not repair:
@@ -73,8 +76,7 @@ def read_jsonl(path: Path, model: type[M], *, repair: bool = False, unfinished_o
             last = raw.count(b"\n") + 1
             raise InputError(path, f"line {last} is cut off (no newline at the end)")
         else:
-            with open(path, "r+b") as handle:
-                handle.truncate(cut)
+            truncate_run_file(path, cut)
             raw = raw[:cut]
     try:
         text = raw.decode("utf-8")
@@ -99,7 +101,7 @@ class JsonlAppender:
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._handle = open(path, "a", encoding="utf-8")
+        self._handle = os.fdopen(open_for_append(path), "a", encoding="utf-8")  # never through a link
 
     def append(self, item: BaseModel) -> None:
         self._handle.write(item.model_dump_json() + "\n")

@@ -163,9 +163,10 @@ def write_bundle(directories: list[Path], out: Path, progress: Progress = _no_pr
     """Write the viewer of the run ``directories`` into ``out`` (created; files of an earlier bundle
     replaced); return ``out/index.html``. ``progress(stage, total) -> advance(n)`` is told of each run
     read and written."""
+    from wapii_core.store.out_guard import check_bundle_out
+
     out = out.resolve()  # "." has no name to put the staging directory beside
-    if out.exists() and not out.is_dir():
-        raise WapiiError(f"{out}: --bundle must name a directory (a file is there)")
+    check_bundle_out(out)  # a user's directory is never written over
     runs, tasks = open_runs(directories, progress("read runs", len(directories)))
     if not runs:
         raise WapiiError("wapii view: name at least one run directory")

@@ -11,12 +11,12 @@ at hand is still shown, without task texts and excerpts.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from wapii_core.base.errors import WapiiError
+from wapii_core.base.jsonwalk import bounded_dumps
 from wapii_core.base.protocols import Dataset
 from wapii_core.store.record import RunRecord, Summary, latest, load_run, read_generations, read_results
 
@@ -154,18 +154,17 @@ class _Endpoints:
         operation = ((document or {}).get("paths") or {}).get(template, {}).get(method.lower())
         if operation is None:
             return
-        text = json.dumps({template: {method.lower(): operation}}, indent=2, ensure_ascii=False, default=str)
-        if len(text) > EXCERPT_CHARS:
-            text = text[:EXCERPT_CHARS] + "\n… (cut)"
-        self.tasks.excerpts[key] = text
+        # Bounded as it is written: a YAML alias graph (billion laughs, an alias inside itself) is never expanded.
+        text, note = bounded_dumps({template: {method.lower(): operation}}, EXCERPT_CHARS)
+        self.tasks.excerpts[key] = text if note is None else f"{text}\n… ({note})"
 
     def _document(self, api: str) -> dict[str, Any] | None:
         if api not in self._documents:
-            from wapii_core.openapi.parsing import document_of
+            from wapii_core.openapi.parsing import document_of, read_bytes
 
             index = self._index(api)
             try:
-                self._documents[api] = document_of(index.path, index.path.read_bytes()).data if index else None
+                self._documents[api] = document_of(index.path, read_bytes(index.path)).data if index else None
             except (WapiiError, OSError, ValueError):
                 self._documents[api] = None
         return self._documents[api]

@@ -32,6 +32,7 @@ CALLS = [
     "fetch(BASE + '/p', { method: 'PATCH', body: new URLSearchParams(new URLSearchParams([['a', '1'], ['b', '&=']])) })",
     "fetch(BASE + '/p', { method: 'POST', body: new URL('https://x.example/?q=1&r=a+b').searchParams })",
     "fetch(BASE + '/p', { method: 'POST', body: new (require('url').URLSearchParams)({ a: 'b c', d: 'é' }) })",
+    "fetch(BASE + '/p', { referrer: '' })",
 ]
 ERRORS = [
     ("fetch(BASE + '/p', { method: 'get', body: 'x' })", "TypeError: Request with GET/HEAD method cannot have body."),
@@ -39,6 +40,10 @@ ERRORS = [
     ("fetch(BASE + '/p', { method: 'bad method' })", "TypeError: 'bad method' is not a valid HTTP method."),
     ("fetch('/relative')", "TypeError: Failed to parse URL from /relative"),
     ("fetch(BASE + '/p', { headers: { 'a b': 'c' } })", 'TypeError: Headers.append: "a b" is an invalid header name.'),
+    ("fetch(BASE + '/p', { referrer: '::' })", 'TypeError: Referrer "::" is not a valid URL.'),
+    ("fetch(new Request(BASE + '/p', { referrer: '/relative' }))", 'TypeError: Referrer "/relative" is not a valid URL.'),
+    ("fetch(new Request(BASE + '/p', { referrer: 'http://[' }), { referrer: 'https://fine.example/' })",
+     'TypeError: Referrer "http://[" is not a valid URL.'),
 ]
 BOUNDARY = re.compile(r"----formdata-undici-0\d{11}")
 

@@ -36,3 +36,57 @@ def test_an_encoded_slash_stays_encoded_for_wire_mode() -> None:
     config = normalise_record(record, REQUESTS)
     assert config["url"] == "https://a.example/tasks/12 x"  # the paper's rule: everything decoded
     assert config["sent_url"] == "https://a.example/tasks%2F12 x"  # what a server reads as one segment
+
+
+URL = "'https://a.example/x'"
+CALL = f"requests.get({URL}, params={{'limit': 50}})"
+SENT = f"requests.get({URL} + '?limit=50')"
+
+
+@pytest.mark.parametrize("code", [
+    f"import requests\nif False:\n    {CALL}\n{SENT}\n",
+    f"import requests\nwhile False:\n    {CALL}\nrequests.get({URL}, {{'limit': '50'}})\n",
+    f"import requests\ndef never():\n    {CALL}\nsend = requests.get\nsend({URL}, params={{'limit': '50'}})\n",
+    f"import requests\ndef main():\n    return\n    {CALL}\nmain()\n{SENT}\n",
+    f"import requests, contextlib\nwith contextlib.suppress(ZeroDivisionError):\n    1 / 0\n    {CALL}\n{SENT}\n",
+    f"import requests\ntry:\n    1 / 0\n    {CALL}\nexcept ZeroDivisionError:\n    {SENT}\n",
+    f"import requests\nr = {CALL} if False else {SENT}\n",
+    f"import requests\nr = False and {CALL}\n{SENT}\n",
+    f"import requests\nsend = lambda: {CALL}\n{SENT}\n",
+    f"import requests\n[{CALL} for _ in []]\n{SENT}\n",
+    f"import asyncio, aiohttp\nasync def main():\n    async with aiohttp.ClientSession() as s:\n"
+    f"        async with s.get({URL}, params={{'limit': 50}}) as r:\n            pass\nprint(main())\n{SENT}\n",
+    f"import requests\ndef main():\n    {CALL}\nmain = print\nmain()\n{SENT}\n",
+    f"import requests, functools\n@functools.cache\ndef main():\n    {CALL}\n{SENT}\n",
+    f"import requests\n__name__ = 'x'\ndef main():\n    {CALL}\nif __name__ == '__main__':\n    main()\n{SENT}\n",
+    f"import requests\nif __name__ == '__main__':\n    pass\nelse:\n    {CALL}\n{SENT}\n",
+    f"import requests\nsend = requests.get\ntry:\n    {CALL[:-1]}, bogus=1)\nexcept TypeError:\n"
+    f"    send({URL}, params={{'limit': '50'}})\n",
+    f"import requests\nclass Quiet:\n    def __enter__(self):\n        return self\n"
+    f"    def __exit__(self, *exc):\n        return True\nwith Quiet():\n    {CALL[:-1]}, bogus=1)\n{SENT}\n",
+    f"import requests, httpx, contextlib\nhttpx.Client = contextlib.suppress\nwith httpx.Client(TypeError):\n"
+    f"    {CALL[:-1]}, bogus=1)\n{SENT}\n",
+], ids=["if False", "while False", "function never called", "after a return", "after a swallowed raise",
+        "in a try", "conditional expression", "short circuit", "lambda", "comprehension", "coroutine never run",
+        "function rebound", "decorated function", "__name__ rebound", "else of the main guard",
+        "a handler that sends", "a context of its own", "a library's context replaced"])
+def test_a_call_that_may_not_run_types_nothing(code: str) -> None:
+    assert written_query(code)["params"] is None
+
+
+@pytest.mark.parametrize("code", [
+    f"import requests\ndef main():\n    {CALL}\nmain()\n",
+    f"import requests\ndef main():\n    {CALL}\nif __name__ == '__main__':\n    main()\n",
+    f"import asyncio, aiohttp\nasync def main():\n    async with aiohttp.ClientSession() as s:\n"
+    f"        async with s.get({URL}, params={{'limit': 50}}) as r:\n            pass\nasyncio.run(main())\n",
+    f"import aiohttp\nasync with aiohttp.ClientSession() as session:\n    limit = 50\n"
+    f"    async with session.get({URL}, params={{'limit': 50}}) as response:\n        pass\n",
+    f"import requests\nresponse = {CALL}\nprint(response.json())\n",
+    f"import requests, logging\ntry:\n    response = {CALL}\n    response.raise_for_status()\n"
+    f"except requests.RequestException as e:\n    print(f'failed: {{e}}')\n    logging.error(e)\n",
+    f"import requests\nwith requests.Session() as session:\n    session.get({URL}, params={{'limit': 50}})\n",
+    f"from httpx import Client\nwith Client() as client:\n    client.get({URL}, params={{'limit': 50}})\n",
+], ids=["function called", "main guard", "asyncio.run", "top-level async with", "assigned", "try with print",
+        "session", "client imported by name"])
+def test_a_call_that_surely_runs_types_its_query(code: str) -> None:
+    assert written_query(code)["params"] == {"limit": 50}

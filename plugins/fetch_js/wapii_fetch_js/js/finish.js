@@ -82,7 +82,24 @@ function dispatcherChecks(headers, body) {
   return written;
 }
 
-function finish(request) {
+/** undici's parse of each `referrer` the request was built with (`hook.js`'s `build`): one Node cannot
+ * parse is the TypeError `new Request()` throws, and nothing is sent. */
+function checkReferrers(referrers) {
+  if (referrers === undefined) return;
+  if (!Array.isArray(referrers) || !referrers.every((referrer) => typeof referrer === 'string')) {
+    throw new Error('bad_capture: referrers that are not a list of strings');
+  }
+  for (const referrer of referrers) {
+    try {
+      new URL(referrer); // eslint-disable-line no-new
+    } catch {
+      throw new Error(`unhandled rejection: TypeError: Referrer "${referrer}" is not a valid URL.`);
+    }
+  }
+}
+
+function finish(capture) {
+  const { referrers, ...request } = capture;
   let url;
   try {
     url = new URL(request.url);
@@ -92,6 +109,7 @@ function finish(request) {
   if (url.username !== '' || url.password !== '') {
     throw new Error(`unhandled rejection: TypeError: Request cannot be constructed from a URL that includes credentials: ${request.url}`);
   }
+  checkReferrers(referrers);
   url.hash = '';
   const body = bodyBytes(request.body);
   const length = body !== undefined ? String(body.length) : request.method === 'POST' || request.method === 'PUT' ? '0' : null;

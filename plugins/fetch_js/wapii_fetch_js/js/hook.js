@@ -407,6 +407,10 @@ module.exports = function setUp({ require, record }) {
       }
       read[name] = value;
     }
+    if (read.referrer !== undefined) { // a USVString; parsed as a URL by the worker (see `build`)
+      if (typeof read.referrer === 'symbol') throw new SafeTypeError('Cannot convert a Symbol value to a string');
+      read.referrer = StringCtor(read.referrer);
+    }
     if (read.signal !== undefined && read.signal !== null
       && (typeof read.signal !== 'object' || !inherits(read.signal, web.AbortSignal.prototype))) {
       throw new SafeTypeError("Failed to construct 'Request': member signal is not of type AbortSignal.");
@@ -421,8 +425,14 @@ module.exports = function setUp({ require, record }) {
   }
 
   /**
-   * The request `new Request(input, init)` describes: `{url, method, list, body, signal}`; throws
-   * undici's TypeErrors. Each member of `init` is read once (`readInit`), as fetch reads it.
+   * The request `new Request(input, init)` describes: `{url, method, list, body, signal, referrers}`;
+   * throws undici's TypeErrors. Each member of `init` is read once (`readInit`), as fetch reads it.
+   *
+   * `referrers`: every non-empty `referrer` given to build this request (the base Request's too).
+   * undici parses a referrer with Node's URL parser and throws `Referrer "..." is not a valid URL.`
+   * before sending; the realm's parser runs with the program's built-ins, so, like the URL, each is
+   * recorded and parsed by the worker (`finish.js`), which refuses the request when one does not
+   * parse (a Request whose own construction Node refuses is never sent, whatever init follows).
    */
   function build(input, init) {
     const base = input !== null && typeof input === 'object' ? WeakMapPrototypeGet(requests, input) : undefined;
@@ -445,7 +455,10 @@ module.exports = function setUp({ require, record }) {
     } else if (read.body === null) {
       body = null;
     }
-    return { __proto__: null, url, method, list, body, signal: read.signal };
+    const referrers = newList();
+    if (base !== undefined) for (let i = 0; i < base.referrers.length; i++) push(referrers, base.referrers[i]);
+    if (read.referrer !== undefined && read.referrer !== '') push(referrers, read.referrer);
+    return { __proto__: null, url, method, list, body, signal: read.signal, referrers };
   }
 
   class Request {
@@ -532,6 +545,12 @@ module.exports = function setUp({ require, record }) {
     headers.length = list.length;
     node.members.headers = headers;
     if (request.body !== null) node.members.body = request.body.node;
+    if (request.referrers.length > 0) {
+      const referrers = arrayNode();
+      for (let i = 0; i < request.referrers.length; i++) referrers.items[i] = request.referrers[i];
+      referrers.length = request.referrers.length;
+      node.members.referrers = referrers;
+    }
     const copied = objectNode();
     const url = StringCtor(request.url);
     for (let i = 0; i < written.length; i++) {
