@@ -45,11 +45,11 @@ def _set_up(name: str, factory: Callable[[], Any]) -> bool:
     """Sets up one adapter: its Debian packages, then its own ``setup()``; one line either way."""
     from wapii_core.base.debian import ensure_packages
     from wapii_core.base.errors import WapiiError
-    from wapii_core.base.text import exception_line, shortened_line
+    from wapii_core.base.text import exception_line, shortened_line, visible
 
-    def not_ready(exc: Exception) -> bool:
+    def not_ready(exc: Exception) -> bool:  # an installer's message may carry anything: shown inert
         detail = shortened_line(exc) if isinstance(exc, WapiiError) else exception_line(exc)
-        typer.echo(f"{name}: not ready: {detail}", err=True)
+        typer.echo(f"{name}: not ready: {visible(detail)}", err=True)
         return False
 
     try:
