@@ -58,6 +58,13 @@ _WHERE: dict[str, str] = {
     "WireRequest": "wapii_core.sandbox.wire_capture", "raw_bytes": "wapii_core.judge.wire_bodies", "WireError": "wapii_core.sandbox.wire_capture",
     "body_record": "wapii_core.pyhttp.recording",
     "parse_requests": "wapii_core.sandbox.wire_capture", "send_request": "wapii_core.sandbox.wire_capture",
+    # Answered requests: a harness sends a request and gets its responder's answer (None: nothing answers).
+    "exchange": "wapii_core.sandbox.wire_capture", "answering": "wapii_core.sandbox.wire_capture",
+    "WireResponse": "wapii_core.sandbox.wire_capture", "serialise_response": "wapii_core.sandbox.wire_capture",
+    # The mock stage's exchange types: what a responder takes and gives, and what the record keeps.
+    "MockRequest": "wapii_core.mock.exchange", "MockResponse": "wapii_core.mock.exchange",
+    "Responder": "wapii_core.mock.exchange", "EmptyResponder": "wapii_core.mock.exchange",
+    "Exchange": "wapii_core.base.model",
     # Wire-mode helpers (judging what was sent, byte for byte).
     "wire_text": "wapii_core.judge.wire",
     "normalise_wire_request": "wapii_core.judge.sent_request", "sends_as_text": "wapii_core.judge.sent_request",

@@ -30,7 +30,12 @@ class AdapterCapabilities(BaseModel):
     - ``modes``: the comparison modes its renderings are judged correct in (the oracle is checked
       in each); ``default_mode`` (the adapter's own attribute) is one of them;
     - ``wire_capture``: its captures are what the library put on the wire, normalised by the core's
-      ``normalise_wire_request`` (else an in-process capture of the library's request config).
+      ``normalise_wire_request`` (else an in-process capture of the library's request config);
+    - ``answers``: ``execute(calls, responders)`` takes one
+      :class:`~wapii_core.mock.exchange.Responder` per call (or None), delivers its answers to the
+      program as its library shows a server's, runs the program to its end and records every
+      exchange in the Capture (``exchanges``); the responder runs outside the program's reach. An
+      adapter without it is only called as ``execute(calls)`` (the first-call benchmark).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -41,6 +46,7 @@ class AdapterCapabilities(BaseModel):
     constrained: bool = False
     modes: tuple[str, ...] = MODES
     wire_capture: bool = False
+    answers: bool = False
 
     @field_validator("language")
     @classmethod
