@@ -57,7 +57,7 @@ class OkHttpAdapter(JavaAdapterBase):
     program = PROGRAM
     methods = ("newCall",)
     capabilities = AdapterCapabilities(language="java", library="OkHttp", single_call=False, constrained=False,
-                                       modes=("wire",), wire_capture=True)
+                                       modes=("wire",), wire_capture=True, answers=True)
 
     def java_library(self) -> JavaLibrary:
         warmup = resources.files("wapii_okhttp_java").joinpath("Warmup.java").read_text(encoding="utf-8")
