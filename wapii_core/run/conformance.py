@@ -151,6 +151,7 @@ class CreateReadResponder:
     def __init__(self, prefix: str = "1207") -> None:
         self.prefix = prefix
         self.store: dict[str, dict[str, Any]] = {}
+        self.created = 0
 
     def answer(self, request: Any) -> Any:
         from urllib.parse import urlsplit
@@ -166,7 +167,8 @@ class CreateReadResponder:
                 data = json.loads(request.body or b"{}").get("data", {})
             except (ValueError, AttributeError):
                 return reply(400, {"errors": [{"message": "the body is not a JSON object"}]}, "400: not JSON")
-            gid = f"{self.prefix}{len(self.store) + 1}"
+            self.created += 1
+            gid = f"{self.prefix}{self.created}"
             self.store[gid] = {"gid": gid, **(data if isinstance(data, dict) else {})}
             return reply(201, {"data": self.store[gid]}, f"created {path}/{gid}")
         if request.method == "GET":
