@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from wapii_core.base.lazy import lazy_exports
 
-API_VERSION = "1.1"
+API_VERSION = "1.2"
 """The plugin API's version, ``MAJOR.MINOR``: MINOR grows when names or optional protocol members are
 added (a plugin written for 1.0 works with every 1.x); MAJOR grows when a name is removed or renamed,
 or a signature or protocol changes incompatibly."""
@@ -114,6 +114,8 @@ _WHERE: dict[str, str] = {
     "check_adapter": "wapii_core.run.conformance", "ConformanceReport": "wapii_core.run.conformance",
     "CheckOutcome": "wapii_core.run.conformance", "ReplayCorpus": "wapii_core.run.conformance",
     "HostileProgram": "wapii_core.run.conformance",
+    "exchange_check": "wapii_core.run.conformance", "ExchangeProgram": "wapii_core.run.conformance",
+    "CreateReadResponder": "wapii_core.run.conformance",
     # Datasets a plugin ships: read a directory in the WAPIIBench layout.
     "load_dataset_dir": "wapii_core.datasets.loader",
     # JavaScript adapters: extraction of the first call, the grammar dialect and literals.
