@@ -119,3 +119,21 @@ def test_the_exchanges_go_through_the_run_record_and_show() -> None:
     assert "1. POST https://app.example.com/api/1.0/projects" in shown and "answered: 201" in shown
     assert "created /api/1.0/projects/71" in shown and "3. POST" in shown
     assert "\x1b" not in shown and "\x07" not in shown and "\\u001b]0;pwned\\u0007" in shown
+
+
+def test_wapii_show_tells_the_exchanges_in_order() -> None:
+    from wapii_core.report.sample_story import SampleStory, print_story
+    from wapii_core.store.record import RunRecord
+
+    dialogue = Dialogue(CreateReadResponder("3"))
+    dialogue.feed(_post("Apollo") + serialise_request("GET", f"{BASE}/projects/31", [], b""))
+    run = RunRecord(dataset="demo", adapter="requests_py", backend="replay")
+    shown = []
+    for exchanges in (dialogue.exchanges, None):
+        result = SampleResult(sample="demo/0", api="demo", verdict="correct", exchanges=exchanges)
+        console = Console(record=True, width=200)
+        print_story(SampleStory("runs/x", run, "demo/0", 0, "a task", None, result), console=console)
+        shown.append(console.export_text())
+    assert "Exchanges (2: every request and its answer, in order)" in shown[0]
+    assert shown[0].index("1. POST") < shown[0].index("2. GET https://app.example.com/api/1.0/projects/31")
+    assert "Exchanges" not in shown[1]  # the first-call benchmark's record: nothing answered, nothing told
