@@ -215,6 +215,7 @@ class Run {
       await nextTurn();
     }
     if (Date.now() > this.deadline) return this.timeout();
+    if (this.channel !== null && this.channel.ended !== null) return { error: 'runtime_error', detail: this.channel.ended };
     const outcome = this.untimed(OUTCOME);
     if (this.broken || typeof outcome !== 'string') return BROKEN;
     try {
