@@ -78,3 +78,36 @@ def test_without_a_responder_the_first_request_is_judged_as_before(adapter, resp
     assert capture.exchanges is None
     if capture.request is not None:  # it stopped at (or failed after) its first request, as it always did
         assert capture.request["method"].upper() == "POST"
+
+
+def test_the_judge_records_the_exchanges_and_keeps_the_verdicts() -> None:
+    """A responder per generation (``Judge(responders=...)``) changes what the program is answered,
+    never the verdict of its first request; each result records its exchanges."""
+    from wapii_core.base.errors import WapiiError
+    from wapii_core.base.model import Generation, Setup
+    from wapii_core.judge.generations import Judge
+    from wapii_core.run.conformance import CreateReadResponder
+    from wapii_core.run.runner import load_dataset
+
+    demo = load_dataset("demo", None)
+    adapter = plugins.adapters.get("requests_py")()
+    try:
+        samples = demo.samples[:4]
+        generations = [Generation(sample=s.id, code=adapter.render(s.config, Setup.full, s, mode="wire")) for s in samples]
+        plain = Judge(adapter, demo, "wire")(generations)
+        given = []
+        answered = Judge(adapter, demo, "wire", responders=lambda gen: given.append(gen.key) or CreateReadResponder())(generations)
+    finally:
+        adapter.close()
+    assert given == [g.key for g in generations]
+    assert [r.verdict for r in answered] == [r.verdict for r in plain] == ["correct"] * 4
+    assert all(r.exchanges is None for r in plain)
+    for result, sample in zip(answered, samples):
+        (exchange,) = result.exchanges
+        assert exchange.method == sample.config["method"].upper() and exchange.url.startswith(sample.config["url"])
+
+    class Silent:
+        name, capabilities = "silent", type(adapter.capabilities)(answers=False)
+
+    with pytest.raises(WapiiError, match="cannot deliver a responder's answers"):
+        Judge(Silent(), demo, "wire", responders=lambda gen: None)  # type: ignore[arg-type]
