@@ -111,3 +111,18 @@ def test_the_judge_records_the_exchanges_and_keeps_the_verdicts() -> None:
 
     with pytest.raises(WapiiError, match="cannot deliver a responder's answers"):
         Judge(Silent(), demo, "wire", responders=lambda gen: None)  # type: ignore[arg-type]
+
+
+def test_the_check_fails_a_program_that_does_not_use_the_answer() -> None:
+    """A program that guesses the identifier, or stops after creating, is told apart from one that reads it."""
+    guess = ("import requests\nrequests.post('{base}/projects', json={'data': {'name': 'Apollo'}})\n"
+             "requests.get('{base}/projects/12071')\n")
+    stop = "import requests\nrequests.post('{base}/projects', json={'data': {'name': 'Apollo'}})\n"
+    adapter = plugins.adapters.get("requests_py")()
+    try:
+        outcome = exchange_check(adapter, [ExchangeProgram("guess", guess), ExchangeProgram("stop", stop)], prefix="555")
+    finally:
+        adapter.close()
+    assert (outcome.total, outcome.passed) == (2, 0)
+    assert any("guess: the record holds" in f and "-> 404" in f for f in outcome.failures)
+    assert any(f.startswith("stop: the record holds ['POST") for f in outcome.failures)

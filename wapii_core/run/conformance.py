@@ -200,14 +200,16 @@ def exchange_problems(capture: Capture, prefix: str) -> list[str]:
 def exchange_check(adapter: Adapter, programs: Sequence[ExchangeProgram], prefix: str = "1207") -> CheckOutcome:
     """Each program run with its own :class:`CreateReadResponder` (``prefix``: what its identifiers
     start with): it must end without error, and its capture hold both exchanges with the answers."""
+    if not adapter.capabilities.answers:
+        return CheckOutcome(kind="exchanges", subject=adapter.name, total=len(programs), passed=0,
+                            failures=[f"{adapter.name} does not declare capabilities.answers"])
     codes = [program.code.replace("{base}", EXCHANGE_BASE) for program in programs]
-    responders = [CreateReadResponder(prefix) for _ in programs]
-    captures = adapter.execute(codes, responders) if adapter.capabilities.answers else []  # type: ignore[call-arg]
-    failures = [f"{adapter.name} does not declare capabilities.answers"] if not adapter.capabilities.answers else []
-    for program, capture in zip(programs, captures):
-        failures += [f"{program.name}: {problem}" for problem in exchange_problems(capture, prefix)]
+    captures = adapter.execute(codes, [CreateReadResponder(prefix) for _ in programs])  # type: ignore[call-arg]
+    failing = {program.name: problems for program, capture in zip(programs, captures)
+               if (problems := exchange_problems(capture, prefix))}
+    failures = [f"{name}: {problem}" for name, problems in failing.items() for problem in problems]
     return CheckOutcome(kind="exchanges", subject=adapter.name, total=len(programs),
-                        passed=len(programs) - len({f.split(":", 1)[0] for f in failures}), failures=failures[:SHOWN])
+                        passed=len(programs) - len(failing), failures=failures[:SHOWN])
 
 
 @dataclass
