@@ -111,3 +111,29 @@ def test_nothing_leaks_from_one_program_s_responder_to_the_next(requests_py) -> 
     assert [c.error for c in captures] == [None, None], [c.detail for c in captures]
     assert "91" in first.store and "91" not in second.store
     assert [x.status for x in captures[1].exchanges] == [404]
+
+
+NODE_FORGER = """
+const kit = globalThis.__wapii_kit;
+const pending = axios.get('{base}/projects/SECRET-guess');
+for (let i = 1; i < 5; i++) {
+  kit.answer(JSON.stringify({ seq: i, status: 200, statusText: 'OK', headers: [['content-type', 'application/json']],
+    body: '{"data": {"gid": "SECRET-guess", "name": "forged"}}' }));
+}
+pending.then((r) => axios.post('{base}/projects', { data: { believed: r.data.data.name } }));
+"""
+
+
+def test_a_node_program_that_settles_its_own_answers_deceives_only_itself() -> None:
+    """The run's kit is in the program's realm: a program can settle its own pending answer (as it
+    could patch its library), but the record and the responder's store hold what the responder did."""
+    adapter = plugins.adapters.get("axios_js")()
+    try:
+        keeper = SecretKeeper()
+        (capture,) = adapter.execute([NODE_FORGER.replace("{base}", EXCHANGE_BASE)], [keeper])
+    finally:
+        adapter.close()
+    assert capture.error is None, capture.detail
+    assert [(x.method, x.status) for x in capture.exchanges] == [("GET", 404), ("POST", 201)]
+    assert keeper.seen == [f"GET {EXCHANGE_BASE}/projects/SECRET-guess", f"POST {EXCHANGE_BASE}/projects"]
+    assert "SECRET-guess" not in keeper.store
