@@ -137,3 +137,15 @@ def test_wapii_show_tells_the_exchanges_in_order() -> None:
     assert "Exchanges (2: every request and its answer, in order)" in shown[0]
     assert shown[0].index("1. POST") < shown[0].index("2. GET https://app.example.com/api/1.0/projects/31")
     assert "Exchanges" not in shown[1]  # the first-call benchmark's record: nothing answered, nothing told
+
+
+def test_an_answer_without_a_body_is_sent_without_one() -> None:
+    """HEAD, 204 and 304 carry no body on the wire (a library that reads none would read the next
+    answer's bytes as this one's), though the record keeps what the responder gave."""
+    for method, status in [("HEAD", 200), ("GET", 204), ("GET", 304)]:
+        dialogue = Dialogue(Broken(MockResponse(status, (("ETag", "x"),), b"{}")))
+        (reply,) = dialogue.feed(serialise_request(method, f"{BASE}/projects", [], b""))
+        assert reply.endswith(b"ETag: x\r\nContent-Length: 0\r\n\r\n")
+        assert dialogue.exchanges[0].response.body == "{}"
+    interim = Dialogue(Broken(MockResponse(100)))
+    assert interim.feed(_post("a"))[0].startswith(b"HTTP/1.1 500 ")

@@ -8,6 +8,9 @@ requests are), asks the responder, and returns the answers' bytes for the worker
 job's reply channel (``{"id", "reply": base64}``). The responder never runs in the program's process
 or realm: the program only exchanges bytes with it.
 
+An answer to ``HEAD``, and a ``204`` or ``304``, is sent without its body, as a server sends it (the
+record keeps what the responder gave); a status outside 200-599 is the responder's failure.
+
 Bounds: :data:`MAX_EXCHANGES` requests per program (one more ends the program, a ``runtime_error``),
 an answer's body of at most :data:`~.wire_capture.MAX_RESPONSE_BYTES` (a larger one is sent as a
 ``500``), and what the record keeps of each message (:func:`record`).
@@ -122,15 +125,16 @@ class Dialogue:
         request = MockRequest(wire.method, wire.target, tuple(wire.headers), wire.body)
         try:
             response = self.responder.answer(request)
-            if not isinstance(response, MockResponse) or not 100 <= response.status <= 599:
-                raise TypeError(f"the answer {response!r:.80} is not a MockResponse with a status of 100-599")
+            if not isinstance(response, MockResponse) or not 200 <= response.status <= 599:
+                raise TypeError(f"the answer {response!r:.80} is not a MockResponse with a status of 200-599")
             if len(response.body) > MAX_RESPONSE_BYTES:
                 raise ValueError(f"the answer's body has more than {MAX_RESPONSE_BYTES} bytes")
         except Exception as exc:  # noqa: BLE001 - the responder's failure is told, as a server's 500
             response = MockResponse(500, (("Content-Type", "text/plain"),), b"responder failed",
                                     reason=f"the responder failed: {exception_line(exc)}")
         self.exchanges.append(record(request, response))
-        return serialise_response(response.status, response.headers, response.body)
+        bodiless = wire.method == "HEAD" or response.status in (204, 304)  # a server sends no body (RFC 9110)
+        return serialise_response(response.status, response.headers, b"" if bodiless else response.body)
 
 
 def dialogues(responders: list[Responder | None] | None, count: int) -> list[Dialogue | None]:
