@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from wapii_core.base.lazy import lazy_exports
 
-API_VERSION = "1.2"
+API_VERSION = "1.3"
 """The plugin API's version, ``MAJOR.MINOR``: MINOR grows when names or optional protocol members are
 added (a plugin written for 1.0 works with every 1.x); MAJOR grows when a name is removed or renamed,
 or a signature or protocol changes incompatibly."""
@@ -58,6 +58,13 @@ _WHERE: dict[str, str] = {
     "WireRequest": "wapii_core.sandbox.wire_capture", "raw_bytes": "wapii_core.judge.wire_bodies", "WireError": "wapii_core.sandbox.wire_capture",
     "body_record": "wapii_core.pyhttp.recording",
     "parse_requests": "wapii_core.sandbox.wire_capture", "send_request": "wapii_core.sandbox.wire_capture",
+    # Answered requests: a harness sends a request and gets its responder's answer (None: nothing answers).
+    "exchange": "wapii_core.sandbox.wire_capture", "answering": "wapii_core.sandbox.wire_capture",
+    "WireResponse": "wapii_core.sandbox.wire_capture", "serialise_response": "wapii_core.sandbox.wire_capture",
+    # The mock stage's exchange types: what a responder takes and gives, and what the record keeps.
+    "MockRequest": "wapii_core.mock.exchange", "MockResponse": "wapii_core.mock.exchange",
+    "Responder": "wapii_core.mock.exchange", "EmptyResponder": "wapii_core.mock.exchange",
+    "Exchange": "wapii_core.base.model",
     # Wire-mode helpers (judging what was sent, byte for byte).
     "wire_text": "wapii_core.judge.wire",
     "normalise_wire_request": "wapii_core.judge.sent_request", "sends_as_text": "wapii_core.judge.sent_request",
@@ -107,6 +114,8 @@ _WHERE: dict[str, str] = {
     "check_adapter": "wapii_core.run.conformance", "ConformanceReport": "wapii_core.run.conformance",
     "CheckOutcome": "wapii_core.run.conformance", "ReplayCorpus": "wapii_core.run.conformance",
     "HostileProgram": "wapii_core.run.conformance",
+    "exchange_check": "wapii_core.run.conformance", "ExchangeProgram": "wapii_core.run.conformance",
+    "CreateReadResponder": "wapii_core.run.conformance",
     # Datasets a plugin ships: read a directory in the WAPIIBench layout.
     "load_dataset_dir": "wapii_core.datasets.loader",
     # JavaScript adapters: extraction of the first call, the grammar dialect and literals.

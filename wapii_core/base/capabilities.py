@@ -34,6 +34,11 @@ class AdapterCapabilities(BaseModel):
     - ``system_packages``: Debian packages it needs (``libokhttp-java``); ``wapii setup`` installs the
       missing ones with apt before calling the adapter's ``setup()`` (as root), else names them in
       one line. Constructing the adapter must not need them.
+    - ``answers``: ``execute(calls, responders)`` takes one
+      :class:`~wapii_core.mock.exchange.Responder` per call (or None), delivers its answers to the
+      program as its library shows a server's, runs the program to its end and records every
+      exchange in the Capture (``exchanges``); the responder runs outside the program's reach. An
+      adapter without it is only called as ``execute(calls)`` (the first-call benchmark).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -45,6 +50,7 @@ class AdapterCapabilities(BaseModel):
     modes: tuple[str, ...] = MODES
     wire_capture: bool = False
     system_packages: tuple[str, ...] = ()
+    answers: bool = False
 
     @field_validator("language")
     @classmethod

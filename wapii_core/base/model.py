@@ -158,6 +158,33 @@ class Extraction(BaseModel):
     add to it: a closing ``;``, the imports it needs); None when the extractor does not say."""
 
 
+class ExchangeMessage(BaseModel):
+    """What a record keeps of one message of an exchange: headers in order (the first 64), the body
+    as UTF-8 text or, when it is not, base64 (its first 16 KiB), and the body's whole size in bytes."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    headers: list[list[str]] = Field(default_factory=list)
+    body: str | None = None
+    body_base64: str | None = None
+    size: int = 0
+
+
+class Exchange(BaseModel):
+    """One request a program sent and the answer its library was handed (:mod:`wapii_core.mock.exchange`),
+    as the sandbox's supervisor saw them, outside the program's reach."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    method: str
+    url: str
+    request: ExchangeMessage
+    status: int
+    response: ExchangeMessage
+    note: str | None = None
+    """The responder's note (``created tasks/1``, ``401: no bearer token``); never sent."""
+
+
 class Capture(BaseModel):
     """What executing one extracted call produced: the request it issued, or why none."""
 
@@ -165,6 +192,9 @@ class Capture(BaseModel):
     error: str | None = None  # one of ERROR_KINDS
     detail: str | None = None  # a human-readable reason (exception message, "timeout after 2s", ...)
     execution_s: float | None = None  # seconds the execution took, where the adapter measured it
+    exchanges: list[Exchange] | None = None
+    """Every request the program sent and its answer, in order, when a responder answered them
+    (``execute(calls, responders)``); None in the first-call benchmark, where nothing answers."""
 
 
 class SampleResult(BaseModel):
@@ -196,6 +226,9 @@ class SampleResult(BaseModel):
     call_span: tuple[int, int] | None = None
     """Character offsets ``[start, end)`` of ``call`` in the generation's program (null: not found as is)."""
     timings: ResultTimings | None = None
+    exchanges: list[Exchange] | None = None
+    """Every request the program sent and the answer it got, in order, when the sample's responder
+    answered them (record version 3); None where nothing answered (the first-call benchmark)."""
     provisional: bool = False
     """True: the program never ran because no sandbox worker could start (``error_detail``
     ``worker_start_failed: ...``); counted as a ``runtime_error`` until a resumed run (or ``wapii

@@ -10,7 +10,7 @@ to and the execution time.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.text import exception_line, shortened
@@ -55,7 +55,12 @@ def default_mode(adapter: Adapter) -> str:
 class Judge:
     """Extract, execute, normalise and compare generations with one adapter and the dataset's specs."""
 
-    def __init__(self, adapter: Adapter, dataset: Dataset, mode: str | None = None, constrained: bool = False) -> None:
+    def __init__(self, adapter: Adapter, dataset: Dataset, mode: str | None = None, constrained: bool = False,
+                 responders: Callable[[Generation], Any] | None = None) -> None:
+        """``responders``: a fresh :class:`~wapii_core.mock.exchange.Responder` (or None) for each
+        generation, answering its program's requests (the adapter must declare
+        ``capabilities.answers``); each result then records the exchanges. None: nothing answers, the
+        first-call benchmark as published."""
         from wapii_core.judge.compare import judge
         from wapii_core.openapi.index import SpecIndex
         from wapii_core.judge.wire import judge_wire
@@ -75,6 +80,10 @@ class Judge:
         self.mode = mode
         self._specs = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
         self._samples = {s.id: s for s in dataset.samples}
+        if responders is not None and not adapter.capabilities.answers:
+            raise WapiiError(f"adapter {adapter.name!r} cannot deliver a responder's answers to its programs "
+                             "(its capabilities do not declare 'answers')")
+        self.responders = responders
 
     def __call__(self, generations: list[Generation]) -> list[SampleResult]:
         """One result per generation, in order.
@@ -86,7 +95,9 @@ class Judge:
         """
         extractions = [self._extract(gen) for gen in generations]
         calls = [ext.call for ext, _ in extractions if ext.call is not None]
-        captures = iter(self._executed(calls))
+        answering = None if self.responders is None else [
+            self.responders(gen) for gen, (ext, _) in zip(generations, extractions) if ext.call is not None]
+        captures = iter(self._executed(calls, answering))
         results = []
         for gen, (ext, detail) in zip(generations, extractions):
             request, error, execution_s = None, ext.error, None
@@ -101,10 +112,12 @@ class Judge:
             result.call_span = call_span(gen.code, ext.call, ext.span)
             result.timings = ResultTimings(execution_s=execution_s)
             result.provisional = ext.call is not None and self._unrun
+            if ext.call is not None and capture.exchanges is not None:
+                result.exchanges = capture.exchanges
             results.append(result)
         return results
 
-    def _executed(self, calls: list[str]) -> list[Capture]:
+    def _executed(self, calls: list[str], responders: list[Any] | None = None) -> list[Capture]:
         """The adapter's captures of ``calls``; when no worker could start to run them, a
         ``worker_start_failed`` capture for each (:mod:`wapii_core.judge.unstarted`)."""
         from wapii_core.sandbox.supervisor import WorkerStartError
@@ -113,6 +126,8 @@ class Judge:
         if not calls:
             return []
         try:
+            if responders is not None:
+                return self.adapter.execute(calls, responders)  # type: ignore[call-arg]
             return self.adapter.execute(calls)
         except WorkerStartError as exc:
             self._unrun = True

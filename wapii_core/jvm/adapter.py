@@ -31,7 +31,12 @@ from wapii_core.sandbox.wire_capture import WireError, WireRequest, parse_reques
 
 
 def java_capture(result: JavaResult) -> Capture:
-    """A program's outcome as a Capture: its first request, parsed from the bytes sent, or why none."""
+    """A program's outcome as a Capture: its first request, parsed from the bytes sent, or why none
+    (with its exchanges, when a responder answered them)."""
+    return _judged(result).model_copy(update={"exchanges": result.exchanges})
+
+
+def _judged(result: JavaResult) -> Capture:
     if result.error is not None:
         return Capture(error=result.error, detail=result.detail, execution_s=result.elapsed_s)
     try:
@@ -105,10 +110,14 @@ class JavaAdapterBase:
 
         threading.Thread(target=start, name=f"wapii-{self.name}-start", daemon=True).start()
 
-    def execute(self, calls: list[str]) -> list[Capture]:
+    def execute(self, calls: list[str], responders: list[Any] | None = None) -> list[Capture]:
+        """Runs each program in a JVM of its own; ``responders`` (one per call, or None): who answers
+        each program's requests (the library reads each answer as a server's, on its connection)."""
         if not calls:
             return []
-        return [java_capture(result) for result in self._ensure().run(list(calls))]
+        runner = self._ensure()
+        results = runner.run(list(calls), responders) if responders is not None else runner.run(list(calls))
+        return [java_capture(result) for result in results]
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(request, dict) or not isinstance(request.get("url"), str):

@@ -53,6 +53,8 @@ class Connection:
     received: int = 0
     request: Any = None
     body: bytearray = field(default_factory=bytearray)
+    answered: bool = False
+    """The request's answer comes from the program's responder (:meth:`answer`), not :data:`RESPONSE`."""
 
     def fileno(self) -> int:
         return self.sock.fileno()
@@ -141,11 +143,18 @@ class Connection:
             message = serialise_request(request.method.decode("latin-1"), url, headers, bytes(self.body))
         except ValueError as exc:
             raise Refused(str(exc)) from None
-        try:
-            self._send(RESPONSE)
-        except OSError:
-            pass
+        if not self.answered:
+            try:
+                self._send(RESPONSE)
+            except OSError:
+                pass
         return message
+
+    def answer(self, response: bytes) -> None:
+        """Sends a responder's answer (an HTTP/1.1 response, :func:`~wapii_core.sandbox.wire_capture.serialise_response`)
+        as this connection's last: the library opens another connection for its next request."""
+        head, _, rest = response.partition(b"\r\n")
+        self._send(head + b"\r\nConnection: close\r\n" + rest)
 
     def close(self) -> None:
         try:

@@ -47,6 +47,7 @@ class JavaResult:
     detail: str | None = None
     elapsed_s: float | None = None
     cpu_s: float = 0.0  # CPU seconds of its JVM (all its threads)
+    exchanges: list[Any] | None = None  # its requests and its responder's answers, when it was answered
 
 
 def jvm_flags(runtime: Jdk) -> tuple[str, ...]:
@@ -230,8 +231,9 @@ class JavaRunner:
     def start(self) -> None:
         self._ensure().start()
 
-    def run(self, calls: list[str]) -> list[JavaResult]:
-        """One :class:`JavaResult` per extracted call, in order."""
+    def run(self, calls: list[str], responders: list[Any] | None = None) -> list[JavaResult]:
+        """One :class:`JavaResult` per extracted call, in order; ``responders`` (one per call, or None):
+        who answers each program's requests (the JVM runs to its end; its result holds the exchanges)."""
         if not calls:
             return []
         supervisor = self._ensure()
@@ -260,8 +262,12 @@ class JavaRunner:
             classpath = ":".join([*map(str, self.base_classpath()), str(directory)])
             jobs.append({"dir": str(directory), "main": [f"{package}.Main"], "classpath": classpath})
             where.append(i)
-        for i, answer in zip(where, supervisor.run(jobs) if jobs else []):
+        from wapii_core.sandbox.dialogue import dialogues
+
+        talks = dialogues([responders[i] for i in where] if responders is not None else None, len(jobs))
+        for i, answer, talk in zip(where, supervisor.run(jobs, talks) if jobs else [], talks):
             results[i] = _result(answer)
+            results[i].exchanges = talk.exchanges if talk is not None else None
             self.cpu_s["jvm"] += results[i].cpu_s
         shutil.rmtree(batch, ignore_errors=True)
         return [r if r is not None else JavaResult(error="runtime_error", detail="not run") for r in results]

@@ -3,7 +3,10 @@
 Protocol (:mod:`wapii_core.sandbox.supervisor`): one ``init`` line ``{"java": [argv prefix],
 "read": [paths], "run": [paths], "limits": {RLIMIT: value}, "landlock": bool}``, then
 ``{"ready": true}``; each job ``{"id", "timeout_ms", "dir", "classpath", "main": [main class, arguments]}`` is answered
-``{"id", "wire": base64 | "", "requests": n, "error"?, "detail"?, "exit"?}``.
+``{"id", "wire": base64 | "", "requests": n, "error"?, "detail"?, "exit"?}``. A job with ``"answers": true``
+runs to the JVM's end: each whole request is relayed to the supervisor (``{"id", "sent": base64}``) and
+the supervisor's answer (``{"id", "reply": base64}``) is the response the library reads on that
+connection (:mod:`wapii_core.sandbox.forked`'s protocol; ``{"id", "end": detail}`` ends the job).
 
 The worker listens on a loopback port of its sandbox (bubblewrap's network namespace holds nothing
 else) and hands it to each JVM as its HTTP and HTTPS proxy; the recorder (:mod:`.recorder`) reads
@@ -32,6 +35,11 @@ import time
 from typing import Any
 
 from wapii_core.jvm.recorder import MAX_CONNECTIONS, Connection, Refused
+from wapii_core.sandbox.forked import STDIN
+
+ANSWERED_CONNECTIONS = 80
+"""Connections an answered program may open (each answer closes its connection; the supervisor's
+dialogue bounds the requests, :data:`wapii_core.sandbox.dialogue.MAX_EXCHANGES`)."""
 
 OUTPUT_TAIL = 2000
 """Characters of a JVM's output kept for an error's detail."""
@@ -186,26 +194,36 @@ class Worker:
         answer: dict[str, Any] = {}
         out = process.stdout
         assert out is not None
+        answered = job.get("answers") is True
+        waiting: list[Connection] = []  # answered: the connections whose request awaits its answer, in order
+        ended: list[str] = []
         try:
-            while True:
+            while not ended:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     answer = {"error": "timeout"}
                     break
+                if answered and STDIN.buffer.find(b"\n") >= 0:
+                    self._replies(job["id"], waiting, connections, ended)
+                    continue
                 watched: list[Any] = [self.listener, *connections] + ([out] if out is not None else [])
+                watched += [STDIN.fd] if answered and not STDIN.closed else []
                 ready, _, _ = select.select(watched, [], [], remaining if out is not None else min(remaining, 0.02))
                 for item in ready:
-                    if item is self.listener:
+                    if item == STDIN.fd:
+                        STDIN.fill()
+                        self._replies(job["id"], waiting, connections, ended)
+                    elif item is self.listener:
                         try:
                             sock, _ = self.listener.accept()
                         except OSError:
                             continue
                         opened += 1
-                        if opened > MAX_CONNECTIONS:
+                        if opened > (ANSWERED_CONNECTIONS if answered else MAX_CONNECTIONS):
                             sock.close()
                             continue
                         sock.setblocking(False)
-                        connections.append(Connection(sock))
+                        connections.append(Connection(sock, answered=answered))
                     elif item is out:
                         chunk = os.read(out.fileno(), 65536)
                         if not chunk:
@@ -213,7 +231,7 @@ class Worker:
                         else:
                             output += chunk
                             del output[: max(0, len(output) - 4 * OUTPUT_TAIL)]
-                    else:
+                    elif item in connections:  # (not one an answer just closed)
                         try:
                             message = item.readable()
                         except (Refused, OSError) as exc:
@@ -223,7 +241,10 @@ class Worker:
                             continue
                         if message is not None:
                             requests.append(message)
-                if requests and not job.get("wait_exit"):
+                            if answered:
+                                _send({"id": job["id"], "sent": base64.b64encode(message).decode("ascii")})
+                                waiting.append(item)
+                if requests and not job.get("wait_exit") and not answered:
                     break
                 if out is None:
                     _reap(process, os.WNOHANG)
@@ -234,9 +255,11 @@ class Worker:
             process.stdout.close()
             for connection in connections:
                 connection.close()
+        tail = _summary(output.decode("utf-8", errors="replace"))
+        if answered:
+            return self._answered(requests, answer, ended, process.returncode, tail, cpu)
         if requests:
             return {"wire": base64.b64encode(requests[0]).decode("ascii"), "requests": len(requests), "cpu_s": cpu}
-        tail = _summary(output.decode("utf-8", errors="replace"))
         if answer:
             return {**answer, "wire": "", "requests": 0, "detail": tail, "cpu_s": cpu}
         code = process.returncode
@@ -250,15 +273,60 @@ class Worker:
         return {"error": "runtime_error", "detail": detail, "exit": code, "wire": "", "requests": 0, "cpu_s": cpu}
 
 
+    @staticmethod
+    def _replies(job_id: Any, waiting: list[Connection], connections: list[Connection], ended: list[str]) -> None:
+        """Takes the supervisor's lines for the job: each answer goes to the oldest waiting connection."""
+        while (line := STDIN.pending()) is not None:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(message, dict) or message.get("id") != job_id:
+                continue
+            if isinstance(message.get("end"), str):
+                ended.append(message["end"])
+            elif isinstance(message.get("reply"), str) and waiting:
+                connection = waiting.pop(0)
+                try:
+                    connection.answer(base64.b64decode(message["reply"]))
+                except OSError:
+                    pass
+                connection.close()
+                if connection in connections:
+                    connections.remove(connection)
+
+    @staticmethod
+    def _answered(requests: list[bytes], answer: dict[str, Any], ended: list[str], code: int | None, tail: str,
+                  cpu: float) -> dict[str, Any]:
+        """An answered job's answer: every request it sent, and whether the program ran to a clean end."""
+        wire = base64.b64encode(b"".join(requests)).decode("ascii")
+        if ended:
+            return {"error": "runtime_error", "detail": ended[0], "wire": wire, "requests": len(requests), "cpu_s": cpu}
+        if answer:
+            return {**answer, "wire": wire, "requests": len(requests), "detail": tail, "cpu_s": cpu}
+        if code != 0:
+            detail = tail or (f"killed by signal {-code}" if code is not None and code < 0 else f"exit status {code}")
+            return {"error": "runtime_error", "detail": detail, "exit": code, "wire": wire, "requests": len(requests),
+                    "cpu_s": cpu}
+        if not requests:
+            return {"error": "no_request", "detail": "the program ended without issuing a request", "wire": "",
+                    "requests": 0, "cpu_s": cpu}
+        return {"wire": wire, "requests": len(requests), "cpu_s": cpu}
+
+
 def main() -> None:
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-    config = {**json.loads(sys.stdin.readline()), "reaper": True}
+    config = {**json.loads(STDIN.readline() or b"{}"), "reaper": True}
     worker = Worker(config)
     _send({"ready": True, "port": worker.port, "pid": os.getpid()})
-    for line in sys.stdin:
+    while (line := STDIN.readline()) is not None:
+        if not line.strip():
+            continue
         job = json.loads(line)
+        if "reply" in job or "end" in job:  # an answer for a job that has already ended
+            continue
         try:
             answer = worker.job(job)
         except Exception as exc:  # noqa: BLE001 - the worker must answer every job

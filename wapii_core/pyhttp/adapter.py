@@ -57,7 +57,7 @@ class PythonAdapterBase(ClosedOnExit):
     def capabilities(self) -> AdapterCapabilities:
         """Python, the library's module, captured on the wire; constrained where the subclass has a
         ``constraint``; the statements after the call still run (not a single call)."""
-        return AdapterCapabilities(language="python", library=self.library.module, wire_capture=True,
+        return AdapterCapabilities(language="python", library=self.library.module, wire_capture=True, answers=True,
                                    constrained=callable(getattr(type(self), "constraint", None)))
 
     def extract(self, code: str) -> Extraction:
@@ -79,12 +79,16 @@ class PythonAdapterBase(ClosedOnExit):
         here again); a :meth:`close` before the start is under way cancels it."""
         self._pool.start_in_background()
 
-    def execute(self, calls: list[str]) -> list[Capture]:
-        """Runs each extracted call in its own sandboxed process; one Capture per call, in order."""
+    def execute(self, calls: list[str], responders: list[Any] | None = None) -> list[Capture]:
+        """Runs each extracted call in its own sandboxed process; one Capture per call, in order.
+        ``responders`` (one per call, or None): who answers each program's requests; an answered
+        program runs to its end and its Capture holds every exchange (the first request is judged)."""
         if not calls:
             return []
+        pool = self._pool.get()
+        results = pool.run(list(calls), responders) if responders is not None else pool.run(list(calls))
         return [python_capture(result, call).model_copy(update={"execution_s": result.elapsed_s})
-                for result, call in zip(self._pool.get().run(list(calls)), calls)]
+                for result, call in zip(results, calls)]
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         """The neutral config of a captured request (see :mod:`wapii_core.pyhttp.normalise`)."""

@@ -23,6 +23,10 @@ def python_capture(result: Any, call: str) -> Capture:
     (:mod:`wapii_core.pyhttp.source_query`): the snippet's own answer can make it fail, never change what
     it is judged on.
     """
+    return _judged(result, call).model_copy(update={"exchanges": getattr(result, "exchanges", None)})
+
+
+def _judged(result: Any, call: str) -> Capture:
     if not result.ok:
         if result.error == "no_request":
             return Capture(error="no_request", detail=result.detail)

@@ -1,6 +1,7 @@
 """One sample and draw of a run, told on the terminal (``wapii show``): the task, the prompt, the program
-with the judged call marked, the expected request beside the captured one as a diff, and every
-verdict with its reason, all read from the run record (:mod:`wapii_core.store.record`).
+with the judged call marked, the expected request beside the captured one as a diff, every verdict
+with its reason, and, where a responder answered the program, every exchange in order, all read
+from the run record (:mod:`wapii_core.store.record`).
 """
 
 from __future__ import annotations
@@ -89,6 +90,39 @@ def program_text(code: str, span: tuple[int, int] | None) -> Text:
         text.append("\n")
         offset = end
     return text
+
+
+EXCHANGE_BODY = 300
+"""Characters of each body an exchange shows."""
+
+
+def _inert(text: str, limit: int | None = None) -> str:
+    """``text`` on one line, made inert (:func:`~wapii_core.base.text.visible`), cut to ``limit``."""
+    shown = visible(text)
+    return shown if limit is None or len(shown) <= limit else shown[:limit] + f"... ({len(text)} characters)"
+
+
+def _body(message: Any) -> str:
+    if message.body is not None:
+        cut = " (cut)" if message.size > len(message.body.encode("utf-8", "surrogatepass")) else ""
+        return _inert(message.body, EXCHANGE_BODY) + cut
+    if message.body_base64 is not None:
+        return f"({message.size} bytes, not UTF-8)"
+    return "(no body)"
+
+
+def exchange_lines(exchanges: list[Any]) -> Text:
+    """Each exchange: the request line, its body, the answer's status, note and body."""
+    text = Text()
+    for number, exchange in enumerate(exchanges, 1):
+        text.append(f"  {number}. {_inert(exchange.method)} {_inert(exchange.url)}\n", style="bold")
+        text.append(f"       sent:     {_body(exchange.request)}\n")
+        text.append(f"       answered: {exchange.status}", style="green" if exchange.status < 400 else "red")
+        if exchange.note:
+            text.append(f" ({_inert(exchange.note, 120)})", style="dim")
+        text.append(f" {_body(exchange.response)}\n")
+    return text
+
 
 
 def judged_view(request: dict[str, Any] | None, mode: str | None = None,
@@ -241,6 +275,10 @@ def render(story: SampleStory, whole_prompt: bool = False) -> Group:
         if result is not None and result.timings is not None and result.timings.execution_s is not None:
             timings.append(f"executed in {result.timings.execution_s:.3f} s")
         parts.append(Text(f"finish reason {visible(gen.finish_reason)}" + "".join(f"; {t}" for t in timings), style="dim"))
+
+    if result is not None and result.exchanges is not None:
+        parts.append(_heading(f"Exchanges ({len(result.exchanges)}: every request and its answer, in order)"))
+        parts.append(exchange_lines(result.exchanges) if result.exchanges else Text("  (no request was answered)"))
 
     if result is not None:
         parts.append(_heading("Expected vs captured request"))

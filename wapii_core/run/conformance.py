@@ -12,7 +12,10 @@
   (``wapii run --backend replay``), every sample's verdict compared;
 - **hostile** (:class:`HostileProgram`): programs of the adapter's language that try to escape, forge
   their capture or harm the processes around them, each followed by the oracle's program for one
-  task: each must end as its ``expect`` says, and every program after one judged ``correct``.
+  task: each must end as its ``expect`` says, and every program after one judged ``correct``;
+- **exchanges** (:class:`ExchangeProgram`, adapters whose ``capabilities.answers`` is set): a program
+  that creates an object (``POST``) and reads it back by the identifier the answer gave (``GET``),
+  answered by a :class:`CreateReadResponder`, must run to its end with both exchanges recorded.
 
 The datasets and corpora are the caller's (the demo dataset by default); a report lists every check
 and the first few samples of each that failed.
@@ -125,6 +128,88 @@ class HostileProgram:
     expect: str
     sample: str | None = None  # the task it is judged on (default: the benign task)
     forge: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class ExchangeProgram:
+    """A program in the adapter's language that sends ``POST {base}/projects`` with the JSON body
+    ``{"data": {"name": "Apollo"}}``, reads ``data.gid`` from the answer's JSON body, sends
+    ``GET {base}/projects/<gid>`` and reads ``data.name`` from that answer, failing (an exception, a
+    failure exit) when it is not ``Apollo``; ``{base}`` in ``code`` is replaced by the responder's base URL."""
+
+    name: str
+    code: str
+
+
+class CreateReadResponder:
+    """A small, real :class:`~wapii_core.mock.exchange.Responder` for the exchange check: ``POST`` to a
+    collection stores the request's JSON body's ``data`` object under a new identifier (``gid``, a
+    string of digits that starts with ``prefix``, so a program cannot guess it) and answers ``201``
+    ``{"data": {"gid": ..., **data}}``; ``GET`` of ``<collection>/<gid>`` answers ``200`` with what was
+    stored, or ``404``; anything else ``405``. Every answer is JSON."""
+
+    def __init__(self, prefix: str = "1207") -> None:
+        self.prefix = prefix
+        self.store: dict[str, dict[str, Any]] = {}
+        self.created = 0
+
+    def answer(self, request: Any) -> Any:
+        from urllib.parse import urlsplit
+
+        from wapii_core.mock.exchange import MockResponse
+
+        def reply(status: int, body: Any, note: str) -> MockResponse:
+            return MockResponse(status, (("Content-Type", "application/json"),), json.dumps(body).encode(), note)
+
+        path = urlsplit(request.url).path.rstrip("/")
+        if request.method == "POST":
+            try:
+                data = json.loads(request.body or b"{}").get("data", {})
+            except (ValueError, AttributeError):
+                return reply(400, {"errors": [{"message": "the body is not a JSON object"}]}, "400: not JSON")
+            self.created += 1
+            gid = f"{self.prefix}{self.created}"
+            self.store[gid] = {"gid": gid, **(data if isinstance(data, dict) else {})}
+            return reply(201, {"data": self.store[gid]}, f"created {path}/{gid}")
+        if request.method == "GET":
+            gid = path.rsplit("/", 1)[-1]
+            if gid in self.store:
+                return reply(200, {"data": self.store[gid]}, f"read {path}")
+            return reply(404, {"errors": [{"message": f"{gid} is unknown"}]}, f"404: {gid} unknown")
+        return reply(405, {"errors": [{"message": f"{request.method} is not allowed"}]}, "405")
+
+
+EXCHANGE_BASE = "https://app.example.com/api/1.0"
+"""The base URL an :class:`ExchangeProgram` talks to (answered by the responder, never the network)."""
+
+
+def exchange_problems(capture: Capture, prefix: str) -> list[str]:
+    """What is wrong with an :class:`ExchangeProgram`'s capture (empty: it conforms)."""
+    if capture.error is not None:
+        return [f"the program did not run to its end: {capture.error}: {capture.detail}"]
+    seen = capture.exchanges or []
+    got = [f"{x.method} {x.url} -> {x.status}" for x in seen]
+    gid = f"{prefix}1"
+    wanted = [f"POST {EXCHANGE_BASE}/projects -> 201", f"GET {EXCHANGE_BASE}/projects/{gid} -> 200"]
+    problems = [] if got == wanted else [f"the record holds {got}, not {wanted}"]
+    if seen and json.loads(seen[0].response.body or "null") != {"data": {"gid": gid, "name": "Apollo"}}:
+        problems.append(f"the first answer recorded is {seen[0].response.body!r}")
+    return problems
+
+
+def exchange_check(adapter: Adapter, programs: Sequence[ExchangeProgram], prefix: str = "1207") -> CheckOutcome:
+    """Each program run with its own :class:`CreateReadResponder` (``prefix``: what its identifiers
+    start with): it must end without error, and its capture hold both exchanges with the answers."""
+    if not adapter.capabilities.answers:
+        return CheckOutcome(kind="exchanges", subject=adapter.name, total=len(programs), passed=0,
+                            failures=[f"{adapter.name} does not declare capabilities.answers"])
+    codes = [program.code.replace("{base}", EXCHANGE_BASE) for program in programs]
+    captures = adapter.execute(codes, [CreateReadResponder(prefix) for _ in programs])  # type: ignore[call-arg]
+    failing = {program.name: problems for program, capture in zip(programs, captures)
+               if (problems := exchange_problems(capture, prefix))}
+    failures = [f"{name}: {problem}" for name, problems in failing.items() for problem in problems]
+    return CheckOutcome(kind="exchanges", subject=adapter.name, total=len(programs),
+                        passed=len(programs) - len(failing), failures=failures[:SHOWN])
 
 
 @dataclass

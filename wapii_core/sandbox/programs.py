@@ -80,6 +80,9 @@ class ProgramResult:
     wire: bytes = b""
     output: bytes = b""
     elapsed_s: float | None = None
+    exchanges: list[Any] | None = None
+    """The program's requests and its responder's answers, in order, when :meth:`ProgramPool.run` was
+    given a responder for it; else None."""
 
     def output_tail(self, limit: int = 300) -> str:
         """The last non-empty line of the program's output (a panic's message, a compiler's error), cut to ``limit``."""
@@ -198,10 +201,18 @@ class ProgramPool:
         """Starts the workers in the background (optional: :meth:`run` starts what is missing)."""
         self._supervisor.start()
 
-    def run(self, argvs: list[list[str]]) -> list[ProgramResult]:
-        """One :class:`ProgramResult` per argv, in order."""
-        answers = self._supervisor.run([{"argv": [str(part) for part in argv]} for argv in argvs])
-        return [checked_result(answer) for answer in answers]
+    def run(self, argvs: list[list[str]], responders: list[Any] | None = None) -> list[ProgramResult]:
+        """One :class:`ProgramResult` per argv, in order. ``responders`` (one per argv, or None): who
+        answers each program's requests (it reads them from descriptor 4, named by ``$WAPII_REPLIES``);
+        an answered program's result holds its exchanges."""
+        from dataclasses import replace
+
+        from wapii_core.sandbox.dialogue import dialogues
+
+        talks = dialogues(responders, len(argvs))
+        answers = self._supervisor.run([{"argv": [str(part) for part in argv]} for argv in argvs], talks)
+        return [replace(checked_result(answer), exchanges=talk.exchanges if talk is not None else None)
+                for answer, talk in zip(answers, talks)]
 
     def close(self) -> None:
         """Stops the workers (they start again on the next :meth:`run`)."""

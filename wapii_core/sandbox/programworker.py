@@ -24,18 +24,20 @@ from __future__ import annotations
 import base64
 import json
 import os
-import select
 import signal
 import sys
 import time
 from typing import Any
 
-from wapii_core.sandbox.forked import Forked, not_dumpable, prctl, serve
+from wapii_core.sandbox.forked import Forked, not_dumpable, prctl, serve, wait_readable
 from wapii_core.sandbox.limits import apply_limits
 from wapii_core.sandbox.wire_capture import MAX_WIRE_BYTES
 
 WIRE_FD = 3
 """The descriptor a program writes its requests to."""
+REPLY_FD = 4
+"""The descriptor an answered program reads its answers from (:mod:`.forked`'s relay); its number is
+in the program's environment as ``WAPII_REPLIES`` only when its requests are answered."""
 PR_SET_CHILD_SUBREAPER = 36
 SWEEP_ROUNDS = 200
 """Kill-and-reap rounds after a job at most (a fork bomb's children are re-parented as their parents die)."""
@@ -83,12 +85,12 @@ class Job(Forked):
     """One program process; ``out`` is its output pipe (standard output and error), of which the first
     ``max_output`` bytes are kept."""
 
-    def __init__(self, argv: list[str], config: dict[str, Any]) -> None:
+    def __init__(self, argv: list[str], config: dict[str, Any], job_id: Any = None) -> None:
         self.began = time.monotonic()
         self.max_output = int(config.get("max_output", 65536))
         self.output = bytearray()
         self.status: int | None = None
-        super().__init__(lambda out_w, wire_w: _child(argv, out_w, wire_w, config))
+        super().__init__(lambda out_w, wire_w, reply_r: _child(argv, out_w, wire_w, config, reply_r), job_id)
 
     def keep(self, chunk: bytes) -> None:
         if len(self.output) < self.max_output:
@@ -100,10 +102,12 @@ class Job(Forked):
         try:
             fds = [self.out, self.wire, pidfd]
             while not self.overflow:
+                if self.relay is not None and self.relay.ended is not None:
+                    return False
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     return False
-                ready, _, _ = select.select(fds, [], [], remaining)
+                ready = wait_readable(fds, self.relay, remaining)
                 for fd in ready:
                     if fd == pidfd:
                         _, self.status = os.waitpid(self.pid, 0)
@@ -131,30 +135,42 @@ class Job(Forked):
             while not self.overflow and self._read(fd):
                 pass
             os.close(fd)
+        if self.relay is not None:
+            self.relay.close()
 
 
-def _child(argv: list[str], out_w: int, wire_w: int, config: dict[str, Any]) -> None:  # pragma: no cover
+def _child(argv: list[str], out_w: int, wire_w: int, config: dict[str, Any],
+           reply_r: int | None = None) -> None:  # pragma: no cover
     try:
         os.setsid()
+        import fcntl
+
+        replies = fcntl.fcntl(reply_r, fcntl.F_DUPFD, 10) if reply_r is not None else None  # clear of 0-4
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.dup2(out_w, 1)
         os.dup2(out_w, 2)
         os.dup2(wire_w, WIRE_FD)
         os.set_inheritable(WIRE_FD, True)  # dup2 onto itself keeps close-on-exec
+        last = WIRE_FD
+        env = config["env"]
+        if replies is not None:
+            os.dup2(replies, REPLY_FD)
+            os.set_inheritable(REPLY_FD, True)
+            last, env = REPLY_FD, {**env, "WAPII_REPLIES": str(REPLY_FD)}
         ruleset = config.get("landlock_ruleset")
         top = os.sysconf("SC_OPEN_MAX") if os.sysconf("SC_OPEN_MAX") > 0 else 65536
         keep = ruleset.fd if ruleset is not None and ruleset.fd is not None else None
-        if keep is not None and keep > WIRE_FD:
-            os.closerange(WIRE_FD + 1, keep)
+        if keep is not None and keep > last:
+            os.closerange(last + 1, keep)
             os.closerange(keep + 1, top)
         else:
-            os.closerange(WIRE_FD + 1, top)
+            os.closerange(last + 1, top)
         apply_limits({int(kind): value for kind, value in config["child_limits"].items()})
         if ruleset is not None:
             ruleset.restrict()  # closes its descriptor: the program never holds it
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
-        os.execve(argv[0], argv, config["env"])
+        os.execve(argv[0], argv, env)
     except BaseException as exc:  # noqa: BLE001 - told through the output pipe
         try:
             os.write(2, f"wapii: the program could not be started: {exc}\n".encode())
@@ -179,13 +195,14 @@ def describe(status: int | None) -> tuple[bool, int | None, str | None, str | No
     return False, None, "worker_died", f"the program was killed by {name}"
 
 
-def run_job(argv: list[str], timeout: float, config: dict[str, Any]) -> dict[str, Any]:
-    """One job's answer (see the module's docstring)."""
+def run_job(argv: list[str], timeout: float, config: dict[str, Any], job_id: Any = None) -> dict[str, Any]:
+    """One job's answer (see the module's docstring); ``job_id`` given: its requests are answered
+    through the supervisor (:class:`~.forked.Relay`, on :data:`REPLY_FD`)."""
     if not argv or not os.path.isabs(argv[0]):
         return {"ok": False, "exit_code": None, "error": "runtime_error", "detail": "argv[0] is not an absolute path",
                 "wire": "", "output": ""}
     try:
-        job = Job(argv, config)
+        job = Job(argv, config, job_id)
     except OSError as exc:
         return {"ok": False, "exit_code": None, "error": "runtime_error", "wire": "", "output": "",
                 "detail": f"the sandbox could not start a process for this program: {exc.strerror or exc} "
@@ -197,6 +214,9 @@ def run_job(argv: list[str], timeout: float, config: dict[str, Any]) -> dict[str
         return {"ok": False, "exit_code": None, "error": "runtime_error", "wire": "", "output": output,
                 "detail": f"the program sent more than {MAX_WIRE_BYTES} bytes"}
     wire = base64.b64encode(bytes(job.sent)).decode("ascii")
+    if job.relay is not None and job.relay.ended is not None:
+        return {"ok": False, "exit_code": None, "error": "runtime_error", "detail": job.relay.ended, "wire": wire,
+                "output": output}
     if not finished:
         return {"ok": False, "exit_code": None, "error": "timeout", "detail": f"timeout after {timeout:g} s",
                 "wire": wire, "output": output}
@@ -221,7 +241,8 @@ def main() -> None:
     not_dumpable()
 
     serve({"ready": True, "pid": os.getpid()},
-          lambda job, timeout: run_job([str(part) for part in job.get("argv") or []], timeout, config))
+          lambda job, timeout: run_job([str(part) for part in job.get("argv") or []], timeout, config,
+                                       job["id"] if job.get("answers") is True else None))
 
 if __name__ == "__main__":
     main()

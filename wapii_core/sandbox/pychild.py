@@ -103,12 +103,14 @@ def _hide_streams(keep: set[int]) -> None:
 
 
 def child_main(code: str, answers_fd: int, wire_fd: int, harness: Callable[[str], Any],
-               config: dict[str, Any]) -> None:
-    """The body of a forked snippet process: runs ``code`` once and exits; never returns."""
+               config: dict[str, Any], reply_fd: int | None = None) -> None:
+    """The body of a forked snippet process: runs ``code`` once and exits; never returns. ``reply_fd``:
+    the channel its requests' answers come back on (None: nothing answers them)."""
     status = 0
     try:
         ruleset = config.get("landlock_ruleset")
-        _hide_streams({answers_fd, wire_fd} | ({ruleset.fd} if ruleset is not None and ruleset.fd is not None else set()))
+        keep = {answers_fd, wire_fd} | ({reply_fd} if reply_fd is not None else set())
+        _hide_streams(keep | ({ruleset.fd} if ruleset is not None and ruleset.fd is not None else set()))
         apply_limits({int(kind): value for kind, value in config["child_limits"].items()})
         sys.dont_write_bytecode = True
         auditor = Auditor(config["read_roots"], config.get("hidden", ()))
@@ -116,7 +118,7 @@ def child_main(code: str, answers_fd: int, wire_fd: int, harness: Callable[[str]
             ruleset.restrict()  # before seccomp, whose filter need not allow it
         if config["seccomp"]:
             seccomp.install()
-        wire_capture.attach(wire_fd)
+        wire_capture.attach(wire_fd, reply_fd)
         answer = run_job(harness, code, auditor)
         _write_all(answers_fd, encode_answer(answer))
     except BaseException:  # noqa: BLE001 - the parent reports a dead process

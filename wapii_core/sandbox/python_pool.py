@@ -67,6 +67,9 @@ class SnippetResult:
     detail: str | None = None
     wire: bytes = b""
     elapsed_s: float | None = None  # seconds the snippet took, as the supervisor measured it
+    exchanges: list[Any] | None = None
+    """The snippet's requests and its responder's answers (:class:`~wapii_core.base.model.Exchange`), in
+    order, when :meth:`PythonPool.run` was given a responder for it; else None."""
 
 
 def _text(text: str) -> str:
@@ -207,10 +210,16 @@ class PythonPool(ClosedOnExit):
         """Starts the workers in the background (optional: :meth:`run` starts what is missing)."""
         self._supervisor.start()
 
-    def run(self, snippets: list[str]) -> list[SnippetResult]:
-        """One :class:`SnippetResult` per snippet, in order."""
-        answers = self._supervisor.run([{"code": code} for code in snippets])
-        return [_timed(answer) for answer in answers]
+    def run(self, snippets: list[str], responders: list[Any] | None = None) -> list[SnippetResult]:
+        """One :class:`SnippetResult` per snippet, in order. ``responders`` (one per snippet, or None):
+        who answers each snippet's requests (:func:`~.dialogue.dialogues`); an answered snippet runs to
+        its end and its result holds the exchanges."""
+        from wapii_core.sandbox.dialogue import dialogues
+
+        talks = dialogues(responders, len(snippets))
+        answers = self._supervisor.run([{"code": code} for code in snippets], talks)
+        return [replace(_timed(answer), exchanges=talk.exchanges if talk is not None else None)
+                for answer, talk in zip(answers, talks)]
 
     def close(self) -> None:
         """Stops the workers (they start again on the next :meth:`run`)."""

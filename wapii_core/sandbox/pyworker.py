@@ -7,7 +7,8 @@ configuration (``sys_path``, ``preload``, ``harness``, ``warmup``, ``read_roots`
 adapter's ``warmup`` snippets (so that what libraries initialise lazily is done once, before any
 fork), makes itself non-dumpable (a process of the same user cannot read its memory), writes
 ``{"ready": true, ...}``, and then answers each job ``{"id", "timeout_ms", "code"}`` with
-``{"id", "ok", "value", "error", "detail", "wire"}``.
+``{"id", "ok", "value", "error", "detail", "wire"}``. A job with ``"answers": true`` has its
+requests answered through the supervisor (:mod:`.forked`'s relay, :mod:`.dialogue`) and runs to its end.
 
 The parent never runs snippet code. For each job it forks a fresh child (:mod:`.pychild`) holding
 the snippet, reads the child's answer and, at the same time, every byte the child sends down its
@@ -29,7 +30,6 @@ import importlib
 import json
 import os
 import resource
-import select
 import signal
 import sys
 import threading
@@ -39,7 +39,7 @@ from typing import Any
 
 from wapii_core.base.jsonwalk import deeper_than
 from wapii_core.sandbox import seccomp
-from wapii_core.sandbox.forked import Forked, not_dumpable, serve
+from wapii_core.sandbox.forked import Forked, not_dumpable, serve, wait_readable
 from wapii_core.sandbox.pychild import MAX_ANSWER, MAX_ANSWER_DEPTH, child_main
 from wapii_core.sandbox.wire_capture import MAX_WIRE_BYTES
 
@@ -58,8 +58,9 @@ def resolve(spec: str) -> Callable[[str], Any]:
 class Child(Forked):
     """One forked snippet process running one snippet; ``out`` is its answer pipe."""
 
-    def __init__(self, code: str, harness: Callable[[str], Any], config: dict[str, Any]) -> None:
-        super().__init__(lambda answers_w, wire_w: child_main(code, answers_w, wire_w, harness, config))
+    def __init__(self, code: str, harness: Callable[[str], Any], config: dict[str, Any], job_id: Any = None) -> None:
+        super().__init__(lambda answers_w, wire_w, reply_r: child_main(code, answers_w, wire_w, harness, config,
+                                                                       reply_r), job_id)
         self.answer = b""
 
     def keep(self, chunk: bytes) -> None:
@@ -72,10 +73,12 @@ class Child(Forked):
         while b"\n" not in self.answer:
             if self.overflow or len(self.answer) > MAX_ANSWER + 4096:
                 return None
+            if self.relay is not None and self.relay.ended is not None:
+                return None
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 return None
-            ready, _, _ = select.select(open_fds, [], [], remaining)
+            ready = wait_readable(open_fds, self.relay, remaining)
             for fd in ready:
                 if not self._read(fd):
                     open_fds.remove(fd)
@@ -94,6 +97,8 @@ class Child(Forked):
             pass
         for fd in (self.out, self.wire):
             os.close(fd)
+        if self.relay is not None:
+            self.relay.close()
         return status
 
 
@@ -129,17 +134,18 @@ class Parent:
         self.config = config
         self.settings = process_settings()
 
-    def run(self, code: str, timeout: float) -> dict[str, Any]:
+    def run(self, code: str, timeout: float, job_id: Any = None) -> dict[str, Any]:
         """``{"ok", "value", "error", "detail", "wire"}``: the child's answer (or why there is none)
         and, base64-encoded, every byte it sent down the wire channel.
 
         A child that changed this process's settings from outside (:func:`process_settings`: a
         lower open-file limit would make the next fork fail, a CPU limit kill this process during a
         later snippet) is ``blocked``, and the answer carries ``"retire": true``: this process
-        must not run another snippet.
+        must not run another snippet. ``job_id`` given: the snippet's requests are answered through
+        the supervisor (:class:`~.forked.Relay`).
         """
         try:
-            child = Child(code, self.harness, self.config)
+            child = Child(code, self.harness, self.config, job_id)
         except OSError as exc:  # EAGAIN: the user's process limit, held by another snippet's threads
             return {"ok": False, "value": None, "error": "runtime_error", "wire": "",
                     "detail": f"the sandbox could not start a process for this snippet: {exc.strerror or exc} "
@@ -155,6 +161,8 @@ class Parent:
 
     def _answer(self, child: Child, line: bytes | None, status: int, timeout: float) -> dict[str, Any]:
         wire = base64.b64encode(bytes(child.sent)).decode("ascii")
+        if child.relay is not None and child.relay.ended is not None:
+            return {"ok": False, "value": None, "error": "runtime_error", "wire": wire, "detail": child.relay.ended}
         if child.overflow:
             return {"ok": False, "value": None, "error": "runtime_error", "wire": "",
                     "detail": f"the snippet sent more than {MAX_WIRE_BYTES} bytes"}
@@ -201,7 +209,7 @@ def main() -> None:
     parent = Parent(harness, config)
 
     serve({"ready": True, "python": sys.version.split()[0], "pid": os.getpid(), "seccomp": config["seccomp"]},
-          lambda job, timeout: parent.run(str(job["code"]), timeout))
+          lambda job, timeout: parent.run(str(job["code"]), timeout, job["id"] if job.get("answers") is True else None))
 
 
 if __name__ == "__main__":

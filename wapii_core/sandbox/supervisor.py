@@ -25,6 +25,7 @@ the supervisor is garbage-collected, or when the interpreter exits.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import queue
@@ -37,11 +38,14 @@ import weakref
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.sandbox import pids
 from wapii_core.sandbox.launch import Plan
+
+if TYPE_CHECKING:
+    from wapii_core.sandbox.dialogue import Dialogue
 
 ELAPSED = "elapsed_s"
 """The key of every answer :meth:`Supervisor.run` returns that holds the seconds the job took, from
@@ -149,16 +153,41 @@ class WorkerProcess:
             if isinstance(message, dict) and wanted(message):
                 return message
 
-    def run(self, job_id: int, job: dict[str, Any], timeout: float, grace: float) -> dict[str, Any]:
-        """Sends one job and returns the worker's answer, or the supervisor's ``timeout`` / ``worker_died``."""
-        line = json.dumps({**job, "id": job_id, "timeout_ms": max(1, round(timeout * 1000))}) + "\n"
+    def _write(self, message: dict[str, Any]) -> bool:
         try:
             assert self.process.stdin is not None
-            self.process.stdin.write(line.encode())
+            self.process.stdin.write(json.dumps(message).encode() + b"\n")
             self.process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
+            return False
+        return True
+
+    def run(self, job_id: int, job: dict[str, Any], timeout: float, grace: float,
+            dialogue: Dialogue | None = None) -> dict[str, Any]:
+        """Sends one job and returns the worker's answer, or the supervisor's ``timeout`` / ``worker_died``.
+
+        ``dialogue``: the job's requests are answered (the job says ``"answers": true``); the bytes the
+        worker relays (``{"id", "sent"}``) are fed to it and its answers written back (``{"id", "reply"}``,
+        or ``{"id", "end"}`` once it answers no more), until the job's answer."""
+        if not self._write({**job, "id": job_id, "timeout_ms": max(1, round(timeout * 1000)),
+                            **({"answers": True} if dialogue is not None else {})}):
             return self.died()
-        answer = self._next(time.monotonic() + timeout + grace, lambda m: m.get("id") == job_id)
+        deadline = time.monotonic() + timeout + grace
+        while True:
+            answer = self._next(deadline, lambda m: m.get("id") == job_id)
+            if answer is None or "sent" not in answer:
+                break
+            if dialogue is None:
+                continue  # relayed bytes of a job nobody answers: the worker's answer holds them too
+            ended = dialogue.ended
+            try:
+                data = base64.b64decode(answer["sent"], validate=True) if isinstance(answer["sent"], str) else b""
+            except ValueError:
+                data = b""
+            for reply in dialogue.feed(data):
+                self._write({"id": job_id, "reply": base64.b64encode(reply).decode("ascii")})
+            if dialogue.ended is not None and ended is None:
+                self._write({"id": job_id, "end": dialogue.ended})
         if answer is not None:
             answer.pop("id", None)
             if answer.pop("retire", False) is True:
@@ -315,7 +344,7 @@ class Supervisor:
                     raise
 
     def _serve(self, index: int, jobs: queue.Queue[int], payloads: list[dict[str, Any]], first_id: int,
-               results: list[dict[str, Any] | None]) -> None:
+               results: list[dict[str, Any] | None], dialogues: list[Dialogue | None]) -> None:
         slot = self._slots[index]
         while True:
             try:
@@ -328,7 +357,8 @@ class Supervisor:
                 jobs.put(position)  # a slot whose worker runs may still take it
                 raise
             began = time.perf_counter()
-            answer = worker.run(first_id + position, payloads[position], self.timeout, self.grace)
+            answer = worker.run(first_id + position, payloads[position], self.timeout, self.grace,
+                                dialogues[position])
             answer[ELAPSED] = time.perf_counter() - began  # the supervisor's measure, whatever the worker wrote
             slot.deaths = slot.deaths + 1 if answer.get("error") == "worker_died" else 0
             results[position] = answer
@@ -361,13 +391,17 @@ class Supervisor:
                 threading.Thread(target=start_one, args=(index,), name=f"wapii-{self.name}-start-{index}",
                                  daemon=True).start()
 
-    def run(self, payloads: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def run(self, payloads: list[dict[str, Any]], dialogues: list[Dialogue | None] | None = None) -> list[dict[str, Any]]:
         """One answer per job, in order (``{"error": "timeout" | "worker_died", "detail"}`` from the supervisor).
+
+        ``dialogues`` (one per job, or None): the jobs whose requests are answered, each by its own
+        :class:`~wapii_core.sandbox.dialogue.Dialogue` (see :meth:`WorkerProcess.run`).
 
         A slot whose worker cannot start gives its job back to the slots whose workers run; a
         :class:`WorkerStartError` is raised only when jobs are left that no worker could take."""
         if not payloads:
             return []
+        talks = list(dialogues) if dialogues is not None else [None] * len(payloads)
         with self._lock:
             slots = min(self.size, len(payloads))
             while len(self._slots) < slots:
@@ -383,7 +417,7 @@ class Supervisor:
 
             def serve(index: int) -> None:
                 try:
-                    self._serve(index, jobs, payloads, first_id, results)
+                    self._serve(index, jobs, payloads, first_id, results, talks)
                 except BaseException as exc:  # noqa: BLE001 - re-raised in the calling thread
                     failures.append(exc)
                     failed.add(index)

@@ -42,13 +42,26 @@ _TOKEN = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _LINE_BREAKING = re.compile(rb"[\r\n\x00]")
 
 _channel: int | None = None
+_replies: int | None = None
+_pending = bytearray()
+"""Bytes read from the reply channel past the end of the last answer."""
+MAX_RESPONSE_BYTES = 1 << 20
+"""Bytes of one answer's body at most (a larger one is the responder's ``500``, see :mod:`.dialogue`)."""
 
 
-def attach(fd: int | None) -> None:
+def attach(fd: int | None, replies: int | None = None) -> None:
     """Makes ``fd`` the channel that :func:`send_request` writes to (None: requests go nowhere, as in a
-    warm-up run outside any snippet)."""
-    global _channel
-    _channel = fd
+    warm-up run outside any snippet) and ``replies`` the one the answers come back on (None: nothing
+    answers; the first-call benchmark stops the program at its first request)."""
+    global _channel, _replies
+    _channel, _replies = fd, replies
+    _pending.clear()
+
+
+def answering() -> bool:
+    """Whether the requests sent are answered (:func:`exchange` returns the answer): the program runs on
+    after its first request, to its end."""
+    return _channel is not None and _replies is not None
 
 
 def _target(url: str) -> bytes:
@@ -139,6 +152,74 @@ def send_request(method: str, url: str, headers: list[tuple[Any, Any]], body: by
     view = memoryview(serialise_request(method, url, headers, body))
     while view:
         view = view[os.write(_channel, view):]
+
+
+@dataclass(frozen=True)
+class WireResponse:
+    """An answer as the snippet reads it from the reply channel: status, reason phrase, headers in
+    order, body (its length is the ``Content-Length`` the supervisor wrote)."""
+
+    status: int
+    reason: str
+    headers: list[tuple[str, str]]
+    body: bytes
+
+
+def _fill() -> bool:
+    assert _replies is not None
+    chunk = os.read(_replies, 1 << 16)
+    if not chunk:
+        return False
+    _pending.extend(chunk)
+    return True
+
+
+def read_response() -> WireResponse:
+    """The next answer on the reply channel (blocks until the supervisor wrote it); ``ConnectionError``
+    when the channel ended (the supervisor ends a program it will answer no more)."""
+    while (end := _pending.find(b"\r\n\r\n")) < 0:
+        if not _fill():
+            raise ConnectionError("the connection was closed without an answer")
+    head = bytes(_pending[:end]).decode("latin-1").split("\r\n")
+    del _pending[:end + 4]
+    version, _, rest = head[0].partition(" ")
+    code, _, reason = rest.partition(" ")
+    headers = [(name, value.strip()) for name, _, value in (line.partition(":") for line in head[1:])]
+    length = next((int(value) for name, value in headers if name.lower() == "content-length"), 0)
+    while len(_pending) < length:
+        if not _fill():
+            raise ConnectionError("the connection was closed inside an answer")
+    body = bytes(_pending[:length])
+    del _pending[:length]
+    return WireResponse(int(code), reason, headers, body)
+
+
+def exchange(method: str, url: str, headers: list[tuple[Any, Any]], body: bytes) -> WireResponse | None:
+    """Sends one request (:func:`send_request`) and returns its answer when the requests are answered
+    (:func:`answering`), else None (the harness then stops the program, as the first-call benchmark does)."""
+    send_request(method, url, headers, body)
+    return read_response() if answering() else None
+
+
+def serialise_response(status: int, headers: Any, body: bytes, reason: str = "") -> bytes:
+    """The HTTP/1.1 message of one answer as :func:`read_response` reads it: a header whose name is no
+    token or whose value would break the line is left out, and the framing is the body's own
+    ``Content-Length``."""
+    from http import HTTPStatus
+
+    try:
+        phrase = reason or HTTPStatus(status).phrase
+    except ValueError:
+        phrase = reason or "Unknown"
+    lines = [b"HTTP/1.1 %d " % status + _LINE_BREAKING.sub(b" ", _latin1(phrase))]
+    for name, value in headers:
+        raw, text = _latin1(name), _value(value)
+        if raw.lower() in (b"content-length", b"transfer-encoding") or not _TOKEN.fullmatch(raw) \
+                or _LINE_BREAKING.search(text):
+            continue
+        lines.append(raw + b": " + text)
+    lines.append(b"Content-Length: %d" % len(body))
+    return b"\r\n".join(lines) + b"\r\n\r\n" + body
 
 
 @dataclass(frozen=True)

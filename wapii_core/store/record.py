@@ -47,9 +47,10 @@ from wapii_core.base.errors import InputError, WapiiError
 from wapii_core.base.model import (MAX_DRAWS, ChatMessage, Generation, GenerationTimings, ResultTimings, SampleResult,
                                    Shard)
 
-RECORD_VERSION = 2
+RECORD_VERSION = 3
 """The version of the run record this wapii writes. 1: before versioning (no per-sample story); 2:
-``record_version``, prompts, expected requests, reasons, resolved endpoints, call spans, timings."""
+``record_version``, prompts, expected requests, reasons, resolved endpoints, call spans, timings; 3:
+``exchanges``, every request a program sent and its responder's answer (null where nothing answered)."""
 
 RUN_FILE = "run.json"
 GENERATIONS_FILE = "generations.jsonl"

@@ -7,9 +7,11 @@ writes the request there as it would to a server (request line, headers in the o
 aiohttp writes them, its automatic ones included, the body as its payload serialises, chunked or
 compressed as the call asked). Those bytes are read back into method, headers and body
 (:func:`parse_sent`), put with the request's absolute URL, and sent down the wire channel
-(:func:`wapii_core.api.send_request`), whose bytes the supervisor judges; then
-:class:`wapii_core.api.RequestIssued` ends the program at its first request. No socket is opened
-and no name is resolved.
+(:func:`wapii_core.api.exchange`), whose bytes the supervisor judges; then, in the first-call
+benchmark, :class:`wapii_core.api.RequestIssued` ends the program at its first request. When the
+sample's responder answers, its answer is written back into the connection as a server's HTTP/1.1
+response (:func:`wapii_core.api.serialise_response`), which aiohttp's own parser reads into the
+response the program gets, and the program runs on. No socket is opened and no name is resolved.
 
 Importing this module (in the worker's pre-loaded parent, before any fork) installs both patches
 once, process-wide; run :func:`run_snippet` only in a process made for running snippets.
@@ -24,7 +26,7 @@ import aiohttp
 from aiohttp import client_reqrep, connector
 from aiohttp.client_proto import ResponseHandler
 
-from wapii_core.api import RequestIssued, run_until_request, send_request
+from wapii_core.api import RequestIssued, exchange, run_until_request, serialise_response
 
 
 class _WireTransport(asyncio.Transport):
@@ -34,6 +36,7 @@ class _WireTransport(asyncio.Transport):
         super().__init__()
         self.data = bytearray()
         self._closing = False
+        self.protocol: Any = None
 
     def write(self, data: Any) -> None:
         self.data += data
@@ -46,10 +49,15 @@ class _WireTransport(asyncio.Transport):
         return self._closing
 
     def close(self) -> None:
+        if not self._closing and self.protocol is not None:  # a socket's close: the protocol learns it
+            try:
+                asyncio.get_running_loop().call_soon(self.protocol.connection_lost, None)
+            except RuntimeError:  # closed outside the loop (collected): nobody waits for it
+                pass
         self._closing = True
 
     def abort(self) -> None:
-        self._closing = True
+        self.close()
 
     def can_write_eof(self) -> bool:
         return False
@@ -110,7 +118,9 @@ async def _connect(self: connector.BaseConnector, req: client_reqrep.ClientReque
                    timeout: Any) -> connector.Connection:
     loop = asyncio.get_running_loop()
     protocol = ResponseHandler(loop)
-    protocol.connection_made(_WireTransport())
+    transport = _WireTransport()
+    transport.protocol = protocol
+    protocol.connection_made(transport)
     return connector.Connection(self, req.connection_key, protocol, loop)
 
 
@@ -118,18 +128,24 @@ _original_send = client_reqrep.ClientRequest.send
 
 
 async def _send(self: client_reqrep.ClientRequest, conn: connector.Connection) -> Any:
-    transport = conn.protocol.transport if conn.protocol is not None else None
+    protocol = conn.protocol
+    transport = protocol.transport if protocol is not None else None
     if not isinstance(transport, _WireTransport):
         return await _original_send(self, conn)
-    await _original_send(self, conn)
+    start = len(transport.data)  # a kept-alive connection holds the earlier requests' bytes
+    response = await _original_send(self, conn)
     writing = self._writer
     if writing is not None:
         await writing  # the body, written by aiohttp's own task
-    method, target, headers, body = parse_sent(bytes(transport.data))
+    method, target, headers, body = parse_sent(bytes(transport.data[start:]))
     url = target if not target.startswith("/") else str(self.url.origin()) + target
-    send_request(method, url, headers, body)
+    answer = exchange(method, url, headers, body)
     _capture.sent += 1
-    raise RequestIssued
+    if answer is None:
+        raise RequestIssued
+    assert protocol is not None
+    protocol.data_received(serialise_response(answer.status, answer.headers, answer.body))
+    return response
 
 
 def _install_patches() -> None:

@@ -29,7 +29,7 @@ class NetHttpGoAdapter:
     name = "nethttp_go"
     default_mode = "wire"
     capabilities = AdapterCapabilities(language="go", library="net/http", single_call=False, constrained=False,
-                                       modes=("wire",), wire_capture=True)
+                                       modes=("wire",), wire_capture=True, answers=True)
 
     def __init__(self, workers: int | None = None, timeout_s: float | None = None) -> None:
         from .toolchain import goroot
@@ -88,8 +88,10 @@ class NetHttpGoAdapter:
         except Exception:  # noqa: BLE001 - execute() meets it again and reports it
             pass
 
-    def execute(self, calls: list[str]) -> list[Capture]:
-        """Compiles the batch, then runs each program in its own sandboxed process; one Capture per call."""
+    def execute(self, calls: list[str], responders: list[Any] | None = None) -> list[Capture]:
+        """Compiles the batch, then runs each program in its own sandboxed process; one Capture per call.
+        ``responders`` (one per call, or None): who answers each program's requests (net/http reads the
+        answers as a server's; the program runs to its end and its Capture holds every exchange)."""
         if not calls:
             return []
         from .build import build_batch
@@ -100,11 +102,14 @@ class NetHttpGoAdapter:
         batch = build_batch(list(calls))
         try:
             runnable = [(i, built.argv) for i, built in enumerate(batch.programs) if built.argv]
-            results = pool.run([argv for _, argv in runnable]) if runnable else []
+            answering = [responders[i] for i, _ in runnable] if responders is not None else None
+            results = (pool.run([argv for _, argv in runnable], answering) if answering is not None
+                       else pool.run([argv for _, argv in runnable])) if runnable else []
             captures: list[Capture] = [Capture(error="runtime_error", detail=f"compile error: {built.error}")
                                        if built.error else Capture() for built in batch.programs]
             for (index, _), result in zip(runnable, results):
-                captures[index] = to_capture(result).model_copy(update={"execution_s": result.elapsed_s})
+                captures[index] = to_capture(result).model_copy(update={"execution_s": result.elapsed_s,
+                                                                        "exchanges": result.exchanges})
             for key, value in batch.timings.items():
                 self.timings[key] = self.timings.get(key, 0.0) + value
             return captures

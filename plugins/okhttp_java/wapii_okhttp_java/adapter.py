@@ -56,7 +56,8 @@ class OkHttpAdapter(JavaAdapterBase):
     program = PROGRAM
     methods = ("newCall",)
     capabilities = AdapterCapabilities(language="java", library="OkHttp", single_call=False, constrained=False,
-                                       modes=("wire",), wire_capture=True, system_packages=(PACKAGE,))
+                                       modes=("wire",), wire_capture=True, answers=True,
+                                       system_packages=(PACKAGE,))
 
     def java_library(self) -> JavaLibrary:
         warmup = resources.files("wapii_okhttp_java").joinpath("Warmup.java").read_text(encoding="utf-8")

@@ -3,12 +3,14 @@ sandboxed worker).
 
 ``run_snippet(code)`` is the function the sandbox's Python worker pool calls in a child process.
 Requests made with ``requests`` are taken at the transport by ``responses``; requests made with
-``httpx`` (module functions, ``Client`` and ``AsyncClient``) by ``respx``. The mock answers nothing:
-it sends the request as the library handed it to its transport (method, URL, headers, body) down
-the wire channel (:func:`wapii_core.api.send_request`), whose bytes the supervisor
-judges, and raises :class:`RequestIssued`, which stops the program at its first request (what the
-program would do with the response never runs, like the code after the call that the reference's
-extraction cut off). A snippet whose code is a coroutine (top-level ``await``, ``async with``) runs
+``httpx`` (module functions, ``Client`` and ``AsyncClient``) by ``respx``. Each sends the request as
+the library handed it to its transport (method, URL, headers, body) down the wire channel
+(:func:`wapii_core.api.exchange`), whose bytes the supervisor judges. In the first-call benchmark
+nothing answers: it raises :class:`RequestIssued`, which stops the program at its first request
+(what the program would do with the response never runs, like the code after the call that the
+reference's extraction cut off). When the sample's responder answers, its answer (status, headers,
+body, read back from the reply channel) becomes the library's response, as a server's would, and
+the program runs on. A snippet whose code is a coroutine (top-level ``await``, ``async with``) runs
 under ``asyncio``. Nothing the snippet's process holds is judged: only those bytes.
 
 Importing this module (in the worker's pre-loaded parent, before any fork) installs one
@@ -30,7 +32,7 @@ import responses
 import respx
 from httpx._transports import default as httpx_transports
 
-from wapii_core.api import RequestIssued, run_until_request, send_request
+from wapii_core.api import RequestIssued, exchange, run_until_request
 
 from .messages import httpx_message, requests_message
 
@@ -81,22 +83,26 @@ class _Mocks:
     def __init__(self) -> None:
         self.sent = 0
         self.requests_mock = responses.RequestsMock(assert_all_requests_are_fired=False)
-        self.requests_mock.add(_AnyRequest("GET", re.compile(".*"), callback=self._on_requests))
+        self.requests_mock.add(_AnyRequest("GET", re.compile(".*"), callback=self._on_requests, content_type=None))
         self.router = respx.mock(assert_all_called=False, assert_all_mocked=True, using="httpx")
         self.router.route().mock(side_effect=self._on_httpx)
         self.requests_mock.start()
         self.router.start()
 
     def _on_requests(self, prepared: requests.PreparedRequest) -> Any:
-        send_request(*requests_message(prepared))
+        answer = exchange(*requests_message(prepared))
         self.sent += 1
-        raise RequestIssued
+        if answer is None:
+            raise RequestIssued
+        return answer.status, answer.headers, answer.body
 
     def _on_httpx(self, request: httpx.Request) -> Any:
         request.read()
-        send_request(*httpx_message(request))
+        answer = exchange(*httpx_message(request))
         self.sent += 1
-        raise RequestIssued
+        if answer is None:
+            raise RequestIssued
+        return httpx.Response(answer.status, headers=answer.headers, content=answer.body)
 
     def begin(self) -> _Mocks:
         """Ready for the next snippet (the mocks' call logs emptied, no request sent yet)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -57,9 +57,11 @@ class NodeAdapterBase(ClosedOnExit):
         """Starts the Node workers in the background (a run calls this first; ``execute`` does not need it)."""
         self._runner.start()
 
-    def execute(self, calls: list[str]) -> list[Capture]:
-        """Runs each extracted call in its own sandboxed context; one Capture per call, in order."""
-        return self._runner.execute(calls)
+    def execute(self, calls: list[str], responders: list[Any] | None = None) -> list[Capture]:
+        """Runs each extracted call in its own sandboxed context; one Capture per call, in order.
+        ``responders`` (one per call, or None): who answers each program's requests, outside the
+        program's realm (the program runs to its end; its Capture holds every exchange)."""
+        return self._runner.execute(calls, responders)
 
     def close(self) -> None:
         """Stops the Node workers (they restart on the next :meth:`execute`)."""

@@ -170,10 +170,11 @@ class NodePool:
         """Starts the workers in the background (optional: :meth:`run` starts what is missing)."""
         self._supervisor.start()
 
-    def run(self, codes: list[str]) -> list[dict[str, Any]]:
-        """One result per snippet, in order (see the class documentation)."""
+    def run(self, codes: list[str], talks: list[Any] | None = None) -> list[dict[str, Any]]:
+        """One result per snippet, in order (see the class documentation); ``talks``: one
+        :class:`~wapii_core.sandbox.dialogue.Dialogue` (or None) per snippet, whose requests it answers."""
         try:
-            return self._supervisor.run([{"code": code, "keep": self.keep} for code in codes])
+            return self._supervisor.run([{"code": code, "keep": self.keep} for code in codes], talks)
         except WapiiError:
             raise
         except OSError as exc:

@@ -53,15 +53,22 @@ class NodeRunner:
         is under way cancels it."""
         self._pool.start_in_background()
 
-    def execute(self, calls: list[str]) -> list[Capture]:
-        """Runs each call in its own sandboxed context; one Capture per call, in order."""
+    def execute(self, calls: list[str], responders: list[Any] | None = None) -> list[Capture]:
+        """Runs each call in its own sandboxed context; one Capture per call, in order. ``responders``
+        (one per call, or None): who answers each program's requests (the program runs to its end
+        and its Capture holds every exchange)."""
         if not calls:
             return []
-        return [self._capture(answer) for answer in self._pool.get().run(list(calls))]
+        from wapii_core.sandbox.dialogue import dialogues
 
-    def _capture(self, answer: Any) -> Capture:
+        talks = dialogues(responders, len(calls))
+        answers = self._pool.get().run(list(calls), talks)
+        return [self._capture(answer, talk) for answer, talk in zip(answers, talks)]
+
+    def _capture(self, answer: Any, talk: Any = None) -> Capture:
         elapsed = answer.pop(ELAPSED, None) if isinstance(answer, dict) else None
-        return to_capture(answer, self.keep, self.schema).model_copy(update={"execution_s": elapsed})
+        return to_capture(answer, self.keep, self.schema).model_copy(
+            update={"execution_s": elapsed, "exchanges": talk.exchanges if talk is not None else None})
 
     def close(self) -> None:
         """Stops the workers (they restart on the next :meth:`execute`)."""

@@ -651,6 +651,15 @@
       : `<p class="muted">No field verdicts (the sample did not run).</p>`;
   }
 
+  function exchangesHtml(record) {
+    // every request the program sent and its responder's answer, in order (only where a responder answered)
+    if (!Array.isArray(record.exchanges)) return "";
+    const body = (m) => m.body != null ? esc(m.body) : m.body_base64 != null ? `<span class="muted">(${esc(m.size)} bytes, not UTF-8)</span>` : '<span class="muted">(no body)</span>';
+    const rows = record.exchanges.map((x, i) => `<tr><td>${i + 1}</td><td>${esc(x.method)} ${esc(x.url)}<pre>${body(x.request)}</pre></td>` +
+      `<td>${esc(x.status)}${x.note ? ` <span class="muted">${esc(x.note)}</span>` : ""}<pre>${body(x.response)}</pre></td></tr>`);
+    return `<h3>Exchanges (${record.exchanges.length})</h3><table class="verdicts" id="exchanges"><thead><tr><th>#</th><th>request</th><th>answer</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
+  }
+
   function timingsHtml(record) {
     const t = Object.assign({}, record.generation_timings || {}, record.timings || {});
     const items = Object.entries(t).filter(([, v]) => v != null);
@@ -700,7 +709,7 @@
       `<h3>Expected (−) vs captured (+) request${expectedNote}</h3><div id="diff">${diffHtml(record)}</div>` +
       `<div class="two"><div><h3>Expected request</h3><pre id="expected">${esc(pretty(record.expected_request) || "(not available)")}</pre></div>` +
       `<div><h3>Captured request</h3><pre id="captured">${esc(pretty(record.request) || "(no request captured)")}</pre></div></div>` +
-      `<h3>Verdicts and reasons</h3>${verdictRows(record)}` +
+      `<h3>Verdicts and reasons</h3>${verdictRows(record)}` + exchangesHtml(record) +
       `<h3>Timings</h3>${timingsHtml(record) || '<p class="muted">Not recorded.</p>'}` +
       `<div class="two"><div><h3>Expected endpoint: ${esc(record.expected_endpoint || "unknown")}</h3>` +
       `${expectedExcerpt ? `<pre class="excerpt"><code class="hljs">${highlight(expectedExcerpt, "json")}</code></pre>` : '<p class="muted">No spec excerpt.</p>'}</div>` +

@@ -17,7 +17,9 @@
  *
  * The request is recorded, and answered with `200` and the body `{}` (`application/json`), in a
  * microtask after `fetch()` returns, as undici sends it after the call (a program that exits
- * synchronously sends nothing). Everything the recording uses was saved when the run began
+ * synchronously sends nothing). When the run's requests are answered (`ask`, see
+ * `realm/session.js`), the `Response` holds the responder's answer instead (status, status text,
+ * headers, body). Everything the recording uses was saved when the run began
  * (`wapii-kit/primordials` and the bindings below), so a program that patches built-ins changes
  * only what it sends, never the record of what was sent: the record holds strings built by this
  * module, read back into the kit's own nodes.
@@ -147,7 +149,7 @@ function inherits(value, prototype) {
   return false;
 }
 
-module.exports = function setUp({ require, record }) {
+module.exports = function setUp({ require, record, ask }) {
   const ForeignSearchParams = require('url').URLSearchParams; // taken now: the program may replace the module's member
 
   /**
@@ -581,7 +583,13 @@ module.exports = function setUp({ require, record }) {
       : { __proto__: null, request: node };
     return PromisePrototypeThen(SavedPromise.resolve(), () => {
       record(captured);
-      return new Response('{}', { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json' } });
+      const answered = ask(captured);
+      if (answered === undefined) {
+        return new Response('{}', { status: 200, statusText: 'OK', headers: { 'content-type': 'application/json' } });
+      }
+      return PromisePrototypeThen(answered, (answer) => new Response(answer.body, {
+        status: answer.status, statusText: answer.statusText, headers: answer.headers,
+      }));
     });
   }
 

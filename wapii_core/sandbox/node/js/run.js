@@ -38,10 +38,13 @@ const STEP = script('__wapii_kit.step()', 'step');
 const THROWN = script(`__wapii_kit.thrown(globalThis.${SLOT})`, 'thrown');
 const REJECTED = script(`__wapii_kit.rejected(globalThis.${SLOT})`, 'rejected');
 const OUTCOME = script('__wapii_kit.outcome()', 'outcome');
-const KIT_SCRIPTS = new Set([PENDING, STEP, THROWN, REJECTED, OUTCOME]);
+const NEXT_ASK = script('__wapii_kit.nextAsk()', 'next-ask');
+const ANSWER = script(`__wapii_kit.answer(globalThis.${SLOT})`, 'answer');
+const KIT_SCRIPTS = new Set([PENDING, STEP, THROWN, REJECTED, OUTCOME, NEXT_ASK, ANSWER]);
 const BROKEN = { error: 'runtime_error', detail: 'uncaught exception: the snippet broke the sandbox kit' };
 const TIMED_OUT = Symbol('timed out');
 const IDLE = -1;
+const WAITING = -3;
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -91,10 +94,14 @@ class Run {
    * @param {string} params JSON for the kit's `begin`: `{keep, facts}`
    * @param {number} timeoutMs wall-time budget of the snippet and everything it schedules
    * @param {string} prelude the library's source put before the snippet (binds what the hook set up)
+   * @param {object|null} channel where the run's requests go and their answers come from (`worker.js`'s
+   *   `Channel`: `send(text) -> error|null`, `next(ms) -> Promise<answer JSON text|null>`, `ended`), or
+   *   null when nothing answers
    */
-  constructor(kit, params, timeoutMs, prelude) {
+  constructor(kit, params, timeoutMs, prelude, channel = null) {
     this.timeoutMs = timeoutMs;
     this.prelude = prelude;
+    this.channel = channel;
     this.sandbox = Object.create(null);
     this.context = vm.createContext(this.sandbox, {
       microtaskMode: 'afterEvaluate',
@@ -154,6 +161,28 @@ class Run {
     return { error: 'timeout', detail: `timeout after ${this.timeoutMs} ms` };
   }
 
+  /**
+   * Sends the requests the run asked since the last flush (`nextAsk()`, which runs no snippet code),
+   * and hands back at once the answers already come: a request that cannot be sent is rejected.
+   */
+  flush() {
+    if (this.channel === null) return undefined;
+    for (;;) {
+      const text = this.untimed(NEXT_ASK);
+      if (typeof text !== 'string' || text === '') break;
+      const refusal = this.channel.send(text);
+      if (refusal !== null) {
+        this.pass(refusal);
+        if (this.timed(ANSWER) === TIMED_OUT) return TIMED_OUT;
+      }
+    }
+    for (let reply = this.channel.take(); reply !== null; reply = this.channel.take()) {
+      this.pass(reply);
+      if (this.timed(ANSWER) === TIMED_OUT) return TIMED_OUT;
+    }
+    return undefined;
+  }
+
   /** Runs `code` after the library's prelude; resolves to `{request, requests}` or `{error, detail}`. */
   async execute(code) {
     let snippet;
@@ -165,8 +194,19 @@ class Run {
     if (this.timed(snippet) === TIMED_OUT) return this.timeout();
     await nextTurn(); // lets the worker observe unhandled rejections of the last evaluation
     while (!this.broken && this.untimed(PENDING) === true) {
+      if (this.flush() === TIMED_OUT) return this.timeout();
       const result = this.timed(STEP);
       if (result === TIMED_OUT) return this.timeout();
+      if (result === WAITING && this.channel !== null) {
+        if (this.flush() === TIMED_OUT) return this.timeout();
+        const reply = await this.channel.next(Math.max(1, this.deadline - Date.now()));
+        if (this.channel.ended !== null) return { error: 'runtime_error', detail: this.channel.ended };
+        if (reply === null) return this.timeout();
+        this.pass(reply);
+        if (this.timed(ANSWER) === TIMED_OUT) return this.timeout();
+        await nextTurn();
+        continue;
+      }
       if (typeof result !== 'number' || result < 0) {
         if (result === IDLE) await nextTurn();
         break;
@@ -175,6 +215,7 @@ class Run {
       await nextTurn();
     }
     if (Date.now() > this.deadline) return this.timeout();
+    if (this.channel !== null && this.channel.ended !== null) return { error: 'runtime_error', detail: this.channel.ended };
     const outcome = this.untimed(OUTCOME);
     if (this.broken || typeof outcome !== 'string') return BROKEN;
     try {

@@ -7,14 +7,20 @@
  * below), whose bindings the snippet sees through the prelude in `run.js`
  * (e.g. `const axios = __wapii__.axios, ...;`).
  *
- * The hook exports `function setUp({ require, record, known })` and returns the bindings (an
+ * The hook exports `function setUp({ require, record, known, ask })` and returns the bindings (an
  * object; it becomes the read-only global `__wapii__`): `require` is the snippet's own `require`,
  * `record(captured)` records one request the library sent (`captured` is `{request}`, a node of
  * `json_nodes.js`, or `{refused}`, why the request cannot be read faithfully; a hook reads what it
  * records with `snapshot.js`), `known` the prototypes `snapshot.js` recognises (the hook sets
  * `HeaderMap` when its library has one; `Buffer` is set here once its module loads). The hook runs
  * before any snippet code, so what it keeps (e.g. `record` and the intrinsics of
- * `primordials.js`) is out of the snippet's reach.
+ * `primordials.js`) is out of the snippet's reach. `ask(captured)` sends a recorded request to the
+ * run's responder, outside the realm: it returns undefined when nothing answers (the first-call
+ * benchmark: the hook answers as the reference's mock did), else a promise of the answer, a
+ * null-prototype record `{status, statusText, headers: [[name, value]...], body}` (the body as
+ * text), rejected when the request cannot be sent or no answer comes. The worker takes each request
+ * asked with `nextAsk()` and hands each answer back with `answer(text)`; while answers are awaited
+ * and nothing else is queued, `step()` says so (`WAITING`) and the worker waits for the next answer.
  *
  * The outcome follows the reference's process exit: a failure (uncaught exception, unhandled
  * rejection) or `process.exit(n)` / `process.exitCode = n` with n != 0 is a `runtime_error`, even
@@ -41,6 +47,10 @@ const { trackProxies } = require('./proxies');
 
 /** `step()`'s answer once the run has ended (failure or exit); others are `Loop.step()`'s. */
 const ENDED = -2;
+/** `step()`'s answer when nothing is queued but answers are awaited (the worker waits for one). */
+const WAITING = -3;
+const SavedPromise = Promise;
+const SafeError = Error;
 
 /** The first line of `text`. */
 function firstLine(text) {
@@ -82,7 +92,8 @@ function answer(fields) {
 function createKit(loader, snippetId, hookId) {
   const run = {
     __proto__: null, begun: false, keep: 'last', count: 0, first: null, last: null, failure: null, exitCode: null,
-    process: null, loop: null,
+    process: null, loop: null, answers: false, asked: 0, outgoing: { __proto__: null }, sent: 0,
+    waiting: { __proto__: null }, awaited: 0,
   };
 
   const ended = () => run.failure !== null || run.exitCode !== null;
@@ -115,13 +126,33 @@ function createKit(loader, snippetId, hookId) {
     });
   }
 
+  /**
+   * Sends a recorded request (`{request}`; `{refused}` cannot be sent) to the responder: undefined
+   * when nothing answers, else a promise of its answer (see the module's comment).
+   */
+  function ask(captured) {
+    if (!run.answers) return undefined;
+    if (ended()) return new SavedPromise(() => {});
+    if (captured.refused !== undefined) {
+      return new SavedPromise((resolve, reject) => reject(new SafeError(`the request could not be sent: ${captured.refused}`)));
+    }
+    run.asked += 1;
+    const seq = run.asked;
+    run.outgoing[seq] = `{"seq":${seq},"request":${jsonText(captured.request)}}`;
+    return new SavedPromise((resolve, reject) => {
+      run.waiting[seq] = { __proto__: null, resolve, reject };
+      run.awaited += 1;
+    });
+  }
+
   const kit = {
-    /** Sets the run up; `params` is JSON: `{keep: "last"|"first", facts: {env, version, ...}}`. */
+    /** Sets the run up; `params` is JSON: `{keep: "last"|"first", facts: {env, version, ...}, answers}`. */
     begin(params) {
       if (run.begun) throw new Error('the run has already begun');
       run.begun = true;
       trackProxies(globalThis);
-      const { keep, facts } = JSONParse(params);
+      const { keep, facts, answers } = JSONParse(params);
+      run.answers = answers === true;
       run.keep = keep === 'first' ? 'first' : 'last';
       run.loop = createLoop((callback, args) => {
         if (ended()) return;
@@ -141,20 +172,49 @@ function createKit(loader, snippetId, hookId) {
           if (!ended()) run.exitCode = code;
         },
       });
-      const bindings = loader.load(hookId)({ require: snippetRequire, record, known });
+      const bindings = loader.load(hookId)({ require: snippetRequire, record, known, ask });
       Object.defineProperty(globalThis, '__wapii__', { value: bindings });
     },
 
-    /** Whether the run may still do something: it has not ended and callbacks are queued. */
+    /** Whether the run may still do something: it has not ended, and callbacks are queued or answers awaited. */
     pending() {
-      return !ended() && run.loop.pending();
+      return !ended() && (run.loop.pending() || run.awaited > 0);
     },
 
-    /** Runs one pending callback: 0 ran one, -1 nothing pending, -2 the run ended, n > 0 ms to wait. */
+    /**
+     * Runs one pending callback: 0 ran one, -1 nothing pending, -2 the run ended, -3 nothing queued but
+     * answers awaited, n > 0 ms to wait.
+     */
     step() {
       if (ended()) return ENDED;
       const result = run.loop.step();
-      return ended() ? ENDED : result;
+      if (ended()) return ENDED;
+      return result === -1 && run.awaited > 0 ? WAITING : result;
+    },
+
+    /** JSON text `{seq, request}` of the oldest request not yet taken, or '' (runs no snippet code). */
+    nextAsk() {
+      if (run.sent >= run.asked) return '';
+      run.sent += 1;
+      const text = run.outgoing[run.sent];
+      delete run.outgoing[run.sent];
+      return text;
+    },
+
+    /** Settles request `seq`'s promise with `text`: JSON `{seq, status, statusText, headers, body}` or `{seq, error}`. */
+    answer(text) {
+      const reply = JSONParse(text);
+      const waiting = run.waiting[reply.seq];
+      if (waiting === undefined) return;
+      delete run.waiting[reply.seq];
+      run.awaited -= 1;
+      if (typeof reply.error === 'string') {
+        waiting.reject(new SafeError(reply.error));
+        return;
+      }
+      waiting.resolve({
+        __proto__: null, status: reply.status, statusText: reply.statusText, headers: reply.headers, body: reply.body,
+      });
     },
 
     /** Records what the snippet's top-level code threw (`process.exit()` throws an ExitSignal). */
