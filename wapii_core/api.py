@@ -96,6 +96,8 @@ _WHERE: dict[str, str] = {
     "chat_messages": "wapii_core.generation.programs",
     "with_extra_instructions": "wapii_core.generation.programs",
     "prefill_messages": "wapii_core.generation.programs",
+    "model_input": "wapii_core.generation.programs",
+    "call_complete_predicate": "wapii_core.generation.call_stop",
     "cut_at_stop": "wapii_core.generation.programs",
     "continuation_program": "wapii_core.generation.programs",
     "chat_program": "wapii_core.generation.programs",
