@@ -64,8 +64,11 @@ class HFBackend:
         self.prefill = self.chat and self.options.prefill
         self.adapter = getattr(context, "adapter", None)
         self.progress = getattr(context, "progress", None)  # the run's progress bars (model load, tokens)
-        # constrained decoding ends each call where its grammar does; the rule would only cut it short
+        # constrained decoding ends each call where its grammar does; the rule would only cut it short.
+        # Only for text that continues the starter: a chat answer (no prefill) opens with prose or a
+        # fence, which starter + answer would read as a finished call
         self.stop_at_call = (self.options.stop_at_call and not is_constrained(context)
+                             and (not self.chat or self.prefill)
                              and call_complete_predicate(self.adapter, "") is not None)
         self.fingerprint = fingerprint_dir(Path(self.source.location)) if self.source.local else None
         o = self.options

@@ -182,7 +182,7 @@ def test_concurrency_means_requests_in_flight_at_the_server(tmp_path, model_name
     with OpenAIServer(latency=1.0, models=[model_name]) as server:
         done = run_cli("run", "--dataset", "demo", "--backend", "openai", "--model", model_name, "-q", "-n", "5",
                        "--out", str(tmp_path / "run"), "-O", f"base_url={server.base_url}",
-                       "-O", f"concurrency={concurrency}")
+                       "-O", f"concurrency={concurrency}", "-O", "adaptive=false")  # no ramp-up: all at once
         assert done.returncode == 0, done.stderr
         assert server.answered == 130 and server.peak_in_flight == concurrency
 

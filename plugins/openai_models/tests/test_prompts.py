@@ -163,3 +163,32 @@ def test_a_streamed_answer_ends_once_its_call_is_complete_as_in_the_hf_backend(m
             assert whole.raw == call + rest and "stop_at_call" not in off.describe()
     finally:
         adapter.close()
+
+
+@pytest.mark.parametrize("backend_name", ["openai", "hf"])
+def test_a_chat_answer_is_not_read_as_the_starters_continuation(backend_name, tmp_path, model_name):
+    """Without prefill a chat answer opens with prose or a fence: starter + "```\\n" must not pass for
+    a complete call (it did, and every chat answer through transformers serve ended after two tokens)."""
+    from wapii_axios_js.adapter import AxiosAdapter
+    from wapii_core.base.model import Setup
+    from wapii_core.base.protocols import RunContext
+    from wapii_core.datasets.loader import load_demo
+
+    adapter = AxiosAdapter()
+    try:
+        context = RunContext(load_demo(), adapter, Setup.full, "reference")
+        extra = {"chat": "true", "no_cache": "true"}
+        if backend_name == "openai":
+            chat = OpenAIBackend(BackendOptions(model=model_name, extra={**extra, "base_url": "http://127.0.0.1:9/v1"}),
+                                 context)
+            prefilled = OpenAIBackend(BackendOptions(model=model_name, extra={
+                **extra, "base_url": "http://127.0.0.1:9/v1", "prefill": "true"}), context)
+        else:
+            chat = HFBackend(BackendOptions(model=str(tmp_path), extra={**extra, "prefill": "false"}), context)
+            prefilled = HFBackend(BackendOptions(model=str(tmp_path), extra=extra), context)
+        assert chat.stop_at_call is False and "stop_at_call" not in chat.describe()
+        assert prefilled.stop_at_call is True and prefilled.describe()["stop_at_call"] is True
+        chat.close()
+        prefilled.close()
+    finally:
+        adapter.close()

@@ -64,9 +64,10 @@ class OpenAIBackend:
         self.guided = guided_grammars(context, o.guided, self.chat, references=o.constraint_references,
                                       compact=o.constraint_compact)
         self.supports_constraints = self.guided is not None  # what a constrained run checks
-        # the hf backend's rule, applied to the streamed answer (constrained runs end where the grammar does)
+        # the hf backend's rule, applied to the streamed answer where it continues the starter (a base
+        # model, or a prefilled chat; constrained runs end where the grammar does)
         self.stop_at_call = (o.stop_at_call and self.streaming and not is_constrained(context)
-                             and call_complete_predicate(self.adapter, "") is not None)
+                             and (not self.chat or self.prefill) and call_complete_predicate(self.adapter, "") is not None)
         self.cache = GenerationCache(enabled=not self.options.no_cache)
         self.model_calls = 0  # requests sent to a server (cache hits excluded); for tests and logs
         self._count_lock = threading.Lock()

@@ -197,7 +197,7 @@ class ApiClient:
                         from None
                 if watch.stalled:  # the read ended because the watchdog shut the socket
                     raise Transient(watch.stalled)
-                read_to_end = not got.cut_by_client
+                read_to_end = got.at_eof  # else (cut here, or ended at "[DONE]") the connection is not reused
             finally:
                 if not read_to_end:
                     response.close()  # closing the connection is how a client says "stop generating"

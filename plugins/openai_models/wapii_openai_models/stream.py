@@ -35,6 +35,7 @@ class Streamed:
     tokens_out: int | None = None
     chunks: int = 0  # events that carried text
     cut_by_client: bool = False  # the stop string appeared and the rest was not read
+    at_eof: bool = False  # the response was read to its end (its connection can be reused)
     first_at: float | None = None  # when the first text arrived
     ended_at: float | None = None
 
@@ -120,6 +121,7 @@ def read_events(read: Callable[[], bytes], endpoint: str, stop: str | None, *,
                 out.ended_at = clock()
                 return _finish(out, parts, "stop", stop)
     out.ended_at = clock()
+    out.at_eof = True
     return _finish(out, parts, reason)
 
 
