@@ -179,15 +179,18 @@ def test_several_base_urls_share_the_load_and_route_around_a_dead_one(model_name
 
 
 def test_concurrency_fills_a_server_that_serves_requests_at_once(model_name):
-    with OpenAIServer(latency=0.2) as slow:
-        gens = generate(backend(slow, model_name, concurrency="8"), requests_for(24))
+    with OpenAIServer(latency=0.5) as slow:
+        gens = generate(backend(slow, model_name, concurrency="8"), requests_for(16))
         peak = slow.peak_in_flight
-    # one request at first, then one more per request the server started at once, up to the cap
-    assert len(gens) == 24 and all(g.error is None for g in gens) and peak == 8
+    # one request at first, then one more per request the server started at once (rounds of 1, 2,
+    # 4, then 8 in flight), up to the cap
+    assert len(gens) == 16 and all(g.error is None for g in gens) and peak == 8
 
 
 def test_a_server_that_generates_one_at_a_time_gets_one_request_waiting_not_a_queue(model_name):
-    with OpenAIServer(SHORT, serial=True, latency=0.02, token_delay=0.04) as serial:
+    # each answer streams for 1.4 s: far above what a loaded machine adds to a first token (the
+    # queue is told by a first token later than twice the fastest plus 0.25 s)
+    with OpenAIServer(SHORT, serial=True, token_delay=0.08) as serial:
         b = backend(serial, model_name, concurrency="8")
         client, _ = b._ensure_started()
         gens = generate(b, requests_for(4))

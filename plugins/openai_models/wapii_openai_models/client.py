@@ -41,7 +41,6 @@ class Answer:
     latency_s: float | None = None  # seconds generating: from the first token to the end (streaming), else
     # from sending the request to its answer
     queue_s: float | None = None  # streaming: seconds from sending the request to its first token
-    cut_by_client: bool = False  # the stop string was found here and the rest of the answer not read
 
 
 class CallFailed(Exception):
@@ -115,6 +114,8 @@ class ApiClient:
             url = base + self.PATHS[endpoint]
             try:
                 with self.flow.slot():
+                    if self._closed.is_set():  # closed while this call waited for a place in flight
+                        raise CallFailed(redact(f"client closed; last error: {last}", self._api_key))
                     if self.stream:
                         return self._attempt_streaming(base, url, endpoint, body, stop, complete)
                     began = time.monotonic()
@@ -205,7 +206,7 @@ class ApiClient:
         first = got.first_at if got.first_at is not None else got.ended_at
         assert first is not None and got.ended_at is not None
         return Answer(got.text, got.finish_reason, got.tokens_in, got.tokens_out, latency_s=got.ended_at - first,
-                      queue_s=first - watch.sent, cut_by_client=got.cut_by_client)
+                      queue_s=first - watch.sent)
 
     def _unstreamed(self, url: str, endpoint: str, response: Any, watch: Watch, stop: str | None) -> Answer:
         """A server that answered a streaming request with one JSON answer."""
