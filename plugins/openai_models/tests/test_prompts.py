@@ -192,3 +192,12 @@ def test_a_chat_answer_is_not_read_as_the_starters_continuation(backend_name, tm
         prefilled.close()
     finally:
         adapter.close()
+
+
+def test_an_endless_event_is_refused_not_buffered(monkeypatch):
+    import wapii_openai_models.stream as stream
+
+    monkeypatch.setattr(stream, "MAX_EVENT_BYTES", 1000)
+    endless = iter([b'data: {"choices": [{"text": "'] + [b"x" * 100] * 20 + [b""])
+    with pytest.raises(Transient, match="longer than 1000 bytes"):
+        read_events(lambda: next(endless), "completions", None, on_text=lambda first: None)

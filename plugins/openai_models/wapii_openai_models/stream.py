@@ -23,6 +23,8 @@ from .retry import Transient
 from .transport import one_line
 
 READ_SIZE = 65536
+MAX_EVENT_BYTES = 4 * 1024 * 1024
+"""An event (a line) longer than this is refused: a broken or hostile server cannot fill the memory."""
 
 
 @dataclass
@@ -80,6 +82,8 @@ def read_events(read: Callable[[], bytes], endpoint: str, stop: str | None, *,
             break
         buffer += data
         *lines, buffer = buffer.split(b"\n")
+        if len(buffer) > MAX_EVENT_BYTES:
+            raise Transient(f"an event of the stream is longer than {MAX_EVENT_BYTES} bytes")
         for raw in lines:
             line = raw.strip()
             if not line.startswith(b"data:"):
