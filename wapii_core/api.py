@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from wapii_core.base.lazy import lazy_exports
 
-API_VERSION = "1.3"
+API_VERSION = "1.4"
 """The plugin API's version, ``MAJOR.MINOR``: MINOR grows when names or optional protocol members are
 added (a plugin written for 1.0 works with every 1.x); MAJOR grows when a name is removed or renamed,
 or a signature or protocol changes incompatibly."""
@@ -103,6 +103,8 @@ _WHERE: dict[str, str] = {
     "chat_messages": "wapii_core.generation.programs",
     "with_extra_instructions": "wapii_core.generation.programs",
     "prefill_messages": "wapii_core.generation.programs",
+    "model_input": "wapii_core.generation.programs",
+    "call_complete_predicate": "wapii_core.generation.call_stop",
     "cut_at_stop": "wapii_core.generation.programs",
     "continuation_program": "wapii_core.generation.programs",
     "chat_program": "wapii_core.generation.programs",

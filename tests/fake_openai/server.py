@@ -5,7 +5,11 @@ vLLM or OpenAI would, with answers scripted per test (a *responder*), counts eve
 the most it had in flight at once), and injects faults on demand: 429 with ``Retry-After``, 5xx,
 slow answers, malformed JSON and dropped connections. It also serves OpenAI's Batch API
 (``/v1/files`` and ``/v1/batches``, :mod:`.batches`) with slow completion, expiry,
-cancellation and per-line errors. It applies ``stop`` strings the way real servers do (the answer ends before the
+cancellation and per-line errors. A request with ``"stream": true`` is answered as server-sent events,
+one word or space or punctuation mark per event (``token_delay`` seconds apart), with the usage last
+when ``stream_options.include_usage`` asks for it; a client that hangs up mid-answer is counted
+(``hung_up``). ``serial`` makes it generate one answer at a time, the others waiting in its queue,
+as ``transformers serve`` does on a CPU. It applies ``stop`` strings the way real servers do (the answer ends before the
 stop string, which is not returned), and guided decoding the way vLLM's ``guidance`` backend does:
 a request with a grammar (``structured_outputs.grammar`` or the older ``guided_grammar``) gets a 400
 when the grammar does not compile, and an answer cut to what the grammar allows (finish reason
@@ -24,6 +28,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import re
 import socket
 import threading
 import time
@@ -36,14 +41,15 @@ from typing import TYPE_CHECKING, Any, Callable, Literal
 if TYPE_CHECKING:
     from .batches import BatchService
 
-FaultKind = Literal["rate_limit", "server_error", "slow", "malformed", "drop"]
+FaultKind = Literal["rate_limit", "server_error", "slow", "malformed", "drop", "stall"]
 
 
 @dataclass(frozen=True)
 class Fault:
     """One injected failure: ``rate_limit`` (429, with ``Retry-After`` when ``retry_after`` is set),
     ``server_error`` (``status``, 500 by default), ``slow`` (answers after ``delay`` seconds),
-    ``malformed`` (200 with a body that is not JSON), ``drop`` (closes the connection unanswered)."""
+    ``malformed`` (200 with a body that is not JSON), ``drop`` (closes the connection unanswered),
+    ``stall`` (a streamed answer stops after two events for ``delay`` seconds, then goes on)."""
 
     kind: FaultKind
     retry_after: float | None = None
@@ -105,6 +111,11 @@ class _State:
     models: list[str] | None = None  # None: any model name is served, and none is listed
     in_flight: int = 0
     peak_in_flight: int = 0
+    token_delay: float = 0.0  # streaming: seconds between events
+    serial: threading.Lock | None = None  # held while generating, when answers are generated one at a time
+    hung_up: int = 0  # streamed answers the client stopped reading
+    hang_up: threading.Event = field(default_factory=threading.Event)  # set at the first of them
+    streamed_events: int = 0  # text events written to clients
     batches: Any = None  # the Batch API (batches.BatchService)
 
 
@@ -155,6 +166,17 @@ def answer(state: _State, endpoint: str, body: dict[str, Any], authorization: st
     usage = {"prompt_tokens": len(str(prompt or "").split()), "completion_tokens": len(text.split())}  # words
     return 200, {"id": f"cmpl-{number}", "object": "text_completion" if endpoint == "completions"
                  else "chat.completion", "model": body.get("model"), "choices": [choice], "usage": usage}
+
+
+class _NoLock:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_LOCK = _NoLock()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -239,7 +261,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         if not self._authorised():
             return
-        if state.latency:
+        if state.latency and state.serial is None:
             time.sleep(state.latency)
         if fault is not None and self._inject(fault):
             return
@@ -252,7 +274,72 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": {"message": f"The model `{body.get('model')}` does not exist.",
                                        "type": "NotFoundError"}})
             return
-        self._json(*answer(state, endpoint, body, self.headers.get("Authorization")))
+        if body.get("stream"):
+            self._stream(endpoint, body)
+            return
+        if state.serial is None:
+            self._json(*answer(state, endpoint, body, self.headers.get("Authorization")))
+            return
+        with state.serial:
+            time.sleep(state.latency)
+            self._json(*answer(state, endpoint, body, self.headers.get("Authorization")))
+
+    def _stream(self, endpoint: str, body: dict[str, Any]) -> None:
+        """Answer as server-sent events in chunked transfer encoding (see the module docstring)."""
+        state = self.server.state
+        status, payload = answer(state, endpoint, body, self.headers.get("Authorization"))
+        if status != 200:
+            self._json(status, payload)
+            return
+        choice = payload["choices"][0]
+        text = choice["message"]["content"] if endpoint == "chat" else choice["text"]
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+
+        def event(data: dict[str, Any] | str) -> None:
+            line = data if isinstance(data, str) else json.dumps({"id": payload["id"], **data})
+            raw = f"data: {line}\n\n".encode("utf-8")
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(raw), raw))
+            self.wfile.flush()
+
+        def piece(content: str | None, reason: str | None = None) -> dict[str, Any]:
+            if endpoint == "chat":
+                delta = {"content": content} if content is not None else {"role": "assistant"}
+                return {"choices": [{"index": 0, "delta": delta, "finish_reason": reason}]}
+            return {"choices": [{"index": 0, "text": content or "", "finish_reason": reason}]}
+
+        lock = state.serial or _NO_LOCK
+        try:
+            if endpoint == "chat":
+                event(piece(None))  # the role comes at once, before the request waits for its turn
+            with lock:
+                if state.serial is not None:
+                    time.sleep(state.latency)
+                for number, token in enumerate(re.findall(r"\s+|\w+|[^\w\s]", text)):
+                    if number and state.token_delay:
+                        time.sleep(state.token_delay)
+                    if number == 2 and getattr(self, "_stall", 0):
+                        time.sleep(self._stall)
+                        self._stall = 0.0
+                    event(piece(token))
+                    with state.lock:
+                        state.streamed_events += 1
+            if endpoint == "chat":
+                event({"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
+            else:
+                event(piece("", choice["finish_reason"]))
+            if (body.get("stream_options") or {}).get("include_usage"):
+                event({"choices": [], "usage": payload["usage"]})
+            event("[DONE]")
+            self.wfile.write(b"0\r\n\r\n")
+            self.wfile.flush()
+        except OSError:  # the client hung up (BrokenPipeError, ConnectionResetError)
+            with state.lock:
+                state.hung_up += 1
+            state.hang_up.set()
+            self.close_connection = True
 
     def _batch_fault(self) -> bool:
         """Play the next injected Batch API fault, if any; True when the request is finished with it."""
@@ -265,6 +352,9 @@ class _Handler(BaseHTTPRequestHandler):
         """Play ``fault``; True when the request is finished with it."""
         if fault.kind == "slow":
             time.sleep(fault.delay)
+            return False
+        if fault.kind == "stall":
+            self._stall = fault.delay
             return False
         if fault.kind == "rate_limit":
             headers = {} if fault.retry_after is None else {"Retry-After": f"{fault.retry_after:g}"}
@@ -295,12 +385,17 @@ class OpenAIServer:
     """The server, running on a background thread from :meth:`start` (or ``with``) to :meth:`stop`."""
 
     def __init__(self, responder: Responder | None = None, *, latency: float = 0.0, api_key: str | None = None,
-                 host: str = "127.0.0.1", port: int = 0, models: list[str] | None = None) -> None:
+                 host: str = "127.0.0.1", port: int = 0, models: list[str] | None = None,
+                 token_delay: float = 0.0, serial: bool = False) -> None:
         """``models``: the model names served and listed at ``GET /v1/models`` (another name gets a
-        404); None serves any name and answers that listing with 404, as some servers do."""
+        404); None serves any name and answers that listing with 404, as some servers do (a client's
+        preflight refuses such a server). ``latency``: seconds before an answer begins (before its
+        first token when streamed); ``token_delay``: seconds between streamed events; ``serial``:
+        one answer generated at a time."""
         from .batches import BatchService
 
-        self._state = _State(responder or default_responder, latency, api_key, models=models)
+        self._state = _State(responder or default_responder, latency, api_key, models=models,
+                             token_delay=token_delay, serial=threading.Lock() if serial else None)
         self._state.batches = BatchService(lambda endpoint, body, auth: answer(self._state, endpoint, body, auth),
                                            models)
         self._httpd = _Server((host, port), _Handler)
@@ -324,6 +419,20 @@ class OpenAIServer:
     def peak_in_flight(self) -> int:
         """The most completions / chat requests the server was handling at once (latency included)."""
         return self._state.peak_in_flight
+
+    @property
+    def hung_up(self) -> int:
+        """Streamed answers the client stopped reading before their end."""
+        return self._state.hung_up
+
+    def wait_for_hang_up(self, seconds: float = 10.0) -> bool:
+        """Whether a client hung up mid-answer (waiting up to ``seconds`` for the server to notice)."""
+        return self._state.hang_up.wait(seconds)
+
+    @property
+    def streamed_events(self) -> int:
+        """Text events written to streaming clients."""
+        return self._state.streamed_events
 
     @property
     def batches(self) -> "BatchService":
@@ -369,6 +478,7 @@ class OpenAIServer:
     def reset_counts(self) -> None:
         with self._state.lock:
             self._state.requests = self._state.answered = self._state.peak_in_flight = 0
+            self._state.hung_up = self._state.streamed_events = 0
             self._state.by_endpoint.clear()
             self._state.calls.clear()
 

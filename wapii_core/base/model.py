@@ -118,7 +118,10 @@ class ChatMessage(BaseModel):
 class GenerationTimings(BaseModel):
     """What a generation cost, each value null where the backend does not know it."""
 
-    latency_s: float | None = None  # seconds from asking the model to its answer (null: answered from a cache)
+    latency_s: float | None = None  # seconds generating the answer (null: answered from a cache); where queue_s is
+    # known, from the first token to the end, else from asking the model to its answer
+    queue_s: float | None = None  # seconds from asking to the first token (waiting in a server's queue, reading
+    # the prompt): known where answers are streamed
     tokens_in: int | None = None  # prompt tokens
     tokens_out: int | None = None  # generated tokens
 

@@ -35,7 +35,7 @@ class DecodingOptions(BaseModel):
     stop: str = STOP  # "" disables the stop string
     seed: int | None = None  # seed of sampled draws (None: 0)
     chat: Literal["auto", "true", "false"] = "auto"  # chat template and prompt (auto: from the model's name)
-    system: Literal["split", "none"] | None = None  # chat only: None means the backend's default
+    system: Literal["split", "none"] = "none"  # chat only: one user message; split: first sentence as system message
     no_cache: bool = False  # generate again rather than answer from the generation cache
     constraint_references: bool = True  # constrained settings: variables allowed as values
     constraint_compact: bool = False  # constrained settings: little whitespace between lexemes

@@ -84,6 +84,30 @@ def prefill_messages(text: str, starter: str, system: str = "none", extra: str =
     return [*chat_messages(user, system), {"role": "assistant", "content": opening.lstrip() + starter}]
 
 
+def model_input(text: str, starter: str, *, chat: bool, system: str = "none",
+                prefill: bool = False) -> str | list[dict[str, str]]:
+    """What a model is sent for a prompt, whichever backend sends it (the one place it is built):
+
+    - a base model (``chat`` false): ``text`` itself, to continue;
+    - an instruction model with ``prefill`` and starter code: :func:`prefill_messages`, the
+      assistant's turn begun with the starter (a server or template that continues it);
+    - otherwise the chat messages asking for an answer, the instructions with
+      :data:`INSTRUCT_EXTRA` where the benchmark's template puts it (:func:`with_extra_instructions`)
+      and ``system`` as :func:`chat_messages` says.
+
+    The ``hf`` backend renders these messages through the model's chat template; the ``openai``
+    backend sends them as the request's ``messages``: the same model in the same setup gets the same
+    prompt through either backend.
+    """
+    if not chat:
+        return text
+    if prefill and starter:
+        return prefill_messages(text, starter, system)
+    if starter and text.endswith(starter):
+        text = with_extra_instructions(text[:len(text) - len(starter)]) + starter
+    return chat_messages(text, system)
+
+
 def cut_at_stop(text: str, stop: str | None = STOP) -> tuple[str, bool]:
     """``text`` up to and including the first ``stop``, and whether ``stop`` occurred."""
     if not stop:

@@ -268,6 +268,8 @@ def render(story: SampleStory, whole_prompt: bool = False) -> Group:
             parts.append(Text(visible(result.call.rstrip("\n"), lines=True)))
         timings = []
         if gen.timings is not None:
+            if gen.timings.queue_s is not None:
+                timings.append(f"first token after {gen.timings.queue_s:.2f} s")
             if gen.timings.latency_s is not None:
                 timings.append(f"generated in {gen.timings.latency_s:.2f} s")
             if gen.timings.tokens_in is not None or gen.timings.tokens_out is not None:

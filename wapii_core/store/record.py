@@ -18,7 +18,7 @@ Field names of the per-sample story (stable; a viewer reads them):
 
 - generation line: ``prompt`` (the prompt exactly as the backend received it: a string, or a list
   of ``{"role", "content"}`` chat messages; null in records written before it was stored) and
-  ``timings`` (``{"latency_s", "tokens_in", "tokens_out"}``, each null where the backend does not
+  ``timings`` (``{"latency_s", "queue_s", "tokens_in", "tokens_out"}``, each null where the backend does not
   know it);
 - result line: ``expected_request`` (the dataset's expected request, in the same neutral shape as
   ``request``: ``url``, ``method``, ``headers``, optionally ``params`` and ``data``),

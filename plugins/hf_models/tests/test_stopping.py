@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_hf_models.call_stop import brackets_balance, call_complete_predicate
+from wapii_core.generation.call_stop import brackets_balance, call_complete_predicate
 from wapii_hf_models.stopping import GeneratedTextStop
 
 STOP = "\n```\n"

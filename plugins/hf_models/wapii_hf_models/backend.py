@@ -5,7 +5,7 @@ with the assistant's turn already begun with the starter code (``prefill``, the 
 they continue the program as a base model would; without prefill their answer is turned back into a
 program (:mod:`wapii_core.generation.programs`). Each generation keeps the model's own text
 (``raw``) beside the program. With an adapter whose call ends at a cut-off marker, a completion
-stops once its call is complete (:mod:`.call_stop`, ``stop_at_call``). Every answer
+stops once its call is complete (:mod:`wapii_core.generation.call_stop`, ``stop_at_call``). Every answer
 is cached (:mod:`wapii_core.generation.gencache`); the model is loaded only when some request is not cached,
 so a rerun of a finished run neither loads the model nor generates anything.
 """
@@ -19,12 +19,11 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest,
-                            GenerationTimings, RunConstraints, RunContext, WapiiError, cache_key, chat_messages,
-                            chat_program, continuation_program, is_chat_model, is_constrained, parse_options,
-                            prefill_messages, with_extra_instructions)
+                            GenerationTimings, RunConstraints, RunContext, WapiiError, cache_key,
+                            call_complete_predicate, chat_program, continuation_program, is_chat_model,
+                            is_constrained, model_input, parse_options)
 
 from . import tiny
-from .call_stop import call_complete_predicate
 from .chatmode import is_chat_directory
 
 from .constrained import ConstrainedDecoder
@@ -61,12 +60,15 @@ class HFBackend:
         self.device = resolve_device(self.options.device)
         self.dtype = resolve_dtype(self.options.dtype, self.device)
         self.chat = self._is_chat(options.model)
-        self.system = self.options.system or "none"
+        self.system = self.options.system
         self.prefill = self.chat and self.options.prefill
         self.adapter = getattr(context, "adapter", None)
         self.progress = getattr(context, "progress", None)  # the run's progress bars (model load, tokens)
-        # constrained decoding ends each call where its grammar does; the rule would only cut it short
+        # constrained decoding ends each call where its grammar does; the rule would only cut it short.
+        # Only for text that continues the starter: a chat answer (no prefill) opens with prose or a
+        # fence, which starter + answer would read as a finished call
         self.stop_at_call = (self.options.stop_at_call and not is_constrained(context)
+                             and (not self.chat or self.prefill)
                              and call_complete_predicate(self.adapter, "") is not None)
         self.fingerprint = fingerprint_dir(Path(self.source.location)) if self.source.local else None
         o = self.options
@@ -147,14 +149,8 @@ class HFBackend:
         """The model's input: the text (base model); the messages with the assistant's turn begun
         with the starter (chat, prefill); the messages asking for an answer (chat without prefill,
         or a request with no starter code, such as ``datasets generate``)."""
-        text, starter = req.prompt.text, req.prompt.starter
-        if not self.chat:
-            return _Item(req, text)
-        if self.prefill and starter:
-            return _Item(req, prefill_messages(text, starter, self.system))
-        if starter and text.endswith(starter):
-            text = with_extra_instructions(text[:len(text) - len(starter)]) + starter
-        return _Item(req, chat_messages(text, self.system))
+        return _Item(req, model_input(req.prompt.text, req.prompt.starter, chat=self.chat, system=self.system,
+                                      prefill=self.prefill))
 
     def _key(self, item: _Item) -> str:
         stop_at_call = {"stop_at_call": True} if self.stop_at_call else {}

@@ -82,7 +82,7 @@ class BatchDecoder:
         """One :class:`Completion` per text, in order, generated as one batch (see the class docstring);
         ``logits_processor``: extra transformers logits processors (constrained decoding);
         ``complete``: per text, a predicate on the generated text that ends the row once it holds
-        (:mod:`.call_stop`)."""
+        (:mod:`wapii_core.generation.call_stop`)."""
         if self.decoder_prompt and len(texts) > 1:
             return [c for i, text in enumerate(texts)
                     for c in self.complete([text], add_special_tokens=add_special_tokens, seed=seed,

@@ -8,7 +8,7 @@ SentencePiece decoding) and stops the row when
 
 - the stop string occurs in them (``stop``), or
 - the row's ``complete`` predicate says the program is complete (``call_complete``; see
-  :func:`wapii_hf_models.call_stop.call_complete_predicate`).
+  :func:`wapii_core.generation.call_stop.call_complete_predicate`).
 
 It records which reason stopped each row; rows it did not stop ended with an end-of-sequence
 token or ran to the token limit.

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-import time
+import re
 
 import pytest
 
@@ -14,6 +14,14 @@ from wapii_core.base.protocols import BackendOptions
 from wapii_openai_models.backend import OpenAIBackend
 
 INSTRUCTIONS = "You are an assistant. Complete the code.\n\n```javascript\n"
+
+
+SHORT = lambda call: "get('https://x.test/items/1');\n```\n"  # noqa: E731 - an answer that ends at the stop string
+"""An answer of 17 events that ends with the stop string (the server has nothing left to send when it is cut)."""
+
+
+EVENT = re.compile(r"\s+|\w+|[^\w\s]")
+"""What the test server streams as one event."""
 
 
 def requests_for(count: int, draws: int = 1) -> list[GenerationRequest]:
@@ -44,30 +52,43 @@ def test_a_base_model_continues_the_prompt_through_the_completions_endpoint(serv
     assert server.by_endpoint == {"completions": 3}
     body = server.calls[0].body
     assert body["model"] == model_name and body["prompt"].startswith(INSTRUCTIONS)
-    assert body["stop"] == ["\n```\n"] and body["temperature"] == 0.0 and body["max_tokens"] == 250
+    assert body["temperature"] == 0.0 and body["max_tokens"] == 250 and body["stream"] is True
+    assert "stop" not in body  # applied here, on the answer alone (see test_stop.py)
     for gen in gens:
         assert gen.error is None and gen.finish_reason == "stop"
         assert gen.code.startswith(f"// task {gen.sample.split('/')[1]}\n")
-        assert "\naxios.get('https://api.example.test/items/" in gen.code and gen.code.endswith("');")
-        assert gen.raw and gen.code.endswith(gen.raw)  # the server's completion, as it came
+        assert "\naxios.get('https://api.example.test/items/" in gen.code and gen.code.endswith("');\n```")
+        # the answer as generated, up to and with the stop string (as the hf backend keeps it)
+        assert gen.raw.endswith("');\n```\n") and "That is all" not in gen.raw
+        assert gen.code == requests_for(3)[int(gen.sample.split("/")[1])].prompt.starter + gen.raw[:-1]
         assert gen.prompt in [call.body["prompt"] for call in server.calls]  # the prompt as sent, and its cost
-        assert gen.timings.tokens_in == len(gen.prompt.split()) and gen.timings.tokens_out == len(gen.raw.split())
-        assert gen.timings.latency_s > 0
+        # cut here at the stop string: the server's usage (sent at its end) never came, so the tokens
+        # out are the streamed events and the tokens in are not known
+        assert gen.timings.tokens_in is None and gen.timings.tokens_out == len(EVENT.findall(gen.raw))
+        assert gen.timings.queue_s is not None and gen.timings.latency_s is not None  # apart, when streamed
 
 
 def test_an_instruction_model_goes_through_chat_and_its_answer_becomes_a_program(server):
     gens = generate(backend(server, "acme/coder-7b-instruct", no_cache="true"), requests_for(2))
     assert server.by_endpoint == {"chat": 2}
     messages = server.calls[0].body["messages"]
-    assert messages[0] == {"role": "system", "content": "You are an assistant."}
-    assert messages[1]["role"] == "user" and messages[1]["content"].startswith("Complete the code.")
+    # the core's prompt (model_input): one user message, asking for the code without explanations
+    starter = requests_for(1)[0].prompt.starter
+    assert messages == [{"role": "user", "content": INSTRUCTIONS + starter}]
     for gen in gens:
         assert gen.code.startswith("// task ") and "\naxios.get('https://api.example.test/items/" in gen.code
         assert "Here is the call" not in gen.code and "```" not in gen.code
         assert "Here is the call" in gen.raw and "```" in gen.raw  # the answer before post-processing
         assert [[m.model_dump() for m in gen.prompt]] == [c.body["messages"] for c in server.calls
-                                                          if c.body["messages"][1] == gen.prompt[1].model_dump()]
-        assert gen.timings.tokens_out == len(gen.raw.split()) and gen.timings.latency_s > 0
+                                                          if c.body["messages"] == [m.model_dump() for m in gen.prompt]]
+        assert gen.timings.tokens_out == len(EVENT.findall(gen.raw))  # cut here: the streamed events
+
+
+def test_the_split_system_prompt_is_an_option(server):
+    generate(backend(server, "acme/coder-7b-instruct", no_cache="true", system="split"), requests_for(1))
+    messages = server.calls[0].body["messages"]
+    assert messages[0] == {"role": "system", "content": "You are an assistant."}
+    assert messages[1]["role"] == "user" and messages[1]["content"].startswith("Complete the code")
 
 
 def test_sampled_draws_use_the_papers_temperature_and_a_seed_per_draw(server, model_name):
@@ -87,9 +108,13 @@ def test_transient_faults_are_retried_until_they_recover(server, model_name):
 
 def test_retry_after_is_honoured(server, model_name):
     server.inject(Fault("rate_limit", retry_after=0.6))
-    started = time.monotonic()
-    gens = generate(backend(server, model_name, concurrency="1"), requests_for(1))
-    assert gens[0].error is None and time.monotonic() - started >= 0.6
+    b = backend(server, model_name, concurrency="1")
+    client, _ = b._ensure_started()
+    asked: list[float] = []
+    client.sleep = lambda seconds: asked.append(seconds)  # what the client waits, recorded instead of slept
+    gens = generate(b, requests_for(1))
+    # the server's 0.6 s (plus at most 10 % jitter), not the 0.01 s backoff of the options
+    assert gens[0].error is None and len(asked) == 1 and 0.6 <= asked[0] <= 0.66
 
 
 def test_a_server_that_keeps_failing_yields_failed_generations_and_keeps_the_finished(server, model_name):
@@ -153,12 +178,49 @@ def test_several_base_urls_share_the_load_and_route_around_a_dead_one(model_name
         assert one.answered >= 3 and two.answered >= 3 and one.answered + two.answered == 12
 
 
-def test_concurrency_overlaps_slow_requests(model_name):
-    with OpenAIServer(latency=0.2) as slow:
-        started = time.monotonic()
+def test_concurrency_fills_a_server_that_serves_requests_at_once(model_name):
+    with OpenAIServer(latency=0.5) as slow:
         gens = generate(backend(slow, model_name, concurrency="8"), requests_for(16))
-        elapsed = time.monotonic() - started
-    assert len(gens) == 16 and elapsed < 1.6  # one at a time would take 3.2 s
+        peak = slow.peak_in_flight
+    # one request at first, then one more per request the server started at once (rounds of 1, 2,
+    # 4, then 8 in flight), up to the cap
+    assert len(gens) == 16 and all(g.error is None for g in gens) and peak == 8
+
+
+def test_a_server_that_generates_one_at_a_time_gets_one_request_waiting_not_a_queue(model_name):
+    # each answer streams for 1.4 s: far above what a loaded machine adds to a first token (the
+    # queue is told by a first token later than twice the fastest plus 0.25 s)
+    with OpenAIServer(SHORT, serial=True, token_delay=0.08) as serial:
+        b = backend(serial, model_name, concurrency="8")
+        client, _ = b._ensure_started()
+        gens = generate(b, requests_for(4))
+        peak = serial.peak_in_flight
+    assert all(g.error is None for g in gens) and serial.requests == 4
+    assert peak == 2 and client.flow.queued_seen >= 1  # the one generating and the next one
+
+
+def test_a_queued_request_is_not_timed_out_while_the_server_works_on_others(model_name):
+    """The death spiral of a timeout per request: a request waiting in the server's queue longer
+    than the timeout was cancelled and sent again to the back of the queue. Here every answer takes
+    longer than the timeout, but tokens keep coming: nothing is cancelled or retried."""
+    with OpenAIServer(SHORT, serial=True, token_delay=0.04) as serial:
+        gens = generate(backend(serial, model_name, timeout="0.25", concurrency="3", adaptive="false",
+                                retries="0"), requests_for(3))
+        assert serial.peak_in_flight == 3  # two of them waited behind the first
+    assert [g.error for g in gens] == [None] * 3 and serial.requests == 3
+
+
+def test_a_stream_that_stops_making_progress_is_retried(server, model_name):
+    server.inject(Fault("stall", delay=1.0))
+    gens = generate(backend(server, model_name, timeout="0.2", retries="1"), requests_for(1))
+    assert gens[0].error is None and server.requests == 2 and server.wait_for_hang_up()
+
+
+def test_without_streaming_the_server_stops_and_the_timing_is_the_whole_answer(server, model_name):
+    gens = generate(backend(server, model_name, stream="false"), requests_for(2))
+    assert all("stream" not in c.body and c.body["stop"] == ["\n```\n"] for c in server.calls)
+    for gen in gens:  # the server left the stop string out: the program has no closing fence
+        assert gen.raw.endswith("');") and gen.timings.queue_s is None and gen.timings.latency_s is not None
 
 
 def test_the_api_key_is_sent_but_never_described_or_logged(monkeypatch, model_name):
@@ -177,7 +239,7 @@ def test_the_api_key_is_sent_but_never_described_or_logged(monkeypatch, model_na
 def test_describe_names_what_determines_the_answers_only(server, model_name):
     b = backend(server, model_name, concurrency="4", timeout="9", retries="1")
     assert b.describe() == {"model": model_name, "endpoint": "completions", "max_new_tokens": 250,
-                            "temperature": 0.0, "top_p": 1.0, "stop": "\n```\n"}
+                            "temperature": 0.0, "top_p": 1.0, "stop": "\n```\n", "stop_at": "client"}
     b.close()
 
 

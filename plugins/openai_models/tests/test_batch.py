@@ -58,7 +58,7 @@ def in_process(server: OpenAIServer, model: str, count: int, **extra: str) -> li
 
 
 def test_the_batch_apis_calls_are_retried_like_requests(model_name):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         server.inject_batch_api(Fault("rate_limit", retry_after=0.05), Fault("server_error", status=503),
                                 Fault("drop"), Fault("slow", delay=0.1), Fault("server_error", status=502))
         gens = in_process(server, model_name, 3)
@@ -67,7 +67,7 @@ def test_the_batch_apis_calls_are_retried_like_requests(model_name):
 
 
 def test_a_batch_api_call_that_keeps_failing_is_one_line_naming_the_call(model_name):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         server.inject_batch_api(*[Fault("server_error", status=503)] * 6)  # the listing's 3 attempts, the upload's 3
         with pytest.raises(WapiiError) as raised:
             in_process(server, model_name, 2, retries="2")
@@ -76,7 +76,7 @@ def test_a_batch_api_call_that_keeps_failing_is_one_line_naming_the_call(model_n
 
 
 def test_a_refused_batch_api_call_is_not_retried(model_name):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         server.inject_batch_api(Fault("server_error", status=400), Fault("server_error", status=400))
         with pytest.raises(WapiiError, match=r"/files failed: HTTP 400"):  # a refused listing only finds nothing to adopt
             in_process(server, model_name, 2)
@@ -85,7 +85,7 @@ def test_a_refused_batch_api_call_is_not_retried(model_name):
 
 def test_a_batch_api_error_never_shows_the_key(monkeypatch, model_name):
     monkeypatch.setenv("WAPII_TEST_KEY", "sk-wrong-0123456789")
-    with OpenAIServer(api_key="sk-right") as server:
+    with OpenAIServer(api_key="sk-right", models=[model_name]) as server:
         with pytest.raises(WapiiError) as raised:
             in_process(server, model_name, 2, api_key_env="WAPII_TEST_KEY")
         message = str(raised.value)
@@ -95,7 +95,7 @@ def test_a_batch_api_error_never_shows_the_key(monkeypatch, model_name):
 
 @pytest.mark.slow
 def test_a_batch_run_scores_as_the_same_requests_sent_one_by_one(tmp_path, model_name):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         direct = run_cli("run", "--dataset", "demo", "--backend", "openai", "--model", model_name, "--quiet",
                          "--out", str(tmp_path / "direct"), "-O", f"base_url={server.base_url}", "-O", "no_cache=true")
         assert direct.returncode == 0, direct.stderr
@@ -113,7 +113,7 @@ def test_a_batch_run_scores_as_the_same_requests_sent_one_by_one(tmp_path, model
 
 @pytest.mark.slow
 def test_a_running_batch_exits_0_with_its_status_and_the_next_run_collects_the_same_batch(tmp_path, model_name):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         server.batches.behave(duration=2.0)
         out = tmp_path / "run"
         first = run_cli(*batch_args(server, model_name, out))
@@ -130,7 +130,7 @@ def test_a_running_batch_exits_0_with_its_status_and_the_next_run_collects_the_s
 
 @pytest.mark.slow
 def test_kill_9_while_waiting_for_a_batch_and_the_rerun_resumes_the_same_batch(tmp_path, model_name):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         server.batches.behave(duration=4.0)
         out = tmp_path / "run"
         args = batch_args(server, model_name, out, "batch_wait=true")
@@ -151,7 +151,7 @@ def test_kill_9_while_waiting_for_a_batch_and_the_rerun_resumes_the_same_batch(t
 
 @pytest.mark.slow
 def test_a_batch_created_but_not_recorded_is_found_at_the_provider(tmp_path, model_name):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         server.batches.behave(duration=1.0)
         out = tmp_path / "run"
         assert run_cli(*batch_args(server, model_name, out)).returncode == 0
@@ -169,7 +169,7 @@ def test_expired_and_failed_lines_are_failed_samples_that_a_resume_sends_again(t
         lines["n"] += 1
         return "prompt rejected" if lines["n"] % 3 == 1 else None
 
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         server.batches.behave(expire=True, expire_done=0.5, line_error=every_third_line_fails)
         out = tmp_path / "run"
         first = run_cli(*batch_args(server, model_name, out, "batch_wait=true"))
@@ -191,7 +191,7 @@ def test_expired_and_failed_lines_are_failed_samples_that_a_resume_sends_again(t
 
 @pytest.mark.slow
 def test_a_large_run_is_split_into_batches_within_the_limits(tmp_path, model_name):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         out = tmp_path / "run"
         done = run_cli(*batch_args(server, model_name, out, "batch_wait=true", "batch_max_requests=10"))
         assert done.returncode == 0, done.stderr
@@ -206,7 +206,7 @@ def test_a_large_run_is_split_into_batches_within_the_limits(tmp_path, model_nam
 
 @pytest.mark.slow
 def test_a_cancelled_or_failed_batch_fails_its_samples_and_a_resume_sends_them_again(tmp_path, model_name):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         server.batches.behave(duration=30.0)
         out = tmp_path / "run"
         assert run_cli(*batch_args(server, model_name, out)).returncode == 0
@@ -227,7 +227,7 @@ def test_a_cancelled_or_failed_batch_fails_its_samples_and_a_resume_sends_them_a
 
 @pytest.mark.slow
 def test_chat_requests_go_to_the_chat_batch_endpoint(tmp_path):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=["acme/coder-instruct"]) as server:
         out = tmp_path / "run"
         done = run_cli(*batch_args(server, "acme/coder-instruct", out, "batch_wait=true", "no_cache=true"))
         assert done.returncode == 0, done.stderr
@@ -237,7 +237,7 @@ def test_chat_requests_go_to_the_chat_batch_endpoint(tmp_path):
 
 @pytest.mark.slow
 def test_batch_files_for_vllms_runner(tmp_path, model_name):
-    with OpenAIServer() as server:  # only to compare with: batch=files needs no server
+    with OpenAIServer(models=[model_name]) as server:  # only to compare with: batch=files needs no server
         direct = run_cli("run", "--dataset", "demo", "--backend", "openai", "--model", model_name, "--quiet",
                          "--out", str(tmp_path / "direct"), "-O", f"base_url={server.base_url}", "-O", "no_cache=true")
         assert direct.returncode == 0, direct.stderr
@@ -261,7 +261,7 @@ def test_batch_files_for_vllms_runner(tmp_path, model_name):
 
 @pytest.mark.slow
 def test_a_damaged_batch_record_is_a_one_line_error(tmp_path, model_name):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         out = tmp_path / "run"
         out.mkdir()
         (out / "batches.json").write_text('{"batches": [{"kind": "api"}]}')

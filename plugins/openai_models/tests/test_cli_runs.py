@@ -40,7 +40,7 @@ def results(run_dir: Path) -> dict:
 
 @pytest.mark.slow
 def test_kill_9_mid_run_and_resume_give_the_uninterrupted_summary(tmp_path, model_name):
-    with OpenAIServer(latency=0.1) as server:
+    with OpenAIServer(latency=0.1, models=[model_name]) as server:
         options = ("concurrency=1", "no_cache=true")
         whole, cut = tmp_path / "whole", tmp_path / "cut"
         done = run_cli(*run_args(server, model_name, whole, *options))
@@ -78,7 +78,7 @@ def test_a_failing_server_loses_no_finished_sample_and_a_resume_completes_the_ru
             server.fail_always(Fault("server_error", status=503))
         return Reply("get('https://api.example.test/x');\n```\n")
 
-    with OpenAIServer(answer_ten_then_break) as server:
+    with OpenAIServer(answer_ten_then_break, models=[model_name]) as server:
         out = tmp_path / "run"
         done = run_cli(*run_args(server, model_name, out, "concurrency=1", "retries=1"))
         assert done.returncode == 3 and "HTTP 503" in done.stderr, done.stderr  # failed generations say so
@@ -106,7 +106,7 @@ def test_a_failing_server_loses_no_finished_sample_and_a_resume_completes_the_ru
 
 @pytest.mark.slow
 def test_a_rerun_of_a_finished_run_makes_zero_model_calls(tmp_path, model_name):
-    with OpenAIServer() as server:
+    with OpenAIServer(models=[model_name]) as server:
         first = tmp_path / "first"
         assert run_cli(*run_args(server, model_name, first)).returncode == 0
         samples = summary(first)["samples"]

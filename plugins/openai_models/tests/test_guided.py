@@ -64,7 +64,7 @@ def test_every_request_carries_its_grammar_and_the_enforced_grammar_leaves_no_il
             return Reply(completion + "\n```\n")
         return Reply(HALLUCINATED if setup == "full" else " { params: { shelf: 'everything' } });\n")
 
-    with OpenAIServer(respond) as server:
+    with OpenAIServer(respond, models=[model_name]) as server:
         done = run_cli(*run_args(server, model_name, tmp_path / "run", setup, f"guided={style}"))
         assert done.returncode == 0, done.stderr
         assert server.answered == len(answers)

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Iterator
 
 from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest,
                             GenerationTimings, RunContext,
-                            WapiiError, cache_key, chat_messages, chat_program, continuation_program)
+                            WapiiError, cache_key, call_complete_predicate, chat_program, continuation_program,
+                            is_constrained, model_input)
 
 from .client import Answer, ApiClient, CallFailed
 from .guided import grammar_fields, guided_grammars
@@ -36,6 +36,13 @@ class _Call:
     unsatisfiable: bool = False  # constrained: no endpoint fits the starter, the server is not asked
 
 
+def server_stop(prompt: str, stop: str) -> bool:
+    """Whether a server may be given ``stop`` for a completion of ``prompt``: not when the prompt ends
+    with the beginning of ``stop`` (a server matching on prompt and answer together would stop the
+    answer before it begins, as ``transformers serve`` does). The answer is cut here in any case."""
+    return not any(prompt.endswith(stop[:n]) for n in range(1, len(stop)))
+
+
 class OpenAIBackend:
     """Completions from an OpenAI-compatible HTTP API (see the plugin's README for every option)."""
 
@@ -48,12 +55,19 @@ class OpenAIBackend:
         self.options = parse_options(OpenAIOptions, options, self.name)
         self.chat = self.options.is_chat(self.model)
         self.endpoint = "chat" if self.chat else "completions"
-        self.system = self.options.system or "split"
+        self.system = self.options.system
+        self.prefill = self.chat and self.options.prefill
+        self.streaming = self.options.stream and self.options.batch == "false"  # batches are not streamed
+        self.adapter = getattr(context, "adapter", None)
         self.temperature = self.options.sampled_temperature(options.draws)
         o = self.options
         self.guided = guided_grammars(context, o.guided, self.chat, references=o.constraint_references,
                                       compact=o.constraint_compact)
         self.supports_constraints = self.guided is not None  # what a constrained run checks
+        # the hf backend's rule, applied to the streamed answer where it continues the starter (a base
+        # model, or a prefilled chat; constrained runs end where the grammar does)
+        self.stop_at_call = (o.stop_at_call and self.streaming and not is_constrained(context)
+                             and (not self.chat or self.prefill) and call_complete_predicate(self.adapter, "") is not None)
         self.cache = GenerationCache(enabled=not self.options.no_cache)
         self.model_calls = 0  # requests sent to a server (cache hits excluded); for tests and logs
         self._count_lock = threading.Lock()
@@ -72,15 +86,32 @@ class OpenAIBackend:
             params["top_k"] = o.top_k
         if o.stop:
             params["stop"] = o.stop
+            params["stop_at"] = self._stop_at()
         if o.seed is not None:
             params["seed"] = o.seed
+        if self.stop_at_call:
+            params["stop_at_call"] = True
         return params
+
+    def _stop_at(self) -> str:
+        """Where the stop string is applied (recorded in the run): ``client`` when streaming or for
+        chat (whose rendered prompt the client does not see); else ``server-if-safe``: sent to the
+        server unless the prompt ends with its beginning (:func:`server_stop`). The answer is cut
+        after it here in every case."""
+        return "client" if self.streaming or self.chat else "server-if-safe"
+
+    def _input(self, req: GenerationRequest) -> str | list[dict[str, str]]:
+        """The prompt as the model gets it: built in the core, the same as the ``hf`` backend's."""
+        return model_input(req.prompt.text, req.prompt.starter, chat=self.chat, system=self.system,
+                           prefill=self.prefill)
 
     def describe(self) -> dict[str, Any]:
         """The run-identity parameters: no key, no URLs, no concurrency (see the README)."""
         out: dict[str, Any] = {"model": self.model, "endpoint": self.endpoint, **self._params()}
         if self.chat:
             out["system"] = self.system
+        if self.prefill:
+            out["prefill"] = True
         if self.options.cache_tag:
             out["cache_tag"] = self.options.cache_tag
         if self.guided is not None:
@@ -94,14 +125,17 @@ class OpenAIBackend:
                                 "temperature": params["temperature"], "top_p": params["top_p"], "n": 1}
         if "top_k" in params:
             body["top_k"] = params["top_k"]
-        if "stop" in params:
+        prompt = self._input(req)
+        if "stop" in params and self._stop_at() != "client" and isinstance(prompt, str) and server_stop(prompt, params["stop"]):
             body["stop"] = [params["stop"]]
         if "seed" in params:
             body["seed"] = params["seed"] + req.draw  # one seed per draw, or every draw would agree
-        if self.chat:
-            body["messages"] = chat_messages(req.prompt.text, self.system)
+        if isinstance(prompt, str):
+            body["prompt"] = prompt
         else:
-            body["prompt"] = req.prompt.text
+            body["messages"] = prompt
+            if self.prefill:  # vLLM's (and SGLang's) way to continue the assistant's begun turn
+                body.update(continue_final_message=True, add_generation_prompt=False)
         prompt_input = body.get("messages", body.get("prompt"))
         grammar: dict[str, str] = {}
         if self.guided is not None:
@@ -119,10 +153,10 @@ class OpenAIBackend:
     def _program(self, req: GenerationRequest, answer: CachedAnswer | Answer) -> Generation:
         """The generation of ``answer``, with the prompt as sent and what the server said it cost (a cached
         answer cost nothing: its timings are null)."""
-        timings = (GenerationTimings(latency_s=answer.latency_s, tokens_in=answer.tokens_in,
+        timings = (GenerationTimings(latency_s=answer.latency_s, queue_s=answer.queue_s, tokens_in=answer.tokens_in,
                                      tokens_out=answer.tokens_out) if isinstance(answer, Answer) else GenerationTimings())
-        prompt = chat_messages(req.prompt.text, self.system) if self.chat else req.prompt.text
-        if self.chat:
+        prompt = self._input(req)
+        if self.chat and not self.prefill:
             code = chat_program(req.prompt.starter, answer.text, req.prompt.call_start)
         else:
             code = continuation_program(req.prompt.starter, answer.text, self.options.stop or None)
@@ -134,15 +168,16 @@ class OpenAIBackend:
         if self._client is None or self._pool is None:
             o = self.options
             self._client = ApiClient(o.base_url, os.environ.get(o.api_key_env) or None, timeout=o.timeout,
-                                     policy=RetryPolicy.of(o), connections=o.concurrency)
+                                     policy=RetryPolicy.of(o), connections=o.concurrency, stream=o.stream,
+                                     adaptive=o.adaptive)
             self._pool = ThreadPoolExecutor(max_workers=o.concurrency, thread_name_prefix="wapii-openai")
         return self._client, self._pool
 
     def _ask(self, client: ApiClient, call: _Call) -> Answer:
         with self._count_lock:
             self.model_calls += 1
-        began = time.perf_counter()
-        answer = replace(client.complete(self.endpoint, call.body), latency_s=time.perf_counter() - began)
+        complete = call_complete_predicate(self.adapter, call.request.prompt.starter) if self.stop_at_call else None
+        answer = client.complete(self.endpoint, call.body, self.options.stop or None, complete)
         self.cache.put(call.key, CachedAnswer(text=answer.text, finish_reason=answer.finish_reason))
         return answer
 

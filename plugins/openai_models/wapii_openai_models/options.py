@@ -16,8 +16,12 @@ class OpenAIOptions(DecodingOptions):
 
     base_url: list[str] = Field(default_factory=lambda: ["https://api.openai.com/v1"])  # servers, comma-separated
     api_key_env: str = "OPENAI_API_KEY"  # the environment variable holding the API key
-    concurrency: int = Field(8, ge=1, le=1024)  # requests in flight at once
-    timeout: float = Field(60.0, gt=0)  # seconds per request
+    concurrency: int = Field(8, ge=1, le=1024)  # requests in flight at most (streaming: as many as the server serves)
+    timeout: float = Field(120.0, gt=0)  # seconds without progress (streaming), else per answer
+    stream: bool = True  # stream answers: queue and generation time apart, stop string cut here, no-progress timeout
+    adaptive: bool = True  # streaming: keep as many requests in flight as the server serves, up to concurrency
+    stop_at_call: bool = True  # streaming: stop an answer once the adapter cuts a complete call out of it (as hf)
+    prefill: bool = False  # chat: begin the assistant's turn with the starter code (servers that continue it: vLLM)
     retries: int = Field(5, ge=0)  # retries after the first attempt
     backoff: float = Field(0.5, ge=0)  # seconds before the first retry; doubles each time
     max_backoff: float = Field(30.0, ge=0)  # at most this many seconds between retries

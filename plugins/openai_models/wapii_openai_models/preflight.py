@@ -6,10 +6,10 @@ Each failure is one :class:`~wapii_core.base.errors.WapiiError` line (exit 2, no
   refused without any network access;
 - every base URL answers ``GET {base_url}/models`` within a few seconds: an unknown host, a refused
   connection or a timeout names the URL; a 401 or 403 says the key is missing or refused;
-- the model is among the ones listed. A server that lists no models (404) is not asked further;
-  one that serves names it does not list (llama.cpp aliases) needs ``-O preflight=false``.
-
-Other answers (429, 5xx) are left to the requests' own retries.
+- the listing is an OpenAI model list and the model is among the ones listed. Any other answer
+  (a 404 from a server that is not an OpenAI API at that URL, a 5xx, a page that is not a model
+  list) stops the run with the status and the first line of the body; a server that serves names
+  it does not list (llama.cpp aliases) needs ``-O preflight=false``.
 """
 
 from __future__ import annotations
@@ -93,12 +93,23 @@ def check_server(base_url: str, model: str, api_key: str | None, api_key_env: st
         raise WapiiError(f"backend openai: {base_url} refused the API key in ${api_key_env} "
                          f"(HTTP {response.status}: {redact(_message(response), api_key)})")
     if response.status != 200:
-        return  # no model list (404), or a passing failure the requests will retry
+        raise WapiiError(f"backend openai: GET {base_url}/models answered HTTP {response.status}: "
+                         f"{redact(first_line(response.data), api_key)} (is {base_url} an OpenAI-compatible API, "
+                         f"usually ending in /v1? {SKIP})")
     served = _model_ids(response)
-    if served is not None and model not in served:
+    if served is None:
+        raise WapiiError(f"backend openai: GET {base_url}/models did not answer with a model list: "
+                         f"{redact(first_line(response.data), api_key)} ({SKIP})")
+    if model not in served:
         listed = ", ".join(sorted(served)[:10]) + (", ..." if len(served) > 10 else "") or "none"
         raise WapiiError(f"backend openai: {base_url} does not serve model {model!r} (it lists: {listed}; "
                          f"{SKIP})")
+
+
+def first_line(body: bytes) -> str:
+    """The first non-blank line of a response body, shortened (``(empty body)`` when there is none)."""
+    text = body.decode("utf-8", "replace").strip()
+    return one_line(text.splitlines()[0]) if text else "(empty body)"
 
 
 def _model_ids(response: Any) -> set[str] | None:

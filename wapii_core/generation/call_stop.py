@@ -1,4 +1,6 @@
-"""Stopping a completion once its call is complete, before the stop string comes.
+"""Stopping a completion once its call is complete, before the stop string comes (every model
+backend that sees the answer as it is generated: ``hf`` token by token, ``openai`` event by event
+when streaming, so both cut the same answer at the same place).
 
 A model that has written its API call often goes on (a ``.then`` handler, a second example, prose)
 until the token limit. Only the first call is judged, so once the adapter cuts out a call that
