@@ -23,7 +23,10 @@ to :class:`~wapii_core.mock.SpecMock` directly::
 - ``wrapper``: where the object (or a list's array) sits in the response body, dot-separated keys
   (``""``: the body itself; default: inferred);
 - ``under``: parent collection -> the request field naming the parent, for objects that belong to
-  another (a message in a channel): a create records the link, a list keeps only the parent's objects.
+  another (a message in a channel): the parent must exist, a create records the link, a list keeps
+  only the parent's objects;
+- ``not_found``: ``{"status": 200, "body": {"ok": false, "error": "channel_not_found"}}``, the answer
+  where an identifier is unknown (default: a ``404`` as for every other operation).
 
 ``credentials``: request fields that carry a credential besides the spec's security schemes (Slack
 accepts its ``token`` as a form or query field): a request with one meets any security requirement.
@@ -38,7 +41,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from wapii_core.base.errors import InputError
 
@@ -46,6 +49,15 @@ BUNDLED = Path(__file__).resolve().parent / "declarations"
 """Declarations wapii ships for the WAPIIBench APIs, ``<api>.json``."""
 
 Action = Literal["create", "read", "update", "delete", "list", "other"]
+
+
+class NotFound(BaseModel):
+    """How the API answers an identifier it does not know (Slack: ``200`` with ``{"ok": false, ...}``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: int = Field(404, ge=200, le=599)
+    body: Any = None
 
 
 class DeclaredOperation(BaseModel):
@@ -57,6 +69,7 @@ class DeclaredOperation(BaseModel):
     id_field: Optional[str] = None
     wrapper: Optional[str] = None
     under: dict[str, str] = {}
+    not_found: Optional[NotFound] = None
 
 
 class Declaration(BaseModel):

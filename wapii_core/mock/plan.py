@@ -76,6 +76,7 @@ class Step:
     responses: tuple[DeclaredResponse, ...] = ()
     wrapper: tuple[str, ...] | None = None  # keys from the body to the object / the list's array
     pagination: Pagination | None = None
+    not_found: Any = None  # a declared operation's answer to an unknown identifier (status, body)
 
 
 @dataclass
@@ -183,6 +184,7 @@ class Planner:
             step.collection = declared.collection if declared.action != "other" else None
             step.id_request_field = declared.id
             step.under = dict(declared.under)
+            step.not_found = declared.not_found
             if declared.wrapper is not None:
                 step.wrapper = tuple(k for k in declared.wrapper.split(".") if k)
             elif step.collection is not None:
@@ -277,7 +279,7 @@ class Planner:
                 schema = self._at(step.success.schema, step.wrapper or ())
                 if step.action == "list":
                     schema = self.values.merged(schema).get("items")
-                if self.values.plain_kind(schema) == "array":  # a create answering [object]
+                elif self.values.kind(schema) == "array":  # a create answering [object]; an untyped {"items": ...}
                     schema = self.values.merged(schema).get("items")
                 if self.values.kind(schema) == "object":
                     found.object_schema = schema

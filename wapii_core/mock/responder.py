@@ -101,12 +101,16 @@ class SpecResponder:
         for parent, names in step.scope:
             identifier = "/".join(values.get(n, "") for n in names)
             if self._find(parent, identifier) is None:
-                return self._error(step, 404, f"no {_singular(parent)} {identifier!r}")
+                return self._not_found(step, parent, identifier)
             links[parent] = identifier
         for parent, name in step.under.items():
             value = incoming.value(name)
-            if isinstance(value, str) and value:
-                links[parent] = value
+            if isinstance(value, (str, int)) and str(value):
+                if self._find(parent, str(value)) is None:
+                    return self._not_found(step, parent, str(value))
+                links[parent] = str(value)
+            elif step.not_found is not None:  # the parent is not named: as the API answers an unknown one
+                return self._not_found(step, parent, "")
         action = step.action
         if action == "create":
             return self._create(step, incoming, links)
@@ -116,11 +120,13 @@ class SpecResponder:
             return self._respond(step, self._skeleton(step, step.success, f"other:{step.template}"))
         identifier = self._identifier(step, incoming, values)
         if identifier is None:
+            if step.not_found is not None:
+                return self._not_found(step, step.collection or "", "")
             return self._error(step, 400, f"no identifier of a {_singular(step.collection or '')} in the request")
         collection = step.collection or ""
         record = self._find(collection, identifier)
         if record is None:
-            return self._error(step, 404, f"no {_singular(collection)} {identifier!r}")
+            return self._not_found(step, collection, identifier)
         if action == "read":
             return self._object_answer(step, collection, identifier, record.object)
         if action == "delete":
@@ -130,7 +136,7 @@ class SpecResponder:
         current = record.object if action == "update" else self._generated(collection, identifier)
         updated = self.mock.overlay(self.mock.collections[collection], copy.deepcopy(current), fields, identifier)
         self.store.put(collection, identifier, updated)
-        return self._object_answer(step, collection, identifier, updated)
+        return self._object_answer(step, collection, identifier, updated, incoming)
 
     # ------------------------------------------------------------------ actions
 
@@ -150,8 +156,14 @@ class SpecResponder:
         params = incoming.params()
         paging = step.pagination
         skip = {paging.limit, paging.offset} if paging else set()
+        known = self.mock.collections[collection]
+        shown = not known.closed or self.open_world  # objects materialised in an open collection are listed
+        wanted = self.mock.minimum_items(step)
+        if shown and wanted and not links:
+            for number in range(len(self.store.items(collection)), wanted):  # a list the spec says is never empty
+                self._find(collection, self.mock.new_identifier(known, self.seed, 10_000 + number, self.store))
         for identifier, record in self.store.items(collection):
-            if record.materialised:
+            if record.materialised and not shown:
                 continue
             if all(self.mock.belongs(record, parent, parent_id) for parent, parent_id in links.items()) and all(
                     self.mock.matches(record.object, name, value) for name, value in params.items() if name not in skip):
@@ -194,6 +206,12 @@ class SpecResponder:
         return self._respond(step, body)
 
     # ------------------------------------------------------------------ helpers
+
+    def _not_found(self, step: Step, collection: str, identifier: str) -> MockResponse:
+        message = f"no {_singular(collection)} {identifier!r}"
+        if step.not_found is not None:
+            return _json(step.not_found.status, step.not_found.body, (), message)
+        return self._error(step, 404, message)
 
     def _find(self, collection: str, identifier: str) -> Any:
         """The record, materialised in an open collection on first use; None where it does not exist."""

@@ -314,6 +314,14 @@ class SpecMock:
             return self.values.merged(schema).get("items"), True
         return schema, False
 
+    def minimum_items(self, step: Step) -> int:
+        """The ``minItems`` of a list answer's array (0: none declared)."""
+        schema = step.success.schema if step.success is not None else None
+        for key in step.wrapper or ():
+            schema = self.values.object_properties(schema).get(key)
+        low = self.values.merged(schema).get("minItems") if schema is not None else None
+        return min(low, 100) if isinstance(low, int) and low > 0 else 0
+
     def items_schema(self, step: Step) -> Any:
         schema, _ = self.answer_schema(step)
         return schema
@@ -346,8 +354,8 @@ class SpecMock:
 
     def echo_envelope(self, step: Step, body: dict[str, Any], incoming: Incoming, obj: dict[str, Any],
                       collection: Collection) -> dict[str, Any]:
-        """A create's answer envelope with each top-level property the request set, or the object's
-        identifier field, copied in where it validates (Slack's ``{"channel": ..., "ts": ...}``)."""
+        """A create's or update's answer envelope with each top-level property the request set, or the
+        object's identifier field, copied in where it validates (Slack's ``{"channel": ..., "ts": ...}``)."""
         assert step.success is not None
         properties = self.values.object_properties(step.success.schema)
         wrapper = (step.wrapper or ("",))[0]

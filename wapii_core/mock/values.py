@@ -10,8 +10,9 @@
   schema's type, enum, pattern and bounds; then ``const``, an ``enum`` member (chosen by the seed),
   ``default``; then a value of the type that meets its ``format``, ``pattern`` (a string
   written from the regular expression, :func:`regex_string`), lengths, bounds and ``multipleOf``;
-- objects get every declared property while the node budget lasts (then only the required ones),
-  arrays ``minItems`` items or one, at most :data:`MAX_ITEMS`.
+- objects get every declared property while the node budget lasts (then only the required ones;
+  below :data:`NESTED_OPTIONAL` levels, optional objects and arrays are left out), arrays
+  ``minItems`` items or one or two, at most :data:`MAX_ITEMS` unless ``minItems`` asks for more.
 
 Two bounds keep a hostile schema from exploding: nesting depth (:data:`MAX_DEPTH`: deeper, an object
 is ``{}`` with only its required properties at the last level, an array ``[]``) and the number of
@@ -30,8 +31,10 @@ from wapii_core.openapi.refs import Resolver
 
 MAX_DEPTH = 8
 """Nested objects and arrays below the top value."""
-MAX_NODES = 400
+MAX_NODES = 200
 """Values made for one top value before only what the schema requires is made."""
+NESTED_OPTIONAL = 2
+"""Depth from which an optional property holding an object or array is left out (answers stay small)."""
 MAX_ITEMS = 2
 """Items of an array whose ``minItems`` asks for no more."""
 MAX_STRING = 64
@@ -117,8 +120,8 @@ def regex_string(pattern: str, rng: random.Random) -> str | None:
             elif op is c.RANGE:
                 options.append(chr(rng.randint(arg[0], min(arg[1], arg[0] + 25))))
             elif op is c.CATEGORY:
-                options.append({c.CATEGORY_DIGIT: "7", c.CATEGORY_WORD: "a", c.CATEGORY_SPACE: " ",
-                                c.CATEGORY_NOT_DIGIT: "a", c.CATEGORY_NOT_WORD: "-",
+                options.append({c.CATEGORY_DIGIT: rng.choice("0123456789"), c.CATEGORY_WORD: rng.choice("abcdefgh"),
+                                c.CATEGORY_SPACE: " ", c.CATEGORY_NOT_DIGIT: "a", c.CATEGORY_NOT_WORD: "-",
                                 c.CATEGORY_NOT_SPACE: "a"}.get(arg, "a"))
         return rng.choice(options) if options else "a"
 
@@ -212,12 +215,18 @@ class ValueMaker:
         return properties if isinstance(properties, dict) else {}
 
     def plain_kind(self, schema: Any) -> str | None:
-        """The JSON type a schema asks for whatever ``oneOf`` / ``anyOf`` alternative is taken (None:
-        it depends, or any)."""
+        """The JSON type a schema's ``type`` (its ``allOf`` parts' included) says, whatever ``oneOf`` /
+        ``anyOf`` alternative is taken; ``object`` for a schema with properties; else None (any)."""
         schema = self.resolve(schema)
         if isinstance(schema, dict) and (schema.get("oneOf") or schema.get("anyOf")) and "type" not in schema:
             return None
-        return self.kind(schema)
+        merged = self.merged(schema)
+        kind = merged.get("type")
+        if isinstance(kind, list):
+            kind = next((k for k in kind if k != "null"), None)
+        if kind is None and isinstance(merged.get("properties"), dict):
+            return "object"
+        return kind if isinstance(kind, str) else None
 
     def kind(self, schema: Any) -> str | None:
         """The JSON type a schema asks for (``object``, ``array``, ``string``, ...; None: any)."""
@@ -365,6 +374,8 @@ class _Making:
         if depth < MAX_DEPTH:
             for prop, sub in properties.items():
                 if prop in out or not isinstance(prop, str) or self._write_only(sub) or prop in avoid:
+                    continue
+                if depth >= NESTED_OPTIONAL and self.maker.kind(sub) in ("object", "array"):
                     continue
                 if self.nodes >= MAX_NODES:
                     break
