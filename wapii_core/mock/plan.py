@@ -10,8 +10,9 @@ and ``/projects/{project_gid}/tasks`` act on one collection, ``tasks``.
   holds an array (at the top, or in a wrapper property); ``POST`` creates in it when the spec also
   has an item path for that collection, lists it (at any path), or has paths that go through one
   of its objects (``/loans/{loanId}/return``).
-- A path that ends in a placeholder group is an **item path**: ``GET`` reads, ``PUT`` replaces,
-  ``PATCH`` (and ``POST``) updates, ``DELETE`` removes.
+- A path that ends in a placeholder group is an **item path**: ``GET`` reads, ``PUT``, ``PATCH``
+  and ``POST`` update (the request's fields merged into the object: many APIs' ``PUT`` changes only
+  the fields sent, and a full replacement sends them all), ``DELETE`` removes.
 - Every earlier placeholder group is the **scope**: the objects the path goes through must exist;
   an object created under a scope is linked to it, and a list under a scope keeps linked objects
   (or objects one of whose properties names the scope's object).
@@ -66,7 +67,7 @@ class Step:
 
     template: str
     method: str
-    action: str  # create, read, update, replace, delete, list, other
+    action: str  # create, read, update, delete, list, other
     collection: str | None = None
     id_params: tuple[str, ...] = ()  # path parameters that together are the object's identifier
     id_request_field: str | None = None  # a declared operation's request field holding the identifier
@@ -199,7 +200,7 @@ class Planner:
             elif method == "post" and (collection in items or "get" in listed_at.get(template, ())):
                 action = "create"
         elif kind == "item" and collection is not None:
-            action = {"get": "read", "put": "replace", "patch": "update", "post": "update", "delete": "delete"} \
+            action = {"get": "read", "put": "update", "patch": "update", "post": "update", "delete": "delete"} \
                 .get(method)
         if action is None:
             return step
@@ -268,7 +269,7 @@ class Planner:
 
     def _describe(self, steps: dict[tuple[str, str], Step], collections: dict[str, Collection]) -> None:
         """Each collection's object schema, identifier field and whether it is closed."""
-        order = {"read": 0, "create": 1, "replace": 2, "update": 3, "list": 4}
+        order = {"read": 0, "create": 1, "update": 2, "list": 3}
         for step in sorted(steps.values(), key=lambda s: order.get(s.action, 9)):
             if step.collection is None or step.success is None or step.success.schema is None:
                 continue

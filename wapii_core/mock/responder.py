@@ -133,8 +133,7 @@ class SpecResponder:
             self.mock.record_delete(self.store, collection, identifier)
             return self._respond(step, self._skeleton(step, step.success, f"delete:{collection}", empty=True))
         fields = self._body_fields(step, incoming)
-        current = record.object if action == "update" else self._generated(collection, identifier)
-        updated = self.mock.overlay(self.mock.collections[collection], copy.deepcopy(current), fields, identifier)
+        updated = self.mock.overlay(self.mock.collections[collection], copy.deepcopy(record.object), fields, identifier)
         self.store.put(collection, identifier, updated)
         return self._object_answer(step, collection, identifier, updated, incoming)
 
@@ -144,8 +143,12 @@ class SpecResponder:
         collection = self.mock.collections[step.collection or ""]
         number = self.store.next_number(collection.name)
         identifier = self.mock.new_identifier(collection, self.seed, number, self.store)
+        parents = {}
+        for parent, parent_id in links.items():  # the object names what it was created under
+            one = _singular(parent)
+            parents.update({key: parent_id for key in (one, f"{one}_id", f"{one}Id", f"{one}_gid")})
         obj = self.mock.overlay(collection, self._generated(collection.name, identifier),
-                                self._body_fields(step, incoming), identifier)
+                                {**parents, **self._body_fields(step, incoming)}, identifier)
         self.store.put(collection.name, identifier, obj, links)
         response = self._object_answer(step, collection.name, identifier, obj, incoming)
         return response
