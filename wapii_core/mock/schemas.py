@@ -73,6 +73,9 @@ class SpecSchemas:
         return out
 
     def _examples(self, entry: dict[str, Any]) -> tuple[Any, ...]:
+        """The media type's examples small enough to answer with (:func:`~wapii_core.mock.values.small`)."""
+        from wapii_core.mock.values import small
+
         found = []
         if entry.get("example") is not None:
             found.append(entry["example"])
@@ -81,7 +84,7 @@ class SpecSchemas:
             example = self.resolve(example)
             if isinstance(example, dict) and example.get("value") is not None:
                 found.append(example["value"])
-        return tuple(found)
+        return tuple(e for e in found[:16] if small(e))
 
     # ------------------------------------------------------------------ validation
 

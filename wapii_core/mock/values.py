@@ -39,6 +39,9 @@ MAX_ITEMS = 2
 """Items of an array whose ``minItems`` asks for no more."""
 MAX_STRING = 64
 """Characters of a generated string where the schema does not ask for more."""
+MAX_TAKEN = 5000
+"""Nodes of a value the spec itself gives (example, enum member, const, default) that are taken as
+they are; a larger one (an alias bomb) is not used."""
 MAX_MERGE_DEPTH = 16
 ONE_OF_TRIES = 6
 """``oneOf`` alternatives tried, each checked, before the value is left as the last one made."""
@@ -273,6 +276,22 @@ class ValueMaker:
         return False
 
 
+def small(value: Any, limit: int = MAX_TAKEN) -> bool:
+    """Whether ``value`` (taken from the spec: an example, an enum member) has at most ``limit`` nodes,
+    counted as a JSON tree (a YAML alias shared a million times counts a million times)."""
+    stack, count = [value], 0
+    while stack:
+        node = stack.pop()
+        count += 1
+        if count > limit:
+            return False
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return True
+
+
 def _format_fits(value: str, form: Any) -> bool:
     """Whether a string meets its ``format`` as the response validation checks it."""
     if not isinstance(form, str):
@@ -337,12 +356,13 @@ class _Making:
             example = schema["examples"][0]
         if example is not None and self.maker.scalar_fits(example, schema):
             return example
-        if "const" in schema:
+        if "const" in schema and small(schema["const"]):
             return schema["const"]
         enum = schema.get("enum")
         if isinstance(enum, list) and enum:
-            members = [m for m in enum if m is not None] or enum
-            return self.rng.choice(members)
+            members = [m for m in enum[:MAX_TAKEN] if m is not None and small(m)]
+            if members:
+                return self.rng.choice(members)
         default = schema.get("default")
         if default is not None and self.maker.scalar_fits(default, schema):
             return default
