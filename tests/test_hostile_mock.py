@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from support import REPO, run_cli
+from support import REPO, run_cli_in_process
 
 SERVER = "https://hostile.example/api"
 HEADER = f"""openapi: 3.0.3
@@ -97,7 +97,7 @@ def test_too_many_paths_is_a_one_line_error(tmp_path: Path) -> None:
     paths = {f"/p{i}": {"get": {"responses": {"200": {"description": "ok"}}}} for i in range(MAX_PATHS + 1)}
     spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "Many", "version": "1"},
                                 "servers": [{"url": SERVER}], "paths": paths}))
-    done = run_cli("mock", str(spec), cwd=REPO)
+    done = run_cli_in_process("mock", str(spec), cwd=REPO)
     assert done.returncode == 2
     assert done.stderr.strip() == f"error: {spec}: has {MAX_PATHS + 1} paths; the mock derives from at most {MAX_PATHS}"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mock_support import DEMO
-from support import REPO, run_cli
+from support import REPO, run_cli_in_process
 
 TOKEN = ["-H", "Authorization: Bearer <token>", "-H", "X-Api-Key: <key>"]
 
@@ -71,7 +71,7 @@ def test_a_create_read_list_delete_sequence_over_http(server) -> None:
     (["demo", "--api", "nope"], "error: dataset 'demo' has no API 'nope' (larchwood)"),
 ])
 def test_bad_input_is_one_line(args: list[str], message: str) -> None:
-    done = run_cli("mock", *args, cwd=REPO)
+    done = run_cli_in_process("mock", *args, cwd=REPO)
     assert done.returncode == 2
     assert done.stderr.strip() == message
 
@@ -79,7 +79,7 @@ def test_bad_input_is_one_line(args: list[str], message: str) -> None:
 def test_a_bad_fault_plan_is_one_line(tmp_path: Path) -> None:
     plan = tmp_path / "faults.json"
     plan.write_text(json.dumps({"faults": [{"status": 200}]}))
-    done = run_cli("mock", str(DEMO), "--faults", str(plan), cwd=REPO)
+    done = run_cli_in_process("mock", str(DEMO), "--faults", str(plan), cwd=REPO)
     assert done.returncode == 2
     assert done.stderr.strip().startswith(f"error: {plan}: fault plan: faults.0.status: Input should be greater")
     assert len(done.stderr.strip().splitlines()) == 1
