@@ -90,3 +90,43 @@ def test_a_created_object_echoes_what_the_request_set_inside_the_spec_s_wrapper(
     again = responder.answer(config_request({"url": f"https://app.asana.com/api/1.0/tasks/{task['gid']}",
                                              "method": "get", "headers": {"Authorization": "Bearer <token>"}}))
     assert json.loads(again.body)["data"]["name"] == "Draft press release"
+
+
+@pytest.mark.slow  # the conversion runs swagger2openapi under Node once per spec content
+def test_a_swagger_2_description_through_its_conversion() -> None:
+    """The Petstore in its Swagger 2.0 shape: ``POST /pet`` declares no success answer, so the created
+    pet itself is the body; its integer identifier is a counter; an unknown pet is a 404."""
+    from support import REPO
+    from wapii_core.mock.spec_mock import SpecMock, config_request
+
+    mock = SpecMock.load(REPO / "tests" / "data" / "swagger2" / "petstore.yaml")
+    responder = mock.responder()
+    created = responder.answer(config_request({"url": "https://petstore.swagger.io/v2/pet", "method": "post",
+                                               "headers": {"Authorization": "Bearer <token>"},
+                                               "data": {"name": "Rex", "photoUrls": ["https://example.com/rex"]}}))
+    assert created.status == 200
+    pet = json.loads(created.body)
+    assert pet["name"] == "Rex" and pet["id"] == 1
+    read = responder.answer(config_request({"url": "https://petstore.swagger.io/v2/pet/1", "method": "get",
+                                            "headers": {"api_key": "<key>"}}))
+    assert read.status == 200 and json.loads(read.body) == pet
+    unknown = responder.answer(config_request({"url": "https://petstore.swagger.io/v2/pet/2", "method": "get",
+                                               "headers": {"api_key": "<key>"}}))
+    assert unknown.status == 404
+
+
+def test_a_mock_is_derived_once_per_spec_and_a_request_it_cannot_handle_is_a_500() -> None:
+    import wapii_core.mock.spec_mock as spec_mock
+    from wapii_core.mock.exchange import MockRequest
+    from wapii_core.mock.spec_mock import SpecMock
+
+    mock = SpecMock.for_spec(DEMO)
+    assert SpecMock.for_spec(DEMO) is mock
+    responder = mock.responder()
+    mock.steps[("/books", "get")].pagination = "not a pagination"  # a mock in a state it cannot answer from
+    try:
+        answer = responder.answer(MockRequest("GET", "https://api.larchwood-library.example/v2/books",
+                                              (("X-Api-Key", "<key>"),)))
+    finally:
+        spec_mock._memo.clear()  # the broken mock is not kept
+    assert answer.status == 500 and json.loads(answer.body)["error"]["message"].startswith("the mock failed: ")

@@ -5,7 +5,7 @@ The store lives outside the program's reach (in the supervisor's process or a ho
 only exchanges bytes with it. The first-call benchmark answers every request with an empty ``200``
 (:data:`~wapii_core.mock.exchange.EMPTY_OK`), as the published pipeline's mock adapter did.
 
-:class:`SpecMock` (``SpecMock.load(spec)``, once per spec) derives the mock; its
+:class:`SpecMock` (``SpecMock.load(spec)``, or ``SpecMock.for_spec(spec)``, memoised per process) derives the mock; its
 ``responder(seed, setup=..., faults=...)`` gives each sample a responder with a store of its own,
 whose ``state()`` is the end state. :class:`FaultPlan` is a task's injected faults. Both are
 imported on first use (this package is imported by the adapters, which need only the exchange types).

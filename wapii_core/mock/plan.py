@@ -271,11 +271,13 @@ class Planner:
         """Each collection's object schema, identifier field and whether it is closed."""
         order = {"read": 0, "create": 1, "update": 2, "list": 3}
         for step in sorted(steps.values(), key=lambda s: order.get(s.action, 9)):
-            if step.collection is None or step.success is None or step.success.schema is None:
+            if step.collection is None:
                 continue
             found = collections[step.collection]
             if step.action == "create":
                 found.closed = True
+            if step.success is None or step.success.schema is None:
+                continue
             if found.object_schema is None and step.action in order:
                 schema = self._at(step.success.schema, step.wrapper or ())
                 if step.action == "list":

@@ -61,7 +61,18 @@ class SpecResponder:
     # ------------------------------------------------------------------ answering
 
     def answer(self, request: MockRequest) -> MockResponse:
+        """The answer to ``request`` (see the module docstring); never raises: a request the mock
+        itself cannot handle is a ``500`` naming the problem, and the program goes on."""
         self.answered += 1
+        try:
+            return self._answer(request)
+        except Exception as exc:  # noqa: BLE001 - a judged program's request never stops the supervisor
+            from wapii_core.base.text import exception_line
+
+            return _json(500, {"error": {"status": 500, "message": f"the mock failed: {exception_line(exc, 300)}"}},
+                         (), f"500: the mock failed: {exception_line(exc, 300)}")
+
+    def _answer(self, request: MockRequest) -> MockResponse:
         mock = self.mock
         try:
             incoming = read_request(request, mock.server_path)

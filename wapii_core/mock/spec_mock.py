@@ -30,6 +30,8 @@ from wapii_core.openapi.refs import Resolver
 MAX_PATHS = 20_000
 """Path templates a spec may have for the mock to derive from it (GitHub's has about 900)."""
 MAX_OPERATIONS = 50_000
+CACHED_MOCKS = 8
+"""Derived mocks :meth:`SpecMock.for_spec` keeps per process."""
 VARIANTS = 4
 """``oneOf`` / ``anyOf`` alternatives tried for an answer that must validate."""
 _PLACEHOLDER = re.compile(r"{([^{}]+)}")
@@ -96,6 +98,27 @@ class SpecMock:
         return mock
 
     spec_path: Path | None = None
+
+    @classmethod
+    def for_spec(cls, spec: Path | str) -> "SpecMock":
+        """:meth:`load` with the declaration found for it, memoised per spec content and declaration
+        (:data:`CACHED_MOCKS` per process): what a judge holding many samples of one spec calls."""
+        from wapii_core.openapi.parsing import read_document
+        from wapii_core.openapi.spec_file import read_spec
+
+        spec = Path(spec)
+        document = read_document(spec)
+        found = find_declaration(spec, read_spec(spec))
+        key = (document.sha256, found[0].model_dump_json() if found else "")
+        with _memo_lock:
+            mock = _memo.get(key)
+        if mock is None:
+            mock = cls.load(spec, found[0] if found else None)
+            with _memo_lock:
+                _memo[key] = mock
+                while len(_memo) > CACHED_MOCKS:
+                    del _memo[next(iter(_memo))]
+        return mock
 
     def responder(self, seed: int = 0, *, setup: list[dict[str, Any]] | None = None,
                   faults: FaultPlan | dict[str, Any] | None = None, open_world: bool = False) -> SpecResponder:
@@ -435,6 +458,8 @@ class SpecMock:
 
 
 _MISSING = object()
+_memo: dict[tuple[str, str], SpecMock] = {}
+_memo_lock = threading.Lock()
 
 
 def _names(value: Any, identifier: str) -> bool:
