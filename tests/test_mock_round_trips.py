@@ -331,7 +331,9 @@ def test_pagination_pages_through_a_list() -> None:
     second = _send(responder, "get", "/members", TOKEN, params={"per_page": 2, "page": 2})
     assert [m["id"] for m in json.loads(second.body)] == members[2:]
     first = _send(responder, "get", "/members", TOKEN, params={"per_page": 2, "page": 1})
-    assert dict(first.headers)["Link"] == '</members?page=2>; rel="next"'
+    assert dict(first.headers)["Link"] == f'<{SERVER}/members?per_page=2&page=2>; rel="next"'
+    head = _send(responder, "head", f"/books/{made[0]}", TOKEN)  # HEAD where the spec declares only GET
+    assert head.status == 200 and head.body == b""
 
 
 def test_nothing_leaks_between_responders() -> None:

@@ -33,6 +33,7 @@ class Incoming:
     headers: dict[str, str]  # lower-case names, first occurrence
     content_type: str | None
     body: bytes
+    base: str = ""  # scheme, host and the server's path as the request spelt them (for links back)
     data: Any = None  # the decoded body (JSON value, form dict); None: none
     fields: dict[str, Any] = field(default_factory=dict)  # query, then body properties, by name
 
@@ -61,14 +62,16 @@ def read_request(request: MockRequest, server_path: str) -> Incoming:
     parts = urlsplit(request.url)
     path = parts.path or "/"
     prefix = server_path.rstrip("/")
+    base = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
     if prefix and (path == prefix or path.startswith(prefix + "/")):
         path = path[len(prefix):] or "/"
+        base += prefix
     headers: dict[str, str] = {}
     for name, value in request.headers:
         headers.setdefault(name.lower(), value)
     content_type = headers.get("content-type")
     incoming = Incoming(request.method.lower(), path, parse_qsl(parts.query, keep_blank_values=True), headers,
-                        content_type, request.body)
+                        content_type, request.body, base)
     incoming.data = _decode(request.body, content_type)
     return incoming
 

@@ -22,6 +22,7 @@ import copy
 import json
 import random
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 from wapii_core.mock.exchange import MockRequest, MockResponse
 from wapii_core.mock.faults import FaultPlan, FaultState
@@ -83,11 +84,20 @@ class SpecResponder:
         if not templates:
             return self._error(None, 404, f"no operation at {incoming.path}")
         template = next((t for t in templates if (t, incoming.method) in mock.steps), None)
+        if template is None and incoming.method == "head":  # HEAD where only GET is declared: GET's answer, no body
+            incoming.method = "get"
+            answer = self._answer_get_for_head(templates, incoming)
+            if answer is not None:
+                return answer
+            incoming.method = "head"
         if template is None:
             allowed = sorted({m.upper() for t in templates for (tt, m) in mock.steps if tt == t})
             return self._error(None, 405, f"{incoming.method.upper()} is not allowed at {templates[0]}",
                                (("Allow", ", ".join(allowed)),))
-        step = mock.steps[(template, incoming.method)]
+        return self._step_answer(mock.steps[(template, incoming.method)], template, incoming)
+
+    def _step_answer(self, step: Step, template: str, incoming: Incoming) -> MockResponse:
+        mock = self.mock
         if not credentials_present(mock.security_for(template, incoming.method), mock.security_schemes, incoming,
                                    mock.credential_fields):
             return self._error(step, 401, "missing credentials: the operation requires "
@@ -106,6 +116,13 @@ class SpecResponder:
             return self._act(step, incoming, values)
         except StoreFull as exc:
             return self._error(step, 507, f"the store is full: {exc}")
+
+    def _answer_get_for_head(self, templates: list[str], incoming: Incoming) -> MockResponse | None:
+        template = next((t for t in templates if (t, "get") in self.mock.steps), None)
+        if template is None:
+            return None
+        answer = self._step_answer(self.mock.steps[(template, "get")], template, incoming)
+        return MockResponse(answer.status, answer.headers, b"", reason=answer.reason)
 
     def _act(self, step: Step, incoming: Incoming, values: dict[str, str]) -> MockResponse:
         links: dict[str, str] = {}
@@ -204,7 +221,8 @@ class SpecResponder:
         if paging is not None:
             body = self.mock.page_fields(step, body, next_token, len(found), paging)
             if next_token is not None and paging.offset:
-                headers = (("Link", f'<{incoming.path}?{paging.offset}={next_token}>; rel="next"'),)
+                query = [(k, v) for k, v in incoming.query if k != paging.offset] + [(paging.offset, next_token)]
+                headers = (("Link", f'<{incoming.base}{incoming.path}?{urlencode(query)}>; rel="next"'),)
         return self._respond(step, body, headers)
 
     def _object_answer(self, step: Step, collection: str, identifier: str, obj: dict[str, Any],
