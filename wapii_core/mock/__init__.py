@@ -17,7 +17,7 @@ from typing import Any
 
 _LAZY = {"SpecMock": "wapii_core.mock.spec_mock", "SpecResponder": "wapii_core.mock.responder",
          "FaultPlan": "wapii_core.mock.faults", "Declaration": "wapii_core.mock.declaration",
-         "config_request": "wapii_core.mock.spec_mock"}
+         "config_request": "wapii_core.mock.configs"}
 
 __all__ = list(_LAZY)
 

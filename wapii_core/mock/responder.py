@@ -158,7 +158,7 @@ class SpecResponder:
         if action == "read":
             return self._object_answer(step, collection, identifier, record.object)
         if action == "delete":
-            self.mock.record_delete(self.store, collection, identifier)
+            self.store.delete(collection, identifier)
             return self._respond(step, self._skeleton(step, step.success, f"delete:{collection}", empty=True))
         fields = self._body_fields(step, incoming)
         updated = self.mock.overlay(self.mock.collections[collection], copy.deepcopy(record.object), fields, identifier)
