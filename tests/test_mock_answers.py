@@ -130,3 +130,35 @@ def test_a_mock_is_derived_once_per_spec_and_a_request_it_cannot_handle_is_a_500
     finally:
         spec_mock._memo.clear()  # the broken mock is not kept
     assert answer.status == 500 and json.loads(answer.body)["error"]["message"].startswith("the mock failed: ")
+
+
+def test_the_worked_example_of_a_multi_step_task_on_asana() -> None:
+    """Issue 42's example: a project made by ``setup``, found by a list filtered by its workspace, a
+    task created in it (its ``projects`` naming it by identifier), a story on the task; the task is
+    then listed under the project and the story under the task."""
+    from wapii_core.mock.spec_mock import SpecMock, config_request
+
+    spec = WAPIIBENCH["asana"]
+    if not spec.is_file():
+        pytest.skip(f"needs {spec} (set WAPII_SHARED)")
+    server, auth = "https://app.asana.com/api/1.0", {"Authorization": "Bearer <token>"}
+    responder = SpecMock.load(spec).responder(0, setup=[
+        {"url": f"{server}/workspaces/1201/projects", "method": "post", "headers": auth, "data": {"data": {"name": "Apollo"}}}])
+
+    def call(method: str, path: str, **config):
+        answer = responder.answer(config_request({"url": server + path, "method": method, "headers": auth, **config}))
+        assert 200 <= answer.status < 300, answer.reason
+        return json.loads(answer.body)
+
+    projects = call("get", "/projects", params={"workspace": "1201"})["data"]
+    apollo = next(p["gid"] for p in projects if p["name"] == "Apollo")
+    task = call("post", "/tasks", data={"data": {"name": "Draft press release", "projects": [apollo]}})["data"]
+    assert [p["gid"] for p in task["projects"]] == [apollo]
+    story = call("post", f"/tasks/{task['gid']}/stories", data={"data": {"text": "First draft due Friday"}})["data"]
+    assert story["text"] == "First draft due Friday"
+    assert [t["gid"] for t in call("get", f"/projects/{apollo}/tasks")["data"]] == [task["gid"]]
+    assert [s["gid"] for s in call("get", f"/tasks/{task['gid']}/stories")["data"]] == [story["gid"]]
+    state = responder.state()
+    assert {name: len(objects) for name, objects in state["collections"].items()} == \
+        {"projects": 1, "tasks": 1, "stories": 1}
+    assert state["links"]["stories"] == {story["gid"]: {"tasks": task["gid"]}}

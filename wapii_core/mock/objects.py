@@ -39,16 +39,24 @@ class ObjectRules:
 
     def overlay(self, collection: Collection, obj: dict[str, Any], fields: dict[str, Any], identifier: str) -> dict[str, Any]:
         """``obj`` with each field the request set that the object schema declares and that validates
-        against its property's schema, and the identifier in the identifier field."""
+        against its property's schema (an identifier, or a list of them, sent where the object holds
+        objects naming them becomes those objects), and the identifier in the identifier field."""
         properties = self.values.object_properties(collection.object_schema) if collection.object_schema else {}
         for name, value in fields.items():
             sub = properties.get(name)
             if sub is not None and self.schemas.valid(sub, value):
                 obj[name] = copy.deepcopy(value)
-            elif sub is not None and isinstance(value, str) and self.values.kind(sub) in ("object",):
-                linked = self._reference(sub, value)
+            elif sub is not None and isinstance(value, (str, int)) and self.values.kind(sub) == "object":
+                linked = self._reference(sub, str(value))
                 if linked is not None:
                     obj[name] = linked
+            elif sub is not None and isinstance(value, list) and self.values.kind(sub) == "array" and \
+                    all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+                items = self.values.merged(sub).get("items")  # ["123"] sent where the answer holds [{"gid": "123"}]
+                linked_items = [self._reference(items, str(v)) for v in value[:100]]
+                if self.values.kind(items) == "object" and all(i is not None for i in linked_items) \
+                        and self.schemas.valid(sub, linked_items):
+                    obj[name] = linked_items
             elif sub is None and not properties and collection.object_schema is None:
                 obj[name] = copy.deepcopy(value)
         self._set_identifier(collection, obj, identifier)
