@@ -346,3 +346,16 @@ def test_nothing_leaks_between_responders() -> None:
     assert _send(second, "get", f"/books/{book['id']}", TOKEN).status == 404
     assert second.state() == {"collections": {}, "links": {}}
     assert _send(first, "get", f"/books/{book['id']}", TOKEN).status == 200
+
+
+def test_on_the_api_s_own_host_the_server_s_path_is_required() -> None:
+    """``https://api.larchwood-library.example/books`` lacks the server's ``/v2``: a 404 as the real
+    server gives; ``wapii mock``'s ``http://127.0.0.1:PORT/books`` may leave it out."""
+    from wapii_core.mock.spec_mock import SpecMock, config_request
+
+    responder = SpecMock.load(DEMO).responder()
+    wrong = responder.answer(config_request({"url": "https://api.larchwood-library.example/books", "method": "get",
+                                             "headers": TOKEN}))
+    assert wrong.status == 404 and json.loads(wrong.body)["error"]["message"] == "no operation at /books"
+    local = responder.answer(config_request({"url": "http://127.0.0.1:8080/books", "method": "get", "headers": TOKEN}))
+    assert local.status == 200

@@ -57,8 +57,11 @@ class Incoming:
         return out
 
 
-def read_request(request: MockRequest, server_path: str) -> Incoming:
-    """Split ``request`` (BadBody for a body its Content-Type cannot decode)."""
+def read_request(request: MockRequest, server_path: str, server_host: str = "") -> Incoming:
+    """Split ``request`` (BadBody for a body its Content-Type cannot decode). On the API's own host
+    (``server_host``) the path must start with the server's path, as the real server's would;
+    elsewhere (``wapii mock``'s 127.0.0.1) it may leave it out. A path that does not is kept whole,
+    with a ``\0`` in front so that no template matches it."""
     parts = urlsplit(request.url)
     path = parts.path or "/"
     prefix = server_path.rstrip("/")
@@ -66,6 +69,8 @@ def read_request(request: MockRequest, server_path: str) -> Incoming:
     if prefix and (path == prefix or path.startswith(prefix + "/")):
         path = path[len(prefix):] or "/"
         base += prefix
+    elif prefix and server_host and parts.netloc.lower() == server_host.lower():
+        path = "\0" + path
     headers: dict[str, str] = {}
     for name, value in request.headers:
         headers.setdefault(name.lower(), value)

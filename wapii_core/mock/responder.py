@@ -76,13 +76,13 @@ class SpecResponder:
     def _answer(self, request: MockRequest) -> MockResponse:
         mock = self.mock
         try:
-            incoming = read_request(request, mock.server_path)
+            incoming = read_request(request, mock.server_path, mock.server_host)
         except BadBody as exc:
             status = 413 if "at most" in str(exc) else 400
             return self._error(None, status, str(exc))
         templates = mock.templates_for(incoming.path)
         if not templates:
-            return self._error(None, 404, f"no operation at {incoming.path}")
+            return self._error(None, 404, f"no operation at {incoming.path.lstrip(chr(0))}")
         template = next((t for t in templates if (t, incoming.method) in mock.steps), None)
         if template is None and incoming.method == "head":  # HEAD where only GET is declared: GET's answer, no body
             incoming.method = "get"

@@ -61,6 +61,7 @@ class SpecMock(ObjectRules, AnswerMaker):
         url = servers[0].get("url") if isinstance(servers, list) and servers and isinstance(servers[0], dict) else "/"
         self.server = str(url or "/")
         self.server_path = urlsplit(self.server).path.rstrip("/")
+        self.server_host = urlsplit(self.server).netloc
         self.steps, self.collections = Planner(self.schemas, self.values, declaration).plan()
         if len(self.steps) > MAX_OPERATIONS:
             raise InputError(where, f"has {len(self.steps)} operations; the mock derives from at most {MAX_OPERATIONS}")
