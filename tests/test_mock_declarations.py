@@ -56,18 +56,27 @@ def test_slack_conversations_and_messages_through_the_bundled_declaration() -> N
 
 
 def test_a_dataset_directory_s_own_declaration(tmp_path: Path) -> None:
-    """``mock/<api>.json`` beside ``specs/``: ``POST /loans/{loanId}/return`` declared an update of loans."""
-    from wapii_core.mock.spec_mock import SpecMock
+    """``mock/<api>.json`` beside ``specs/``: ``POST /books/{bookId}/reviews`` (no way to read a review
+    back, so the inference leaves it stateless) declared a create of reviews, under the book."""
+    from wapii_core.mock.spec_mock import SpecMock, config_request
 
     (tmp_path / "specs").mkdir()
     shutil.copyfile(DEMO, tmp_path / "specs" / "larchwood.yaml")
     (tmp_path / "mock").mkdir()
     (tmp_path / "mock" / "larchwood.json").write_text(json.dumps({"operations": {
-        "POST /loans/{loanId}/return": {"action": "update", "collection": "loans", "id": "loanId"}}}))
+        "POST /books/{bookId}/reviews": {"action": "create", "collection": "reviews"}}}))
     mock = SpecMock.load(tmp_path / "specs" / "larchwood.yaml")
-    step = mock.steps[("/loans/{loanId}/return", "post")]
-    assert (step.action, step.collection) == ("update", "loans")
-    assert SpecMock.load(DEMO).steps[("/loans/{loanId}/return", "post")].action == "other"
+    assert SpecMock.load(DEMO).steps[("/books/{bookId}/reviews", "post")].action == "other"
+    responder = mock.responder()
+    server, auth = "https://api.larchwood-library.example/v2", {"Authorization": "Bearer <token>"}
+    book = json.loads(responder.answer(config_request({"url": f"{server}/books", "method": "post", "headers": auth,
+                                                       "data": {"title": "Dune", "contributors": [{"name": "F"}]}})).body)
+    review = responder.answer(config_request({"url": f"{server}/books/{book['id']}/reviews", "method": "post",
+                                              "headers": auth, "data": {"rating": 5, "title": "A classic"}}))
+    assert review.status == 201
+    state = responder.state()
+    (identifier, stored), = state["collections"]["reviews"].items()
+    assert stored["rating"] == 5 and state["links"]["reviews"] == {identifier: {"books": book["id"]}}
 
 
 @pytest.mark.parametrize("text, problem", [

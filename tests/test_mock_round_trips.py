@@ -359,3 +359,16 @@ def test_on_the_api_s_own_host_the_server_s_path_is_required() -> None:
     assert wrong.status == 404 and json.loads(wrong.body)["error"]["message"] == "no operation at /books"
     local = responder.answer(config_request({"url": "http://127.0.0.1:8080/books", "method": "get", "headers": TOKEN}))
     assert local.status == 200
+
+
+def test_an_action_on_an_object_that_answers_it_updates_it() -> None:
+    """``POST /loans/{loanId}/return`` answers a ``Loan``: the loan created before, not a made-up one."""
+    from wapii_core.mock.spec_mock import SpecMock
+
+    responder = SpecMock.load(DEMO).responder(4)
+    member = json.loads(_send(responder, "post", "/members", TOKEN,
+                              {"name": {"first": "Ann", "last": "Lee"}, "email": "ann@example.com"}).body)
+    loan = json.loads(_send(responder, "post", "/loans", TOKEN, {"member_id": member["id"], "copy_ids": ["c1"]}).body)
+    returned = _send(responder, "post", f"/loans/{loan['id']}/renewals", TOKEN, {"extend_days": 7})
+    assert returned.status == 200 and json.loads(returned.body)["id"] == loan["id"]
+    assert _send(responder, "post", "/loans/L-none/renewals", TOKEN, {"extend_days": 7}).status == 404

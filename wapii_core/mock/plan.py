@@ -16,6 +16,8 @@ and ``/projects/{project_gid}/tasks`` act on one collection, ``tasks``.
 - Every earlier placeholder group is the **scope**: the objects the path goes through must exist;
   an object created under a scope is linked to it, and a list under a scope keeps linked objects
   (or objects one of whose properties names the scope's object).
+- An action on an object (``POST /loans/{loanId}/return``) that answers that very object (its
+  collection's object schema) **updates** it.
 - Anything else (``/projects/{project_gid}/duplicate``, ``/values/{range}:append``, a singleton
   such as ``/users/me``) is **other**: answered from the spec, changing nothing.
 
@@ -150,7 +152,30 @@ class Planner:
                 for parent in step.under:
                     collections.setdefault(parent, Collection(parent))
         self._describe(steps, collections)
+        self._object_actions(steps, collections)
         return steps, collections
+
+    def _object_actions(self, steps: dict[tuple[str, str], Step], collections: dict[str, Collection]) -> None:
+        """An *other* ``POST`` / ``PUT`` / ``PATCH`` on an object (``/loans/{loanId}/return``) that
+        answers that very object (the same schema as its collection's objects) updates it: the
+        request's fields that the object holds merged in, the object answered."""
+        for step in steps.values():
+            if step.action != "other" or step.method not in ("post", "put", "patch") or not step.scope \
+                    or self.declaration is not None and self.declaration.get(step.template, step.method) is not None:
+                continue
+            parent, names = step.scope[-1]
+            segments = step.template.strip("/").split("/")
+            if len(segments) < 2 or segments[-2] != "{" + names[-1] + "}":
+                continue  # the action's segment must follow the object's own placeholder
+            target = collections.get(parent)
+            if target is None or target.object_schema is None or step.success is None or step.success.schema is None:
+                continue
+            wrapper = self._wrapper(step.success, False, parent)
+            answered = self._at(step.success.schema, wrapper or ())
+            if wrapper is None or self.schemas.resolve(answered) is not self.schemas.resolve(target.object_schema):
+                continue
+            step.action, step.collection, step.id_params, step.wrapper = "update", parent, names, wrapper
+            step.scope = step.scope[:-1]
 
     def _shape(self, template: str) -> tuple[str, str | None, tuple[str, ...], tuple]:
         """(kind, collection, id params, scope) of a path: kind ``collection``, ``item`` or ``other``."""
