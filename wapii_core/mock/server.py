@@ -53,6 +53,8 @@ class _Handler(BaseHTTPRequestHandler):
         request = MockRequest(self.command, self.server.url + self.path, tuple(self.headers.items()), body)
         with self.server.lock:
             response = self.server.responder.answer(request)
+        # the line before the answer: a client that has its answer finds the exchange printed
+        print(f"{self.command} {self.path} -> {response.status} {response.reason}", flush=True)
         self.send_response(response.status, status_reason(response.status) or None)
         for name, value in response.headers:
             self.send_header(name, value)
@@ -60,6 +62,5 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(response.body)
-        print(f"{self.command} {self.path} -> {response.status} {response.reason}", flush=True)
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = do_TRACE = _answer
