@@ -12,6 +12,8 @@ from wapii_core.mock.plan import Collection, Pagination, Step
 from wapii_core.mock.responder import MESSAGE_FIELDS, NO_BODY
 from wapii_core.mock.schemas import DeclaredResponse
 
+GENERATED = 4096
+"""Generated values a mock remembers (then it starts afresh)."""
 VARIANTS = 4
 """``oneOf`` / ``anyOf`` alternatives tried for an answer that must validate."""
 _PAGE_TOKENS = ("nextPageToken", "next_page_token", "next_cursor", "nextCursor", "next_token", "cursor")
@@ -27,6 +29,7 @@ class AnswerMaker:
     schemas: Any
     server: str
     _skeletons: dict[tuple[str, str, str], Any]
+    _generated: dict[tuple[int, str, float], Any]
 
     def success_status(self, step: Step) -> int:
         code = step.success.code if step.success is not None else None
@@ -72,14 +75,20 @@ class AnswerMaker:
 
     def generate(self, schema: Any, rng: random.Random, name: str = "") -> Any:
         """A value generated for ``schema``: the first of :data:`VARIANTS` (each taking other ``oneOf`` /
-        ``anyOf`` alternatives) that validates, else the last."""
-        made = None
+        ``anyOf`` alternatives) that validates, else the last; remembered per schema and seed
+        (:data:`GENERATED` values), since every sample of a task makes the same ones."""
         seed = rng.random()
-        for variant in range(VARIANTS):
-            made = self.values.make(schema, random.Random(seed), name, variant=variant)
-            if variant == VARIANTS - 1 or self.schemas.valid(schema, made):
-                break
-        return made
+        key = (id(schema), name, seed)
+        made = self._generated.get(key, _MISSING)
+        if made is _MISSING:  # the same seed and key in another sample: the same value, made once
+            for variant in range(VARIANTS):
+                made = self.values.make(schema, random.Random(seed), name, variant=variant)
+                if variant == VARIANTS - 1 or self.schemas.valid(schema, made):
+                    break
+            if len(self._generated) >= GENERATED:
+                self._generated.clear()
+            self._generated[key] = made
+        return copy.deepcopy(made)
 
     def echo_envelope(self, step: Step, body: dict[str, Any], incoming: Incoming, obj: dict[str, Any],
                       collection: Collection) -> dict[str, Any]:

@@ -75,23 +75,34 @@ class ObjectRules:
         return None
 
     def _set_identifier(self, collection: Collection, obj: dict[str, Any], identifier: str) -> None:
+        """The identifier in the identifier field, where it (or, for a composite ``owner/repo``, its
+        last part) validates there; an object without a schema gets it as it is."""
         field = collection.id_field
-        sub = self.values.object_properties(collection.object_schema).get(field) if collection.object_schema else None
-        if sub is None and collection.object_schema is not None:
-            return
-        if sub is not None and self.values.kind(sub) in ("integer", "number"):
-            try:
-                obj[field] = int(identifier)
-                return
-            except ValueError:
-                pass
-        if sub is None or self.values.kind(sub) in (None, "string"):
+        if collection.object_schema is None:
             obj[field] = identifier
+            return
+        sub = self.values.object_properties(collection.object_schema).get(field)
+        if sub is None:
+            return
+        for text in dict.fromkeys((identifier, identifier.rsplit("/", 1)[-1])):
+            value: Any = text
+            if self.values.kind(sub) in ("integer", "number"):
+                try:
+                    value = int(text)
+                except ValueError:
+                    continue
+            if self.schemas.valid(sub, value):
+                obj[field] = value
+                return
 
     def shaped(self, collection: Collection, schema: Any, obj: dict[str, Any], identifier: str, seed: int) -> Any:
-        """``obj`` as an answer whose schema is ``schema`` carries it: itself where it validates, else
-        a value generated for ``schema`` with every property of ``obj`` that validates there."""
-        if schema is None or self.schemas.valid(schema, obj):
+        """``obj`` as an answer whose schema is ``schema`` carries it: itself where it validates (or
+        where ``schema`` is its collection's object schema, which the object was made and changed by,
+        a property at a time), else a value generated for ``schema`` with every property of ``obj``
+        that validates there."""
+        resolve = self.schemas.resolve
+        if schema is None or (collection.object_schema is not None and resolve(schema) is resolve(
+                collection.object_schema)) or self.schemas.valid(schema, obj):
             return copy.deepcopy(obj)
         made = self.generate(schema, _rng(seed, "shape", collection.name, identifier))
         if not isinstance(made, dict):

@@ -22,7 +22,7 @@ and ``/projects/{project_gid}/tasks`` act on one collection, ``tasks``.
   such as ``/users/me``) is **other**: answered from the spec, changing nothing.
 
 The **identifier field** of a collection is the first property of its object schema among: the
-item path's parameter name, that name's last word (``project_gid`` -> ``gid``, ``bookId`` -> ``id``,
+item path's (last) parameter name, that name's last word (``project_gid`` -> ``gid``, ``bookId`` -> ``id``,
 ``issue_number`` -> ``number``), then ``id``, ``gid``, ``uuid``, ``key``, ``name``. The object's
 **wrapper** is where it sits in the answer: the body itself, or a property ``data`` / ``item`` /
 ``result`` / the collection's (singular) name, or, for a list, the one array property.
@@ -328,9 +328,9 @@ class Planner:
 
     def _id_field(self, schema: Any, step: Step, steps: dict[tuple[str, str], Step]) -> str:
         properties = self.values.object_properties(schema)
-        params = [p for s in steps.values() if s.collection == step.collection for p in s.id_params]
+        groups = [s.id_params for s in steps.values() if s.collection == step.collection and s.id_params]
         candidates = []
-        for param in params[:1] or []:
+        for param in groups[0][-1:] if groups else []:  # a composite identifier's last part names the object
             candidates += [param, _last_word(param)]
         for name in [*candidates, *ID_FIELDS]:
             if name in properties:

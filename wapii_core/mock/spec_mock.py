@@ -76,6 +76,7 @@ class SpecMock(ObjectRules, AnswerMaker):
         for template in paths:
             self._by_segments.setdefault(str(template).strip("/").count("/"), []).append(str(template))
         self._skeletons: dict[tuple[str, str, str], Any] = {}
+        self._generated: dict[tuple[int, str, float], Any] = {}
         self._validator: Any = None
         self._lock = threading.Lock()
 
