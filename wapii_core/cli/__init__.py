@@ -17,8 +17,8 @@ from typing import Any, Iterator, Optional, Sequence
 import typer
 
 from wapii_core.base.errors import GenerationPending, WapiiError
-from wapii_core.cli import (adapters, backends, cluster_template, compare, datasets, doctor, export, merge, plugins, report, run,
-                            show, view)
+from wapii_core.cli import (adapters, backends, cluster_template, compare, datasets, doctor, export, merge, mock, plugins,
+                            report, run, show, view)
 from wapii_core.cli.plain_help import App
 
 app = App(name="wapii", help="Benchmark how well language models write code that calls web APIs.")
@@ -67,6 +67,7 @@ BUILTIN_COMMANDS = {
     "cluster-template": cluster_template.cluster_template_command,
     "view": view.view_command,
     "export": export.export_command,
+    "mock": mock.mock_command,
 }
 """The top-level commands in the order ``wapii --help`` lists them (then ``datasets``, a group)."""
 
