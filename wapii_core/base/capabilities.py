@@ -33,7 +33,11 @@ class AdapterCapabilities(BaseModel):
       ``normalise_wire_request`` (else an in-process capture of the library's request config);
     - ``system_packages``: Debian packages it needs (``libokhttp-java``); ``wapii setup`` installs the
       missing ones with apt before calling the adapter's ``setup()`` (as root), else names them in
-      one line. Constructing the adapter must not need them.
+      one line. Constructing the adapter must not need them;
+    - ``code_context``: its prompts continue a task's real code (a sample's ``context``: the journal
+      edition's real-world tasks, docs/datasets.md) and its ``with_definitions(call, definitions)``
+      gives the source that runs the call after the task's definitions; a run of such a task with an
+      adapter that cannot is refused in one line.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -45,6 +49,7 @@ class AdapterCapabilities(BaseModel):
     modes: tuple[str, ...] = MODES
     wire_capture: bool = False
     system_packages: tuple[str, ...] = ()
+    code_context: bool = False
 
     @field_validator("language")
     @classmethod

@@ -18,6 +18,7 @@ from wapii_core.base.jsonwalk import unstorable
 from wapii_core.base.model import ERROR_KINDS, Capture, Extraction, Generation, ResultTimings, Sample, SampleResult
 from wapii_core.base.protocols import MODES, Adapter, Dataset
 from wapii_core.judge import unstarted
+from wapii_core.judge.api_rules import with_rules
 from wapii_core.judge.capture_limits import oversized, too_many_values
 from wapii_core.judge.reasons import reasons
 
@@ -85,7 +86,8 @@ class Judge:
         ``runtime_error`` whose detail says why (``bad_capture: ...`` for what the capture held).
         """
         extractions = [self._extract(gen) for gen in generations]
-        calls = [ext.call for ext, _ in extractions if ext.call is not None]
+        calls = [self._runnable(self._samples[gen.sample], ext.call)
+                 for gen, (ext, _) in zip(generations, extractions) if ext.call is not None]
         captures = iter(self._executed(calls))
         results = []
         for gen, (ext, detail) in zip(generations, extractions):
@@ -103,6 +105,13 @@ class Judge:
             result.provisional = ext.call is not None and self._unrun
             results.append(result)
         return results
+
+    def _runnable(self, sample: Sample, call: str) -> str:
+        """What runs for ``call``: after the definitions of a task with code context (the adapter's
+        ``with_definitions``, docs/datasets.md), else the call as it is."""
+        if sample.context is None or not sample.context.definitions:
+            return call
+        return self.adapter.with_definitions(call, sample.context.definitions)
 
     def _executed(self, calls: list[str]) -> list[Capture]:
         """The adapter's captures of ``calls``; when no worker could start to run them, a
@@ -164,14 +173,22 @@ class Judge:
     def _judged(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
                 detail: str | None, draw: int) -> SampleResult:
         spec = self._specs[sample.api]
+        rules = self.dataset.rules.get(sample.api)
+        judged, sent = sample, request
+        if rules is not None:  # the dataset's own rules for this API's URLs (wapii_core.judge.api_rules)
+            strict_urls = self.mode != "reference"
+            judged = sample.model_copy(update={"config": with_rules(sample.config, rules, strict_urls)})
+            sent = None if request is None else with_rules(request, rules, strict_urls)
         if self.mode == "wire":
-            result = self._judge_wire(sample, spec, request, error, call=call, error_detail=detail, draw=draw)
+            result = self._judge_wire(judged, spec, sent, error, call=call, error_detail=detail, draw=draw)
         else:
-            result = self._judge(sample, spec, request, error, call=call, error_detail=detail, draw=draw,
+            result = self._judge(judged, spec, sent, error, call=call, error_detail=detail, draw=draw,
                                  strict=self.strict)
+        if rules is not None and request is not None:
+            result.request = request
         result.mode = self.mode
         result.expected_request = expected_request(sample)
-        result.reasons = reasons(result, sample.config, self._expected_endpoint(sample, spec))
+        result.reasons = reasons(result, sample.config, self._expected_endpoint(judged, spec))
         return result
 
     def _expected_endpoint(self, sample: Sample, spec: Any) -> str | None:

@@ -231,6 +231,14 @@ def _adapter(stack: ExitStack, name: str, note: Callable[[str], None] = lambda t
     return adapter
 
 
+def _check_context(adapter: Adapter, name: str, samples: list[Sample]) -> None:
+    """Refuses, in one line, tasks with code context for an adapter whose prompts cannot continue that code."""
+    with_context = [s.id for s in samples if s.context is not None]
+    if with_context and not getattr(adapter.capabilities, "code_context", False):
+        raise WapiiError(f"adapter {name!r} cannot run tasks inside JavaScript code ({len(with_context)} such, "
+                         f"e.g. {with_context[0]}); use axios_js or fetch_js")
+
+
 def _judge_for(adapter: Adapter, inputs: _Inputs) -> Judge:
     config = inputs.config
     return Judge(adapter, inputs.dataset, config.mode, constrained=config.setting.startswith("constrained"))
@@ -261,6 +269,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
                 and not adapter.capabilities.constrained:
             raise WapiiError(f"adapter {config.adapter!r} cannot constrain generation (setting {config.setting!r}); "
                              "run it unconstrained, or pick an adapter that can (wapii adapters list)")
+        _check_context(adapter, config.adapter, samples)
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         inputs.config = config
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,

@@ -30,7 +30,7 @@ class AxiosAdapter(NodeAdapterBase):
     """
 
     name = "axios_js"
-    capabilities = AdapterCapabilities(language="javascript", library="axios", single_call=True, constrained=True)
+    capabilities = AdapterCapabilities(language="javascript", library="axios", single_call=True, constrained=True, code_context=True)
 
     node_library = staticmethod(library)
     record = CapturedRequest

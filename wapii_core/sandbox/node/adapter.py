@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -60,6 +60,13 @@ class NodeAdapterBase(ClosedOnExit):
     def execute(self, calls: list[str]) -> list[Capture]:
         """Runs each extracted call in its own sandboxed context; one Capture per call, in order."""
         return self._runner.execute(calls)
+
+    def with_definitions(self, call: str, definitions: dict[str, Any]) -> str:
+        """``call`` run after ``const <name> = <json>;`` per definition (a context task's variables, as the
+        published pipeline defines them before the extracted call)."""
+        from wapii_core.generation.code_context import definitions_source
+
+        return definitions_source(definitions) + call
 
     def close(self) -> None:
         """Stops the Node workers (they restart on the next :meth:`execute`)."""
