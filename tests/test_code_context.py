@@ -183,3 +183,29 @@ def test_the_frankerfacez_alias_resolves_to_emoticons(context_dataset) -> None:
     assert out["url"] == "https://api.frankerfacez.com/v1/emoticons?q=a"
     assert with_rules({"url": "https://api.frankerfacez.com/v1/emotes/12"}, rules, False)["url"].endswith("/v1/emoticons/12")
     assert with_rules({"url": "https://api.frankerfacez.com/v1/emotesx"}, rules, False)["url"].endswith("/v1/emotesx")
+
+
+def test_the_journal_mode_takes_a_one_element_list_for_its_element_outside_the_body() -> None:
+    """Reference mode keeps the conference edition's ``==`` (a list of one is not its element); journal
+    mode takes it in the query, headers and path, never in the body."""
+    from wapii_core.datasets.loader import load_demo
+    from wapii_core.judge.compare import judge
+    from wapii_core.openapi.index import SpecIndex
+
+    demo = load_demo()
+    sample = next(s for s in demo.samples if s.config.get("params") and s.config["method"] == "get")
+    spec = SpecIndex.load(demo.specs[sample.api])
+    key, value = next((k, v) for k, v in sample.config["params"].items() if not isinstance(v, list))
+    as_list = {**sample.config, "params": {**sample.config["params"], key: [value]}}
+    assert judge(sample, spec, as_list).arguments["params"][key] == "incorrect_value"
+    assert judge(sample, spec, as_list, journal=True).arguments["params"][key] == "correct"
+    listed = sample.model_copy(update={"config": as_list})
+    assert judge(listed, spec, sample.config, journal=True).arguments["params"][key] == "correct"
+    two = {**sample.config, "params": {**sample.config["params"], key: [value, value]}}
+    assert judge(sample, spec, two, journal=True).arguments["params"][key] == "incorrect_value"
+    body = next(s for s in demo.samples if isinstance(s.config.get("data"), dict) and s.config["data"])
+    name, item = next(iter(body.config["data"].items()))
+    wrapped = {**body.config, "data": {**body.config["data"], name: [item]}}
+    assert not isinstance(item, list)
+    assert judge(body, SpecIndex.load(demo.specs[body.api]), wrapped, journal=True).arguments["data"][name] \
+        == "incorrect_value"

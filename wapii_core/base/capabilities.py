@@ -12,8 +12,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-MODES = ("reference", "strict", "wire")
-"""Comparison modes: the paper's (metrics.md), with literal URL matching, and what goes on the wire (wire.py)."""
+MODES = ("reference", "strict", "wire", "journal")
+"""Comparison modes: the paper's (metrics.md), with literal URL matching, what goes on the wire (wire.py),
+and the journal edition's (the paper's, where outside the body a one-element list equals its element)."""
+ADAPTER_MODES = MODES[:3]
+"""The modes an adapter's renderings are checked in unless it declares others: ``journal`` accepts
+every request that ``reference`` does, so a rendering correct in one is correct in the other."""
 
 
 class AdapterCapabilities(BaseModel):
@@ -28,7 +32,8 @@ class AdapterCapabilities(BaseModel):
     - ``constrained``: ``constraint(spec, setup)`` builds a grammar for constrained decoding; a
       ``--setting constrained`` run with an adapter that cannot is refused in one line;
     - ``modes``: the comparison modes its renderings are judged correct in (the oracle is checked
-      in each); ``default_mode`` (the adapter's own attribute) is one of them;
+      in each; default: all but ``journal``, which accepts whatever ``reference`` does);
+      ``default_mode`` (the adapter's own attribute) is one of them;
     - ``wire_capture``: its captures are what the library put on the wire, normalised by the core's
       ``normalise_wire_request`` (else an in-process capture of the library's request config);
     - ``system_packages``: Debian packages it needs (``libokhttp-java``); ``wapii setup`` installs the
@@ -46,7 +51,7 @@ class AdapterCapabilities(BaseModel):
     library: str = ""
     single_call: bool = False
     constrained: bool = False
-    modes: tuple[str, ...] = MODES
+    modes: tuple[str, ...] = ADAPTER_MODES
     wire_capture: bool = False
     system_packages: tuple[str, ...] = ()
     code_context: bool = False

@@ -60,8 +60,10 @@ def run_command(
                                       help="full: starter ends with `axios.`; argument: method and URL given; "
                                            "import: only the import. Repeat for several."),
     mode: Optional[str] = typer.Option(None, "--mode", help="Comparison: reference (the paper's; axios_js's "
-                                       "default), strict (spec path characters matched literally) or wire (what "
-                                       "is sent; the Python adapters' default). Default: the adapter's."),
+                                       "default), strict (spec path characters matched literally), wire (what "
+                                       "is sent; the Python adapters' default) or journal (the journal edition's: "
+                                       "reference, where outside the body a one-element list equals its element). "
+                                       "Default: the adapter's."),
     setting: str = typer.Option("unconstrained", "--setting",
                                 help="unconstrained, constrained (decoding masked by a grammar from the spec), "
                                      "rag (the most relevant endpoints' documentation in the prompt) or "

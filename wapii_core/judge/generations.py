@@ -73,6 +73,8 @@ class Judge:
         self.adapter = adapter
         self.dataset = dataset
         self.strict = mode == "strict"
+        self.journal = mode == "journal"
+        self.literal_urls = mode in ("strict", "wire")  # reference and journal read path templates as regexes
         self.mode = mode
         self._specs = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
         self._samples = {s.id: s for s in dataset.samples}
@@ -176,14 +178,14 @@ class Judge:
         rules = self.dataset.rules.get(sample.api)
         judged, sent = sample, request
         if rules is not None:  # the dataset's own rules for this API's URLs (wapii_core.judge.api_rules)
-            strict_urls = self.mode != "reference"
+            strict_urls = self.literal_urls
             judged = sample.model_copy(update={"config": with_rules(sample.config, rules, strict_urls)})
             sent = None if request is None else with_rules(request, rules, strict_urls)
         if self.mode == "wire":
             result = self._judge_wire(judged, spec, sent, error, call=call, error_detail=detail, draw=draw)
         else:
             result = self._judge(judged, spec, sent, error, call=call, error_detail=detail, draw=draw,
-                                 strict=self.strict)
+                                 strict=self.strict, journal=self.journal)
         if rules is not None and request is not None:
             result.request = request
         result.mode = self.mode
@@ -195,5 +197,5 @@ class Judge:
         """``"GET /books"``: the method and the spec path of the request ``sample`` expects (None: not
         a path of the spec), matched as this mode matches URLs."""
         url, method = sample.config.get("url"), sample.config.get("method")
-        paths = spec.candidates(url, self.mode != "reference") if isinstance(url, str) else []
+        paths = spec.candidates(url, self.literal_urls) if isinstance(url, str) else []
         return f"{str(method).upper()} {paths[0]}" if paths else None
