@@ -63,7 +63,7 @@ class RunContext:
     adapter: "Adapter"
     setup: Setup
     mode: str = "reference"  # the comparison mode the run is judged in
-    setting: str = "unconstrained"  # unconstrained | constrained | rag | constrained-rag
+    setting: str = "unconstrained"  # unconstrained | constrained | rag | constrained-rag | spec
     run_dir: Path | None = None
     progress: ProgressFactory | None = None
 

@@ -66,8 +66,9 @@ def run_command(
                                        "Default: the adapter's."),
     setting: str = typer.Option("unconstrained", "--setting",
                                 help="unconstrained, constrained (decoding masked by a grammar from the spec), "
-                                     "rag (the most relevant endpoints' documentation in the prompt) or "
-                                     "constrained-rag."),
+                                     "rag (the most relevant endpoints' documentation in the prompt), "
+                                     "constrained-rag, or spec (the whole OpenAPI document in the prompt, "
+                                     "the journal edition's)."),
     generations: Optional[Path] = typer.Option(None, "--generations", "-g",
                                                help="replay: JSONL of {sample, code} or a <api>/<index>_code.js dir."),
     draws: DrawsOption = 1,

@@ -134,7 +134,12 @@ def augment(prompt: Prompt, task: str, spec: Path | str | SpecIndex, api: str, *
 
 
 def setting_prompt(prompt: Prompt, sample: Sample, dataset: Dataset, setting: str) -> Prompt:
-    """The prompt a run in ``setting`` sends for ``sample``: augmented in the rag settings, else as it is."""
+    """The prompt a run in ``setting`` sends for ``sample``: augmented in the rag settings, with the
+    whole spec in the spec setting (:mod:`wapii_core.generation.spec_prompt`), else as it is."""
+    from wapii_core.generation.spec_prompt import SPEC_SETTINGS, with_spec
+
+    if setting in SPEC_SETTINGS:
+        return with_spec(prompt, dataset.specs[sample.api], dataset.display_names.get(sample.api, sample.api))
     if setting not in RAG_SETTINGS:
         return prompt
     return augment(prompt, sample.task, dataset.specs[sample.api], dataset.display_names.get(sample.api, sample.api))

@@ -181,7 +181,7 @@ def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
         yield items[start:start + size]
 
 
-SETTINGS = ("unconstrained", "constrained", "rag", "constrained-rag")
+SETTINGS = ("unconstrained", "constrained", "rag", "constrained-rag", "spec")
 """Decoding settings: constrained decoding from the spec and/or retrieved endpoint documentation."""
 
 
