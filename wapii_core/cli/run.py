@@ -116,7 +116,8 @@ def run_command(
         if out is not None:
             targets[one_setup] = out / one_setup.value if len(setups) > 1 else out
         else:
-            targets[one_setup] = default_run_dir(dataset, adapter, backend, model, one_setup, setting, mode, draws,
+            named = f"{setting}-typescript" if parse_option_pairs(option).get("rag_format") == "typescript" else setting
+            targets[one_setup] = default_run_dir(dataset, adapter, backend, model, one_setup, named, mode, draws,
                                              limit, api, str(one_shard) if one_shard else None)
             if sample is not None:
                 targets[one_setup] = targets[one_setup].with_name(f"{targets[one_setup].name}-sample{sample}s{seed}")
