@@ -29,8 +29,8 @@ from .chatmode import is_chat_directory
 
 from .constrained import ConstrainedDecoder
 from .decoding import BatchDecoder, Completion, DecodingParams
-from .hub_check import check_hub_model
 from .context_fit import check_fits
+from .hub_check import check_hub_model
 from .loading import LoadedModel, fingerprint_dir, hub_commit, load_model, resolve_device, resolve_dtype, resolve_source
 from .options import HFOptions
 
@@ -265,17 +265,16 @@ class HFBackend:
         for item in items:
             item.key = self._key(item)
         cached = self.cache.get_many(item.key for item in items)
-        misses = sorted((i for i in items if i.key not in cached), key=lambda i: len(str(i.prompt)))
-        decoder = self._load_with_progress() if misses else None
-        if misses:  # before anything is yielded: a prompt too long for the model ends the run in one line
-            assert self._loaded is not None
-            check_fits(self._loaded, {i.request.sample.id: self._render(i) for i in misses},
-                       self.params.max_new_tokens, self.source.name, add_special_tokens=not self.chat)
         for item in items:
             if item.key in cached:
                 yield self._program(item, cached[item.key])
-        if decoder is None:
+        misses = sorted((i for i in items if i.key not in cached), key=lambda i: len(str(i.prompt)))
+        if not misses:
             return
+        decoder = self._load_with_progress()
+        assert self._loaded is not None  # a prompt too long for the model ends the run in one line, unrun
+        check_fits(self._loaded, {i.request.sample.id: self._render(i) for i in misses}, self.params.max_new_tokens,
+                   self.source.name, add_special_tokens=not self.chat)
         if self.progress is not None:
             inner = getattr(decoder, "decoder", decoder)
             inner.on_tokens = self.progress("tokens", len(misses) * self.params.max_new_tokens)
