@@ -144,6 +144,21 @@ def test_the_definitions_exist_when_the_call_runs(context_dataset) -> None:
     assert defined.error is None and defined.request["url"] == "https://api.instagram.com/v1/tags/71abc028/media/recent"
 
 
+
+@pytest.mark.slow
+def test_a_definition_value_cannot_break_out_of_its_literal() -> None:
+    """A dataset's value that looks like code (quotes, a line break, a line separator, a closing
+    comment) stays a string: the call sends it as it is and nothing of it runs."""
+    from wapii_core.base import plugins
+
+    hostile = "\"; globalThis.pwned = 1; //\n\u2028 */ `${process.exit(3)}` '"
+    call = "axios.get('https://x.test/a', { params: { q: value, pwned: typeof pwned } });\n"
+    with plugins.adapters.get("axios_js")(timeout_s=5.0) as adapter:
+        [capture] = adapter.execute([adapter.with_definitions(call, {"value": hostile})])
+    assert capture.error is None, capture.detail
+    assert capture.request["params"] == {"q": hostile, "pwned": "undefined"}
+
+
 @pytest.mark.slow
 @needs_context
 @pytest.mark.parametrize("adapter", ["axios_js", "fetch_js"])
