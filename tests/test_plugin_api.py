@@ -192,7 +192,7 @@ def test_an_adapter_gets_the_defaults_of_the_optional_members_it_lacks():
     ({"render": None}, "lacks method render(config, setup, sample)"),
     ({"extract": lambda self: None}, "method extract cannot be called as extract(code)"),
     ({"name": 3}, "attribute name is int, not str"),
-    ({"default_mode": "loose"}, "default_mode 'loose' is not one of reference, strict, wire"),
+    ({"default_mode": "loose"}, "default_mode 'loose' is not one of reference, strict, wire, journal"),
     ({"close": "no"}, "close is str, not a method close()"),
     ({"capabilities": {"language": "go"}}, "attribute capabilities is dict, not an AdapterCapabilities "
                                            "(from wapii_core.api)"),

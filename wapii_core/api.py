@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from wapii_core.base.lazy import lazy_exports
 
-API_VERSION = "1.4"
+API_VERSION = "1.5"
 """The plugin API's version, ``MAJOR.MINOR``: MINOR grows when names or optional protocol members are
 added (a plugin written for 1.0 works with every 1.x); MAJOR grows when a name is removed or renamed,
 or a signature or protocol changes incompatibly."""
@@ -68,6 +68,9 @@ _WHERE: dict[str, str] = {
     # Wire-mode helpers (judging what was sent, byte for byte).
     "wire_text": "wapii_core.judge.wire",
     "normalise_wire_request": "wapii_core.judge.sent_request", "sends_as_text": "wapii_core.judge.sent_request",
+    # Tasks inside real code (the journal edition's real-world dataset).
+    "context_prompt": "wapii_core.generation.code_context", "context_starter": "wapii_core.generation.code_context",
+    "context_template": "wapii_core.generation.code_context",
     "js_literal": "wapii_core.generation.js_literal",
     "js_string": "wapii_core.generation.js_literal",
     "media_type": "wapii_core.base.media",

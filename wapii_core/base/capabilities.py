@@ -12,8 +12,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, field_validator
 
-MODES = ("reference", "strict", "wire")
-"""Comparison modes: the paper's (metrics.md), with literal URL matching, and what goes on the wire (wire.py)."""
+MODES = ("reference", "strict", "wire", "journal")
+"""Comparison modes: the paper's (metrics.md), with literal URL matching, what goes on the wire (wire.py),
+and the journal edition's (the paper's, where outside the body a one-element list equals its element)."""
+ADAPTER_MODES = MODES[:3]
+"""The modes an adapter's renderings are checked in unless it declares others: ``journal`` accepts
+every request that ``reference`` does, so a rendering correct in one is correct in the other."""
 
 
 class AdapterCapabilities(BaseModel):
@@ -28,17 +32,22 @@ class AdapterCapabilities(BaseModel):
     - ``constrained``: ``constraint(spec, setup)`` builds a grammar for constrained decoding; a
       ``--setting constrained`` run with an adapter that cannot is refused in one line;
     - ``modes``: the comparison modes its renderings are judged correct in (the oracle is checked
-      in each); ``default_mode`` (the adapter's own attribute) is one of them;
+      in each; default: all but ``journal``, which accepts whatever ``reference`` does);
+      ``default_mode`` (the adapter's own attribute) is one of them;
     - ``wire_capture``: its captures are what the library put on the wire, normalised by the core's
       ``normalise_wire_request`` (else an in-process capture of the library's request config);
     - ``system_packages``: Debian packages it needs (``libokhttp-java``); ``wapii setup`` installs the
       missing ones with apt before calling the adapter's ``setup()`` (as root), else names them in
-      one line. Constructing the adapter must not need them.
+      one line. Constructing the adapter must not need them;
     - ``answers``: ``execute(calls, responders)`` takes one
       :class:`~wapii_core.mock.exchange.Responder` per call (or None), delivers its answers to the
       program as its library shows a server's, runs the program to its end and records every
       exchange in the Capture (``exchanges``); the responder runs outside the program's reach. An
-      adapter without it is only called as ``execute(calls)`` (the first-call benchmark).
+      adapter without it is only called as ``execute(calls)`` (the first-call benchmark);
+    - ``code_context``: its prompts continue a task's real code (a sample's ``context``: the journal
+      edition's real-world tasks, docs/datasets.md) and its ``with_definitions(call, definitions)``
+      gives the source that runs the call after the task's definitions; a run of such a task with an
+      adapter that cannot is refused in one line.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -47,10 +56,11 @@ class AdapterCapabilities(BaseModel):
     library: str = ""
     single_call: bool = False
     constrained: bool = False
-    modes: tuple[str, ...] = MODES
+    modes: tuple[str, ...] = ADAPTER_MODES
     wire_capture: bool = False
     system_packages: tuple[str, ...] = ()
     answers: bool = False
+    code_context: bool = False
 
     @field_validator("language")
     @classmethod

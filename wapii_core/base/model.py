@@ -62,8 +62,34 @@ def shard_of(key: str, count: int) -> int:
     return int(digest[:16], 16) % count
 
 
+TASK_SLOT = "{task}"
+"""Where a context task's text goes in its ``starter_code`` (the comment ``// {task}``)."""
+
+
+class CodeContext(BaseModel):
+    """The real code around a task of the journal edition's real-world dataset (docs/datasets.md).
+
+    ``starter_code`` is the real file up to the call (it ends with the call's start, ``axios.``) with
+    :data:`TASK_SLOT` where the task text goes; ``definitions`` are the variables that exist when the
+    call runs (``const <name> = <json>;`` before it, as the published pipeline does); ``template_url``
+    is the URL as the code interpolates it (``https://x/users/${username}``), given in backticks in
+    the argument setup; the rest is the code's provenance.
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    starter_code: str
+    definitions: dict[str, Any] = Field(default_factory=dict)
+    template_url: str | None = None
+    repo_name: str | None = None
+    path: str | None = None
+    ref: str | None = None
+    license: str | None = None
+    copyright: str | None = None
+
+
 class Sample(BaseModel):
-    """One task of a dataset and the request it expects."""
+    """One task of a dataset and the request it expects (``context``: the real code it sits in)."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -73,6 +99,7 @@ class Sample(BaseModel):
     config: dict[str, Any]
     checks: str = "OK"
     vetted: bool | None = None
+    context: CodeContext | None = None
 
     @property
     def id(self) -> str:

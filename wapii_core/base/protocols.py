@@ -25,6 +25,8 @@ class Dataset:
     source: Path  # the dataset file (named in errors, hashed into run.json)
     sha256: str  # of the dataset file
     prompts_dir: Path | None = None  # holds code_generation_prompt.md and the generation prompts
+    rules: dict[str, Any] = field(default_factory=dict)
+    """api -> its comparison rules (:class:`wapii_core.datasets.rules.ApiRules`; docs/datasets.md)."""
 
     def sample(self, sample_id: str) -> Sample:
         for s in self.samples:
@@ -61,7 +63,7 @@ class RunContext:
     adapter: "Adapter"
     setup: Setup
     mode: str = "reference"  # the comparison mode the run is judged in
-    setting: str = "unconstrained"  # unconstrained | constrained | rag | constrained-rag
+    setting: str = "unconstrained"  # unconstrained | constrained | rag | constrained-rag | spec
     run_dir: Path | None = None
     progress: ProgressFactory | None = None
 

@@ -60,9 +60,9 @@ def compare_command(
     setup: list[str] = typer.Option(["full"], "--setup", "-s", help="Setups to run (full, argument, import); "
                                     "repeat for several."),
     mode: str = typer.Option(DEFAULT_MODE, "--mode", help="Comparison mode for every library: wire (default), "
-                             "reference or strict."),
+                             "reference, strict or journal."),
     setting: str = typer.Option("unconstrained", "--setting",
-                                help="unconstrained, constrained, rag or constrained-rag (as for `wapii run`)."),
+                                help="unconstrained, constrained, rag, constrained-rag or spec (as for `wapii run`)."),
     generations: list[str] = typer.Option([], "--generations", "-g",
                                           help="replay: ADAPTER=PATH per adapter (or one PATH for all)."),
     draws: DrawsOption = 1,

@@ -61,12 +61,15 @@ def run_command(
                                       help="full: starter ends with `axios.`; argument: method and URL given; "
                                            "import: only the import. Repeat for several."),
     mode: Optional[str] = typer.Option(None, "--mode", help="Comparison: reference (the paper's; axios_js's "
-                                       "default), strict (spec path characters matched literally) or wire (what "
-                                       "is sent; the Python adapters' default). Default: the adapter's."),
+                                       "default), strict (spec path characters matched literally), wire (what "
+                                       "is sent; the Python adapters' default) or journal (the journal edition's: "
+                                       "reference, where outside the body a one-element list equals its element). "
+                                       "Default: the adapter's."),
     setting: str = typer.Option("unconstrained", "--setting",
                                 help="unconstrained, constrained (decoding masked by a grammar from the spec), "
-                                     "rag (the most relevant endpoints' documentation in the prompt) or "
-                                     "constrained-rag."),
+                                     "rag (the most relevant endpoints' documentation in the prompt), "
+                                     "constrained-rag, or spec (the whole OpenAPI document in the prompt, "
+                                     "the journal edition's)."),
     generations: Optional[Path] = typer.Option(None, "--generations", "-g",
                                                help="replay: JSONL of {sample, code} or a <api>/<index>_code.js dir."),
     draws: DrawsOption = 1,
@@ -114,7 +117,8 @@ def run_command(
         if out is not None:
             targets[one_setup] = out / one_setup.value if len(setups) > 1 else out
         else:
-            targets[one_setup] = default_run_dir(dataset, adapter, backend, model, one_setup, setting, mode, draws,
+            named = f"{setting}-typescript" if parse_option_pairs(option).get("rag_format") == "typescript" else setting
+            targets[one_setup] = default_run_dir(dataset, adapter, backend, model, one_setup, named, mode, draws,
                                              limit, api, str(one_shard) if one_shard else None)
             if sample is not None:
                 targets[one_setup] = targets[one_setup].with_name(f"{targets[one_setup].name}-sample{sample}s{seed}")

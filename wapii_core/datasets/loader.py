@@ -4,9 +4,13 @@ A dataset directory holds::
 
     dataset.json          a list of samples (or {"samples": [...]}):
                           {api, index, task, config: {url, method, headers, params?, data?}, checks?, vetted?}
+                          a task inside real code adds starter_code, definitions?, template_url? and its
+                          provenance (repo_name, path, ref, license, copyright); without an index a
+                          sample is numbered by its position among its API's samples
     specs/<api>.yaml      the OpenAPI 3 spec of every api used (.yml and .json work too)
     prompts/              optional: the prompt templates (Dataset.prompts_dir)
     apis.json             optional: {api: display name}
+    rules.json            optional: API-specific comparison rules (wapii_core.datasets.rules)
 
 Every problem is reported as a one-line :class:`InputError` that names the file. Downloading the
 WAPIIBench files is :mod:`wapii_core.datasets.fetch`'s job; loading never touches the network.
@@ -26,7 +30,7 @@ from wapii_core.datasets.fetch import WAPIIBENCH_FILES, fetch_wapiibench, wapiib
 from wapii_core.openapi.parsing import parse_json as _parse_json
 from wapii_core.openapi.parsing import read_bytes as _read_bytes
 from wapii_core.base.errors import InputError, WapiiError, json_type_name
-from wapii_core.base.model import Sample
+from wapii_core.base.model import TASK_SLOT, CodeContext, Sample
 from wapii_core.base.paths import bundled_specs_dir
 from wapii_core.base.protocols import Dataset
 from wapii_core.openapi.spec_file import read_spec
@@ -65,11 +69,27 @@ class SampleRecord(BaseModel):
     model_config = ConfigDict(extra="ignore", strict=True)
 
     api: str = Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
-    index: int = Field(ge=0)
+    index: int | None = Field(default=None, ge=0)
     task: str = Field(min_length=1)
     config: ConfigRecord
     checks: str = "OK"
     vetted: bool | None = None
+    starter_code: str | None = Field(default=None, min_length=1)
+    definitions: dict[str, Any] | None = None
+    template_url: str | None = Field(default=None, min_length=1)
+    repo_name: str | None = None
+    path: str | None = None
+    ref: str | None = None
+    license: str | None = None
+    copyright: str | None = None
+
+    def context(self) -> CodeContext | None:
+        """The code the task sits in (None: a task without code context)."""
+        if self.starter_code is None:
+            return None
+        return CodeContext(starter_code=self.starter_code, definitions=self.definitions or {},
+                           template_url=self.template_url, repo_name=self.repo_name, path=self.path, ref=self.ref,
+                           license=self.license, copyright=self.copyright)
 
 
 def load_dataset_dir(directory: Path, name: str) -> Dataset:
@@ -90,6 +110,8 @@ def load_dataset_dir(directory: Path, name: str) -> Dataset:
             specs[sample.api] = spec
     documents = {api: read_spec(path) for api, path in specs.items()}
     prompts = directory / "prompts"
+    from wapii_core.datasets.rules import load_rules
+
     return Dataset(
         name=name,
         samples=samples,
@@ -98,6 +120,7 @@ def load_dataset_dir(directory: Path, name: str) -> Dataset:
         source=source,
         sha256=hashlib.sha256(raw).hexdigest(),
         prompts_dir=prompts if prompts.is_dir() else None,
+        rules=load_rules(directory, set(specs)),
     )
 
 
@@ -185,6 +208,7 @@ def _parse_samples(source: Path, raw: bytes) -> list[Sample]:
         raise InputError(source, "no samples")
     samples: list[Sample] = []
     seen: dict[tuple[str, int], int] = {}
+    per_api: Counter[str] = Counter()
     for position, entry in enumerate(entries):
         where = _where(position, *((entry.get("api"), entry.get("index")) if isinstance(entry, dict) else ()))
         if not isinstance(entry, dict):
@@ -193,13 +217,31 @@ def _parse_samples(source: Path, raw: bytes) -> list[Sample]:
             record = SampleRecord.model_validate(entry)
         except ValidationError as exc:
             raise InputError(source, f"{where}: {_describe(exc)}") from None
-        key = (record.api, record.index)
+        index = record.index if record.index is not None else per_api[record.api]
+        per_api[record.api] += 1
+        problem = _context_problem(record)
+        if problem:
+            raise InputError(source, f"{_where(position, record.api, index)}: {problem}")
+        key = (record.api, index)
         if key in seen:
             raise InputError(source, f"{where}: duplicate of sample {seen[key]} (same api and index)")
         seen[key] = position
-        samples.append(Sample(api=record.api, index=record.index, task=record.task, config=entry["config"],
-                              checks=record.checks, vetted=record.vetted))
+        samples.append(Sample(api=record.api, index=index, task=record.task, config=entry["config"],
+                              checks=record.checks, vetted=record.vetted, context=record.context()))
     return samples
+
+
+def _context_problem(record: SampleRecord) -> str | None:
+    """What is wrong with a sample's code context (None: nothing, or it has none)."""
+    if record.starter_code is None:
+        extra = [k for k in ("definitions", "template_url") if getattr(record, k) is not None]
+        return f"field '{extra[0]}' needs a starter_code" if extra else None
+    if TASK_SLOT not in record.starter_code:
+        return f"field 'starter_code': no '// {TASK_SLOT}' marks where the task goes"
+    for name in record.definitions or {}:
+        if not name.replace("$", "_").isidentifier():
+            return f"field 'definitions': {name!r} is not a JavaScript identifier"
+    return None
 
 
 def _find_spec(directory: Path, api: str) -> Path | None:

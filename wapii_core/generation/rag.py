@@ -125,16 +125,35 @@ def documentation(docs: list[EndpointDoc], api: str, max_chars: int = DEFAULT_MA
     return out
 
 
+RAG_FORMATS = ("docs", "typescript")
+"""How retrieved endpoints are shown (``-O rag_format=``): wapii's documentation excerpts, or the
+journal edition's TypeScript types (:mod:`wapii_core.generation.rag_typescript`)."""
+
+
 def augment(prompt: Prompt, task: str, spec: Path | str | SpecIndex, api: str, *, k: int = DEFAULT_K,
-            max_chars: int = DEFAULT_MAX_CHARS) -> Prompt:
-    """``prompt`` with the documentation of the ``k`` endpoints most relevant to ``task`` in front."""
-    block = documentation(Retriever.for_spec(spec).search(task, k), api, max_chars)
+            max_chars: int = DEFAULT_MAX_CHARS, rag_format: str = "docs") -> Prompt:
+    """``prompt`` with the documentation of the ``k`` endpoints most relevant to ``task`` in front
+    (``rag_format="typescript"``: as TypeScript types, cut at their own limit)."""
+    index = spec if isinstance(spec, SpecIndex) else SpecIndex.load(spec)
+    found = Retriever.for_spec(index).search(task, k)
+    if rag_format == "typescript":
+        from wapii_core.generation.rag_typescript import typescript_block
+
+        block = typescript_block(found, index, api)
+    else:
+        block = documentation(found, api, max_chars)
     return Prompt(text=block + prompt.text, starter=prompt.starter, instructions=block + prompt.instructions,
                   call_start=prompt.call_start)
 
 
-def setting_prompt(prompt: Prompt, sample: Sample, dataset: Dataset, setting: str) -> Prompt:
-    """The prompt a run in ``setting`` sends for ``sample``: augmented in the rag settings, else as it is."""
+def setting_prompt(prompt: Prompt, sample: Sample, dataset: Dataset, setting: str, rag_format: str = "docs") -> Prompt:
+    """The prompt a run in ``setting`` sends for ``sample``: augmented in the rag settings, with the
+    whole spec in the spec setting (:mod:`wapii_core.generation.spec_prompt`), else as it is."""
+    from wapii_core.generation.spec_prompt import SPEC_SETTINGS, with_spec
+
+    if setting in SPEC_SETTINGS:
+        return with_spec(prompt, dataset.specs[sample.api], dataset.display_names.get(sample.api, sample.api))
     if setting not in RAG_SETTINGS:
         return prompt
-    return augment(prompt, sample.task, dataset.specs[sample.api], dataset.display_names.get(sample.api, sample.api))
+    return augment(prompt, sample.task, dataset.specs[sample.api], dataset.display_names.get(sample.api, sample.api),
+                   rag_format=rag_format)

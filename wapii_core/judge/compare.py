@@ -64,13 +64,15 @@ def judge(
     error_detail: str | None = None,
     draw: int = 0,
     strict: bool = False,
+    journal: bool = False,
 ) -> SampleResult:
     """Judge one captured request (already normalised, metrics.md §3) against ``sample``.
 
     ``request`` is None when the call did not run; ``error`` then says why (one of
     :data:`~wapii_core.base.model.ERROR_KINDS`, ``no_request`` when not given) and the sample is
     ``nonexecutable``. ``strict`` selects strict URL matching (literal characters matched
-    literally) instead of the reference's. Neither ``sample.config`` nor ``request`` is modified.
+    literally) instead of the reference's; ``journal`` the journal edition's value rule (outside the
+    body a one-element list equals its element, :func:`values_equal`). Neither ``sample.config`` nor ``request`` is modified.
     """
     expected, expected_paths = _with_path_params(sample.config, spec, strict)
     base = dict(
@@ -109,7 +111,7 @@ def judge(
     else:
         endpoint = "wrong"
 
-    arguments = _argument_verdicts(expected, actual, spec, expected_method, expected_path)
+    arguments = _argument_verdicts(expected, actual, spec, expected_method, expected_path, journal)
     resolved = f"{str(actual_method).upper()} {actual_paths[0]}" if actual_paths else None
     result = SampleResult(
         **base, verdict="wrong", url=url, method=method, endpoint=endpoint, arguments=arguments, request=request,
@@ -123,8 +125,23 @@ def judge(
     return result
 
 
+def values_equal(sent: Any, wanted: Any, field_name: str, journal: bool) -> bool:
+    """The reference's ``==``; in the journal edition, outside the body (``data``) a list of one
+    element also equals that element, either way round."""
+    if sent == wanted:
+        return True
+    if not journal or field_name == "data":
+        return False
+    if isinstance(sent, list) and len(sent) == 1 and not isinstance(wanted, list):
+        return bool(sent[0] == wanted)
+    if isinstance(wanted, list) and len(wanted) == 1 and not isinstance(sent, list):
+        return bool(wanted[0] == sent)
+    return False
+
+
 def _argument_verdicts(
     expected: dict[str, Any], actual: dict[str, Any], spec: SpecIndex, expected_method: Any, expected_path: str | None,
+    journal: bool = False,
 ) -> dict[str, dict[str, str]]:
     """``{field: {name: verdict}}`` for every field present in either config (possibly empty)."""
     results: dict[str, dict[str, str]] = {}
@@ -139,7 +156,7 @@ def _argument_verdicts(
         verdicts: dict[str, str] = {}
         for key, value in (expected_field or {}).items() if has_expected else ():
             if key in present:
-                verdicts[key] = "correct" if present[key] == value else "incorrect_value"
+                verdicts[key] = "correct" if values_equal(present[key], value, name, journal) else "incorrect_value"
             else:
                 verdicts[key] = "missing"
         for key in present:

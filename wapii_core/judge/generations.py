@@ -18,6 +18,7 @@ from wapii_core.base.jsonwalk import unstorable
 from wapii_core.base.model import ERROR_KINDS, Capture, Extraction, Generation, ResultTimings, Sample, SampleResult
 from wapii_core.base.protocols import MODES, Adapter, Dataset
 from wapii_core.judge import unstarted
+from wapii_core.judge.api_rules import with_rules
 from wapii_core.judge.capture_limits import oversized, too_many_values
 from wapii_core.judge.reasons import reasons
 
@@ -77,6 +78,8 @@ class Judge:
         self.adapter = adapter
         self.dataset = dataset
         self.strict = mode == "strict"
+        self.journal = mode == "journal"
+        self.literal_urls = mode in ("strict", "wire")  # reference and journal read path templates as regexes
         self.mode = mode
         self._specs = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
         self._samples = {s.id: s for s in dataset.samples}
@@ -94,7 +97,8 @@ class Judge:
         ``runtime_error`` whose detail says why (``bad_capture: ...`` for what the capture held).
         """
         extractions = [self._extract(gen) for gen in generations]
-        calls = [ext.call for ext, _ in extractions if ext.call is not None]
+        calls = [self._runnable(self._samples[gen.sample], ext.call)
+                 for gen, (ext, _) in zip(generations, extractions) if ext.call is not None]
         answering = None if self.responders is None else [
             self.responders(gen) for gen, (ext, _) in zip(generations, extractions) if ext.call is not None]
         captures = iter(self._executed(calls, answering))
@@ -116,6 +120,13 @@ class Judge:
                 result.exchanges = capture.exchanges
             results.append(result)
         return results
+
+    def _runnable(self, sample: Sample, call: str) -> str:
+        """What runs for ``call``: after the definitions of a task with code context (the adapter's
+        ``with_definitions``, docs/datasets.md), else the call as it is."""
+        if sample.context is None or not sample.context.definitions:
+            return call
+        return self.adapter.with_definitions(call, sample.context.definitions)
 
     def _executed(self, calls: list[str], responders: list[Any] | None = None) -> list[Capture]:
         """The adapter's captures of ``calls``; when no worker could start to run them, a
@@ -179,19 +190,27 @@ class Judge:
     def _judged(self, sample: Sample, request: dict[str, Any] | None, error: str | None, call: str | None,
                 detail: str | None, draw: int) -> SampleResult:
         spec = self._specs[sample.api]
+        rules = self.dataset.rules.get(sample.api)
+        judged, sent = sample, request
+        if rules is not None:  # the dataset's own rules for this API's URLs (wapii_core.judge.api_rules)
+            strict_urls = self.literal_urls
+            judged = sample.model_copy(update={"config": with_rules(sample.config, rules, strict_urls)})
+            sent = None if request is None else with_rules(request, rules, strict_urls)
         if self.mode == "wire":
-            result = self._judge_wire(sample, spec, request, error, call=call, error_detail=detail, draw=draw)
+            result = self._judge_wire(judged, spec, sent, error, call=call, error_detail=detail, draw=draw)
         else:
-            result = self._judge(sample, spec, request, error, call=call, error_detail=detail, draw=draw,
-                                 strict=self.strict)
+            result = self._judge(judged, spec, sent, error, call=call, error_detail=detail, draw=draw,
+                                 strict=self.strict, journal=self.journal)
+        if rules is not None and request is not None:
+            result.request = request
         result.mode = self.mode
         result.expected_request = expected_request(sample)
-        result.reasons = reasons(result, sample.config, self._expected_endpoint(sample, spec))
+        result.reasons = reasons(result, sample.config, self._expected_endpoint(judged, spec))
         return result
 
     def _expected_endpoint(self, sample: Sample, spec: Any) -> str | None:
         """``"GET /books"``: the method and the spec path of the request ``sample`` expects (None: not
         a path of the spec), matched as this mode matches URLs."""
         url, method = sample.config.get("url"), sample.config.get("method")
-        paths = spec.candidates(url, self.mode != "reference") if isinstance(url, str) else []
+        paths = spec.candidates(url, self.literal_urls) if isinstance(url, str) else []
         return f"{str(method).upper()} {paths[0]}" if paths else None

@@ -182,7 +182,7 @@ def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
         yield items[start:start + size]
 
 
-SETTINGS = ("unconstrained", "constrained", "rag", "constrained-rag")
+SETTINGS = ("unconstrained", "constrained", "rag", "constrained-rag", "spec")
 """Decoding settings: constrained decoding from the spec and/or retrieved endpoint documentation."""
 
 
@@ -207,10 +207,31 @@ def _checked_inputs(config: RunConfig, task_set: dict[str, Any] | None = None) -
     if config.setting not in SETTINGS:
         raise WapiiError(f"unknown setting {config.setting!r}{_did_you_mean([config.setting], list(SETTINGS))} "
                          f"(known: {', '.join(SETTINGS)})")
+    rag_format(config)
     metrics = metric_names(config.metrics, config.default_metrics)
     dataset = load_dataset(config.dataset, config.data_dir, config.dataset_dir)
     samples = recorded_tasks(select_samples(dataset, config), task_set)
     return _Inputs(config, dataset, samples, _keys(samples, config), metrics)
+
+
+RAG_FORMAT_OPTION = "rag_format"
+"""``-O rag_format=docs|typescript``: how a rag setting shows the retrieved endpoints (the run's own
+option: it is recorded with the backend options and never passed to the backend)."""
+
+
+def rag_format(config: RunConfig) -> str:
+    """The run's ``-O rag_format`` (default ``docs``); one line when unknown or given without a rag setting."""
+    from wapii_core.generation.rag import RAG_FORMATS, RAG_SETTINGS
+
+    value = config.backend_options.get(RAG_FORMAT_OPTION)
+    if value is None:
+        return RAG_FORMATS[0]
+    if value not in RAG_FORMATS:
+        raise WapiiError(f"unknown -O {RAG_FORMAT_OPTION}={value} (known: {', '.join(RAG_FORMATS)})")
+    if config.setting not in RAG_SETTINGS:
+        raise WapiiError(f"-O {RAG_FORMAT_OPTION} applies to the settings {', '.join(RAG_SETTINGS)}, "
+                         f"not {config.setting!r}")
+    return value
 
 
 def _keys(samples: list[Sample], config: RunConfig) -> list[str]:
@@ -230,6 +251,14 @@ def _adapter(stack: ExitStack, name: str, note: Callable[[str], None] = lambda t
     if installed:
         note(f"{name}: installed {' '.join(installed)} (its set-up, on first use)")
     return adapter
+
+
+def _check_context(adapter: Adapter, name: str, samples: list[Sample]) -> None:
+    """Refuses, in one line, tasks with code context for an adapter whose prompts cannot continue that code."""
+    with_context = [s.id for s in samples if s.context is not None]
+    if with_context and not getattr(adapter.capabilities, "code_context", False):
+        raise WapiiError(f"adapter {name!r} cannot run tasks inside JavaScript code ({len(with_context)} such, "
+                         f"e.g. {with_context[0]}); use axios_js or fetch_js")
 
 
 def _judge_for(adapter: Adapter, inputs: _Inputs) -> Judge:
@@ -262,10 +291,11 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
                 and not adapter.capabilities.constrained:
             raise WapiiError(f"adapter {config.adapter!r} cannot constrain generation (setting {config.setting!r}); "
                              "run it unconstrained, or pick an adapter that can (wapii adapters list)")
+        _check_context(adapter, config.adapter, samples)
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         inputs.config = config
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
-                                 extra=dict(config.backend_options))
+                                 extra={k: v for k, v in config.backend_options.items() if k != RAG_FORMAT_OPTION})
         context = RunContext(dataset, adapter, config.setup, config.mode, setting=config.setting, run_dir=out_dir,
                              progress=progress)
         backend = _start_backend(config.backend, options, context)
@@ -287,7 +317,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
 
         todo = pending_requests(samples, config.draws, set(store.finished_generations()),
                                 lambda s: setting_prompt(adapter.prompt(s, config.setup, dataset), s, dataset,
-                                                         config.setting),
+                                                         config.setting, rag_format(config)),
                                 only=set(keys) if config.shard is not None else None)
         if todo:
             _preflight(backend, config.backend, todo)

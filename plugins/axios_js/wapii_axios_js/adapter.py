@@ -31,7 +31,7 @@ class AxiosAdapter(NodeAdapterBase):
 
     name = "axios_js"
     capabilities = AdapterCapabilities(language="javascript", library="axios", single_call=True, constrained=True,
-                                       answers=True)
+                                       answers=True, code_context=True)
 
     node_library = staticmethod(library)
     record = CapturedRequest

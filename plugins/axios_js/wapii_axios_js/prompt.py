@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.api import Dataset, Prompt, Sample, Setup
+from wapii_core.api import Dataset, Prompt, Sample, Setup, context_prompt, context_starter, context_template, js_string
 
 BENCHMARK_TEMPLATE = "code_generation_prompt.md"
 """The benchmark's own prompt template, a file of the dataset's ``prompts_dir``."""
@@ -18,7 +18,11 @@ def starter_code(sample: Sample, setup: Setup) -> str:
     """The code the model continues: the task as a comment, the import, and per setup the call's start.
 
     ``import``: the import only; ``full``: up to ``axios.``; ``argument``: up to the URL argument.
+    A task with code context continues its real code instead (:func:`wapii_core.api.context_starter`;
+    a ``template_url`` is given in backticks).
     """
+    if sample.context is not None:
+        return context_starter(sample, setup, "axios.", lambda url: f"{sample.config['method']}({url},")
     head = f"// {sample.task}\n{IMPORT_LINE}"
     if setup is Setup.imports:
         return head
@@ -37,7 +41,12 @@ def instructions_template(dataset: Dataset) -> str:
 
 
 def build_prompt(sample: Sample, setup: Setup, dataset: Dataset, extra_instructions: str = "") -> Prompt:
-    """The full prompt for one sample: instructions (placeholders filled) followed by the starter code."""
+    """The full prompt for one sample: instructions (placeholders filled) followed by the starter code;
+    a task with code context gets the dataset's context prompt."""
+    if sample.context is not None:
+        return context_prompt(sample, setup, context_template(dataset.prompts_dir),
+                              dataset.display_names.get(sample.api, sample.api), starter_code(sample, setup),
+                              "axios.", extra_instructions)
     instructions = instructions_template(dataset).format(
         syntax=SYNTAX,
         api=dataset.display_names.get(sample.api, sample.api),

@@ -29,7 +29,7 @@ class FetchAdapter(NodeAdapterBase):
     name = "fetch_js"
     default_mode = "wire"
     capabilities = AdapterCapabilities(language="javascript", library="fetch", constrained=True, wire_capture=True,
-                                       answers=True)
+                                       answers=True, code_context=True)
 
     node_library = staticmethod(library)
     record = FetchRecord

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.api import Dataset, Prompt, Sample, Setup, js_string
+from wapii_core.api import Dataset, Prompt, Sample, Setup, context_prompt, context_starter, context_template, js_string
 
+CONTEXT_TEMPLATE = "context_prompt_template.md"
+"""The published prompt for tasks with code context, worded for fetch instead of Axios."""
 SYNTAX = "fetch(url[, options])"
 """How the prompt describes the call."""
 
@@ -14,8 +16,12 @@ def starter_code(sample: Sample, setup: Setup) -> str:
     """The code the model continues: the task as a comment and, per setup, the call's start.
 
     ``import``: the comment only (fetch is a global); ``full``: up to ``fetch(``; ``argument``: up
-    to the URL literal (the query, appended with ``+``, the method and the rest follow).
+    to the URL literal (the query, appended with ``+``, the method and the rest follow). A task with
+    code context continues its real code, its ``axios.`` replaced by ``fetch(``
+    (:func:`wapii_core.api.context_starter`; a ``template_url`` is given in backticks).
     """
+    if sample.context is not None:
+        return context_starter(sample, setup, "fetch(", lambda url: url)
     head = f"// {sample.task}\n"
     if setup is Setup.imports:
         return head
@@ -32,7 +38,14 @@ def instructions_template() -> str:
 
 
 def build_prompt(sample: Sample, setup: Setup, dataset: Dataset, extra_instructions: str = "") -> Prompt:
-    """The full prompt for one sample: instructions (placeholders filled) followed by the starter code."""
+    """The full prompt for one sample: instructions (placeholders filled) followed by the starter code;
+    a task with code context gets this package's context prompt (the dataset's, worded for fetch)."""
+    if sample.context is not None:
+        template = resources.files("wapii_fetch_js").joinpath(CONTEXT_TEMPLATE)
+        with resources.as_file(template) as path:
+            text = context_template(dataset.prompts_dir, path)
+        return context_prompt(sample, setup, text, dataset.display_names.get(sample.api, sample.api),
+                              starter_code(sample, setup), "fetch(", extra_instructions)
     instructions = instructions_template().format(
         syntax=SYNTAX,
         api=dataset.display_names.get(sample.api, sample.api),

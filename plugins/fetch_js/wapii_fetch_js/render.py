@@ -14,7 +14,7 @@ string as ``text/plain``), a form as ``URLSearchParams``, multipart as a ``FormD
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import parse_qsl, quote, urlsplit
 
 from wapii_core.api import (FORM_TYPE, MULTIPART_TYPE, Sample, Setup, header_value, is_json, js_literal, js_string, media_type,
                             wire_text)
@@ -69,13 +69,18 @@ def call_arguments(config: dict[str, Any]) -> str:
     """The arguments of ``fetch(...)`` that issue ``config``, as JavaScript source."""
     method = config["method"].upper()
     url = config["url"]
-    params = {k: v for k, v in (config.get("params") or {}).items() if v is not None}
+    in_url = dict(parse_qsl(urlsplit(url).query, keep_blank_values=True))
+    params = {k: v for k, v in (config.get("params") or {}).items()
+              if v is not None and not (k in in_url and not isinstance(v, (list, dict)) and in_url[k] == wire_text(v))}
+    # a parameter the URL's query already sends with that value is not sent twice (Etherscan's
+    # configs repeat the URL's ?module=...&action=... in params)
+    joiner = "&" if "?" in url else "?"  # a URL with a query of its own (Etherscan's ?module=...)
     if any(isinstance(v, list) for v in params.values()):
         query = "&".join(f"{quote(str(k), safe='')}={quote(wire_text(item), safe='')}"
                          for k, v in params.items() for item in (v if isinstance(v, list) else [v]) if item is not None)
-        target = f"{js_string(url)} + {js_string('?' + query)}"
+        target = f"{js_string(url)} + {js_string(joiner + query)}"
     elif params:
-        target = f"{js_string(url)} + '?' + new URLSearchParams({js_literal(params)})"
+        target = f"{js_string(url)} + {js_string(joiner)} + new URLSearchParams({js_literal(params)})"
     else:
         target = js_string(url)
     headers = dict(config.get("headers") or {})

@@ -28,6 +28,7 @@ from .chatmode import is_chat_directory
 
 from .constrained import ConstrainedDecoder
 from .decoding import BatchDecoder, Completion, DecodingParams
+from .context_fit import check_fits
 from .hub_check import check_hub_model
 from .loading import LoadedModel, fingerprint_dir, hub_commit, load_model, resolve_device, resolve_dtype, resolve_source
 from .options import HFOptions
@@ -267,6 +268,9 @@ class HFBackend:
         if not misses:
             return
         decoder = self._load_with_progress()
+        assert self._loaded is not None  # a prompt too long for the model ends the run in one line, unrun
+        check_fits(self._loaded, {i.request.sample.id: self._render(i) for i in misses}, self.params.max_new_tokens,
+                   self.source.name, add_special_tokens=not self.chat)
         if self.progress is not None:
             inner = getattr(decoder, "decoder", decoder)
             inner.on_tokens = self.progress("tokens", len(misses) * self.params.max_new_tokens)

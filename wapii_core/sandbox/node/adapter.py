@@ -63,6 +63,13 @@ class NodeAdapterBase(ClosedOnExit):
         program's realm (the program runs to its end; its Capture holds every exchange)."""
         return self._runner.execute(calls, responders)
 
+    def with_definitions(self, call: str, definitions: dict[str, Any]) -> str:
+        """``call`` run after ``const <name> = <json>;`` per definition (a context task's variables, as the
+        published pipeline defines them before the extracted call)."""
+        from wapii_core.generation.code_context import definitions_source
+
+        return definitions_source(definitions) + call
+
     def close(self) -> None:
         """Stops the Node workers (they restart on the next :meth:`execute`)."""
         self._runner.close()
