@@ -140,6 +140,28 @@ def test_the_judge_records_the_exchanges_and_keeps_the_verdicts() -> None:
         Judge(Silent(), demo, "wire", responders=lambda gen: None)  # type: ignore[arg-type]
 
 
+def test_a_program_that_fails_after_its_answered_request_keeps_its_verdict() -> None:
+    """What an answered program does after its first request (here: exits with a failure, as axios
+    rejects a 404) is not judged: the verdict is the first-call benchmark's, the exchanges recorded."""
+    from wapii_core.base.model import Generation, Setup
+    from wapii_core.judge.generations import Judge
+    from wapii_core.run.conformance import CreateReadResponder
+    from wapii_core.run.runner import load_dataset
+
+    demo = load_dataset("demo", None)
+    adapter = plugins.adapters.get("requests_py")()
+    try:
+        samples = demo.samples[:2]
+        generations = [Generation(sample=s.id, code=adapter.render(s.config, Setup.full, s, mode="wire")
+                                  + "\nraise SystemExit(3)\n") for s in samples]
+        plain = Judge(adapter, demo, "wire")(generations)
+        answered = Judge(adapter, demo, "wire", responders=lambda gen: CreateReadResponder())(generations)
+    finally:
+        adapter.close()
+    assert [(r.verdict, r.error) for r in answered] == [(r.verdict, r.error) for r in plain] == [("correct", None)] * 2
+    assert all(len(r.exchanges) == 1 for r in answered)
+
+
 def test_the_check_fails_a_program_that_does_not_use_the_answer() -> None:
     """A program that guesses the identifier, or stops after creating, is told apart from one that reads it."""
     guess = ("import requests\nrequests.post('{base}/projects', json={'data': {'name': 'Apollo'}})\n"
