@@ -122,3 +122,30 @@ def test_the_default_run_name_says_the_mock_answered() -> None:
     assert default_run_dir("demo", "requests_py", "oracle", None, Setup.full).name == "demo-requests_py-oracle-full"
     assert default_run_dir("demo", "requests_py", "oracle", None, Setup.full, answers="mock").name == \
         "demo-requests_py-oracle-full-mockanswers"
+
+
+def test_nothing_one_generation_creates_reaches_another() -> None:
+    """Each sample and draw gets a fresh store: an identifier another draw was given is unknown (404),
+    even read by a program of the same sample; the same generations get the same answers again."""
+    from wapii_core.base import plugins
+    from wapii_core.base.model import Generation, Setup
+    from wapii_core.judge.generations import Judge
+    from wapii_core.run.runner import load_dataset, mock_responders
+
+    demo = load_dataset("demo", None)
+    create = next(s for s in demo.samples if s.config["method"].lower() == "post" and s.config["url"].endswith("/books"))
+    adapter = plugins.adapters.get("requests_py")()
+    try:
+        judge = Judge(adapter, demo, "wire", responders=mock_responders(demo, [create]))
+        first = judge([Generation(sample=create.id, code=adapter.render(create.config, Setup.full, create, mode="wire"))])
+        made = json.loads(first[0].exchanges[0].response.body)["id"]
+        steal = (f"import requests\nrequests.get('{create.config['url']}/{made}', "
+                 "headers={'Authorization': 'Bearer t', 'X-Api-Key': 'k'})\n")
+        again = [Generation(sample=create.id, draw=1, code=steal), Generation(sample=create.id, draw=0, code=steal)]
+        stolen = judge(again)
+        repeat = judge(again)
+    finally:
+        adapter.close()
+    assert first[0].exchanges[0].status == 201
+    assert [r.exchanges[0].status for r in stolen] == [404, 404]
+    assert [r.exchanges for r in repeat] == [r.exchanges for r in stolen]

@@ -250,19 +250,26 @@ def _refuse_unanswering(adapter: Adapter, config: RunConfig) -> None:
                          f"{config.answers}): its capabilities do not declare 'answers'; run it with --answers empty")
 
 
-def mock_responders(dataset: Dataset) -> Callable[[Generation], Any]:
+def mock_responders(dataset: Dataset, samples: list[Sample] | None = None) -> Callable[[Generation], Any]:
     """A fresh responder of the :class:`~wapii_core.mock.SpecMock` of each generation's sample's API
-    description (derived once per description), seeded by the sample and draw: the same generation
-    gets the same answers in any run, on any machine, in any order."""
+    description, seeded by the sample and draw: the same generation gets the same answers in any run,
+    on any machine, in any order. The mocks of the APIs of ``samples`` (default: the dataset's) are
+    derived here, once each, so that a description the mock cannot read ends the run before any
+    program runs."""
     import hashlib
 
     from wapii_core.mock import SpecMock
 
     apis = {sample.id: sample.api for sample in dataset.samples}
+    mocks = {api: SpecMock.for_spec(dataset.specs[api])
+             for api in dict.fromkeys(sample.api for sample in (dataset.samples if samples is None else samples))}
 
     def responder(gen: Generation) -> Any:
         seed = int.from_bytes(hashlib.sha256(f"{gen.sample}#{gen.draw}".encode()).digest()[:4], "big")
-        return SpecMock.for_spec(dataset.specs[apis[gen.sample]]).responder(seed=seed)
+        api = apis[gen.sample]
+        if api not in mocks:
+            mocks[api] = SpecMock.for_spec(dataset.specs[api])
+        return mocks[api].responder(seed=seed)
 
     return responder
 
@@ -270,7 +277,7 @@ def mock_responders(dataset: Dataset) -> Callable[[Generation], Any]:
 def _judge_for(adapter: Adapter, inputs: _Inputs) -> Judge:
     config = inputs.config
     _refuse_unanswering(adapter, config)
-    responders = mock_responders(inputs.dataset) if config.answers == "mock" else None
+    responders = mock_responders(inputs.dataset, inputs.samples) if config.answers == "mock" else None
     return Judge(adapter, inputs.dataset, config.mode, constrained=config.setting.startswith("constrained"),
                  responders=responders)
 
