@@ -25,7 +25,8 @@ def default_run_dir(dataset: str, adapter: str, backend: str, model: Optional[st
                 setting: str = "unconstrained", mode: Optional[str] = None, draws: int = 1,
                 limit: Optional[int] = None, apis: Optional[list[str]] = None, shard: Optional[str] = None,
                 answers: str = "empty") -> Path:
-    """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>][-<mode>][-n<draws>][-<answers>answers][-<apis>][-limit<N>]``
+    """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>][-<mode>][-n<draws>][-mockanswers]``
+    ``[-<apis>][-limit<N>]``
     (a shard's: ``...-shard<I>of<N>``).
 
     Every option that changes what a run measures is in the name (the optional parts only when they

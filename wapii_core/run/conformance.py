@@ -253,7 +253,8 @@ def mock_exchange_check(adapter: Adapter, programs: Sequence[ExchangeProgram], s
                             failures=[f"{adapter.name} does not declare capabilities.answers"])
     mock = SpecMock.for_spec(spec)
     responders = [mock.responder(seed=seed) for _ in programs]
-    captures = adapter.execute([program.code.replace("{base}", base) for program in programs], responders)  # type: ignore[call-arg]
+    codes = [program.code.replace("{base}", base) for program in programs]
+    captures = adapter.execute(codes, responders)  # type: ignore[call-arg]
     failing = {program.name: problems for program, capture, responder in zip(programs, captures, responders)
                if (problems := mock_exchange_problems(capture, responder.state(), base))}
     failures = [f"{name}: {problem}" for name, problems in failing.items() for problem in problems]

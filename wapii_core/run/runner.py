@@ -173,7 +173,8 @@ def config_of(record: RunRecord, data_dir: Path | None = None) -> RunConfig:
     return RunConfig(dataset=record.dataset, data_dir=data_dir or stored,
                      dataset_dir=Path(record.dataset_dir) if record.dataset_dir and data_dir is None else None,
                      adapter=record.adapter, backend=record.backend, model=record.model, setup=Setup(record.setup),
-                     mode=record.mode, setting=record.setting, draws=record.draws, answers=record.answers, limit=record.limit,
+                     mode=record.mode, setting=record.setting, draws=record.draws, answers=record.answers,
+                     limit=record.limit,
                      apis=record.apis, shard=Shard.model_validate(record.shard) if record.shard else None,
                      sample=record.sample, sample_seed=record.sample_seed or 0, metrics=list(record.metrics),
                      default_metrics=record.default_metrics)

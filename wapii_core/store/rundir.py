@@ -40,7 +40,8 @@ IDENTITY_KEYS = ("dataset", "dataset_sha256", "adapter", "backend", "model", "se
 the first that differs: the user's own options before the backend's derived parameters)."""
 
 _IDENTITY_NAMES = {"dataset_sha256": "dataset sha256", "backend_params": "backend parameter", "mode": "comparison mode",
-                   "draws": "draws (-n)", "answers": "--answers", "limit": "--limit", "apis": "--api", "sample": "--sample",
+                   "draws": "draws (-n)", "answers": "--answers",
+                   "limit": "--limit", "apis": "--api", "sample": "--sample",
                    "sample_seed": "--seed", "shard": "--shard"}
 
 RUN_FILES = (RUN_FILE, GENERATIONS_FILE, RESULTS_FILE, SUMMARY_FILE, REPORT_FILE, "batches.json")
