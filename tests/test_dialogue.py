@@ -118,7 +118,7 @@ def test_the_exchanges_go_through_the_run_record_and_show() -> None:
     shown = console.export_text()
     assert "1. POST https://app.example.com/api/1.0/projects" in shown and "answered: 201" in shown
     assert "created /api/1.0/projects/71" in shown and "3. POST" in shown
-    assert "\x1b" not in shown and "\x07" not in shown and "\\u001b]0;pwned\\u0007" in shown
+    assert "\x1b" not in shown and "\x07" not in shown and "\\x1b]0;pwned\\x07" in shown
 
 
 def test_wapii_show_tells_the_exchanges_in_order() -> None:
