@@ -149,3 +149,18 @@ def test_nothing_one_generation_creates_reaches_another() -> None:
     assert first[0].exchanges[0].status == 201
     assert [r.exchanges[0].status for r in stolen] == [404, 404]
     assert [r.exchanges for r in repeat] == [r.exchanges for r in stolen]
+
+
+@pytest.mark.slow  # a second worker start
+def test_evaluate_answers_as_the_run_did(runs, tmp_path) -> None:
+    """``wapii evaluate`` re-judges with the answers run.json records: the same verdicts and exchanges."""
+    import shutil
+
+    copy = tmp_path / "mock"
+    shutil.copytree(runs["mock"], copy)
+    (copy / "results.jsonl").unlink()
+    done = wapii("evaluate", str(copy), "--quiet")
+    assert done.returncode == 0, done.stderr
+    again, before = results(copy), results(runs["mock"])
+    assert [(r["verdict"], r["exchanges"]) for r in again] == [(r["verdict"], r["exchanges"]) for r in before]
+    assert all(r["exchanges"] for r in again)
