@@ -5,18 +5,24 @@ a program that creates an object (``POST``) and reads it back by the identifier 
 :class:`~wapii_core.run.conformance.CreateReadResponder`). The identifiers start with a prefix drawn
 for each test, so a program cannot have guessed one.
 
+The same programs, answered by the :class:`~wapii_core.mock.SpecMock` derived from WAPIIBench's Asana
+description (:func:`~wapii_core.run.conformance.mock_exchange_check`), create a project and read it back
+by the identifier the mock made: they send the bearer token the description requires (the mock answers
+``401`` without it).
+
 Also here: without a responder (or with an EmptyResponder) nothing changes: the same program stops
 at its first request, which is judged as before, and its Capture records no exchanges.
 """
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import pytest
 
-from support import adapters_where
+from support import adapters_where, shared_path
 from wapii_core.base import plugins
 from wapii_core.mock.exchange import EmptyResponder
 from wapii_core.run.conformance import EXCHANGE_BASE, ExchangeProgram, exchange_check
@@ -50,6 +56,27 @@ def test_a_program_creates_and_reads_back_through_the_answers(adapter) -> None:
     program = program_for(adapter)
     outcome = exchange_check(adapter, [program], prefix=prefix)
     assert outcome.failures == [] and outcome.ok, outcome.failures
+
+
+def test_a_program_creates_and_reads_back_through_the_mock_of_asana(adapter) -> None:
+    """Issue 38's Done-when, one test per adapter: the mock's answers, the identifier it made used."""
+    from wapii_core.mock import SpecMock
+    from wapii_core.run.conformance import MOCK_BASE, mock_exchange_check
+
+    spec = shared_path("wapiibench", "specs", "asana.yaml")
+    outcome = mock_exchange_check(adapter, [program_for(adapter)], spec)
+    assert outcome.failures == [] and outcome.ok, outcome.failures
+
+    responder = SpecMock.for_spec(spec).responder(seed=7)
+    (capture,) = adapter.execute([program_for(adapter).code.replace("{base}", MOCK_BASE)], [responder])
+    assert capture.error is None, capture.detail
+    first, second = capture.exchanges
+    gid = json.loads(first.response.body)["data"]["gid"]
+    assert (first.method, first.url, first.status) == ("POST", f"{MOCK_BASE}/projects", 201)
+    assert (second.method, second.url, second.status) == ("GET", f"{MOCK_BASE}/projects/{gid}", 200)
+    assert ["Authorization", "Bearer 0/exchange-token"] in [[k.title(), v] for k, v in second.request.headers]
+    assert json.loads(second.response.body)["data"]["name"] == "Apollo"
+    assert responder.state()["collections"]["projects"][gid]["name"] == "Apollo"
 
 
 def test_the_record_holds_both_exchanges_with_the_answers(adapter) -> None:
@@ -113,6 +140,28 @@ def test_the_judge_records_the_exchanges_and_keeps_the_verdicts() -> None:
         Judge(Silent(), demo, "wire", responders=lambda gen: None)  # type: ignore[arg-type]
 
 
+def test_a_program_that_fails_after_its_answered_request_keeps_its_verdict() -> None:
+    """What an answered program does after its first request (here: exits with a failure, as axios
+    rejects a 404) is not judged: the verdict is the first-call benchmark's, the exchanges recorded."""
+    from wapii_core.base.model import Generation, Setup
+    from wapii_core.judge.generations import Judge
+    from wapii_core.run.conformance import CreateReadResponder
+    from wapii_core.run.runner import load_dataset
+
+    demo = load_dataset("demo", None)
+    adapter = plugins.adapters.get("requests_py")()
+    try:
+        samples = demo.samples[:2]
+        generations = [Generation(sample=s.id, code=adapter.render(s.config, Setup.full, s, mode="wire")
+                                  + "\nraise SystemExit(3)\n") for s in samples]
+        plain = Judge(adapter, demo, "wire")(generations)
+        answered = Judge(adapter, demo, "wire", responders=lambda gen: CreateReadResponder())(generations)
+    finally:
+        adapter.close()
+    assert [(r.verdict, r.error) for r in answered] == [(r.verdict, r.error) for r in plain] == [("correct", None)] * 2
+    assert all(len(r.exchanges) == 1 for r in answered)
+
+
 def test_the_check_fails_a_program_that_does_not_use_the_answer() -> None:
     """A program that guesses the identifier, or stops after creating, is told apart from one that reads it."""
     guess = ("import requests\nrequests.post('{base}/projects', json={'data': {'name': 'Apollo'}})\n"
@@ -126,3 +175,24 @@ def test_the_check_fails_a_program_that_does_not_use_the_answer() -> None:
     assert (outcome.total, outcome.passed) == (2, 0)
     assert any("guess: the record holds" in f and "-> 404" in f for f in outcome.failures)
     assert any(f.startswith("stop: the record holds ['POST") for f in outcome.failures)
+
+
+def test_the_mock_check_fails_a_program_without_the_token_or_that_guesses() -> None:
+    """Without the bearer token the mock answers 401 (the program stops or reads nothing); a guessed
+    identifier is a 404; both are told apart from the program that reads what it created."""
+    from wapii_core.run.conformance import mock_exchange_check
+
+    spec = shared_path("wapiibench", "specs", "asana.yaml")
+    bare = ("import requests\nr = requests.post('{base}/projects', json={'data': {'name': 'Apollo'}})\n"
+            "requests.get('{base}/projects/' + r.json()['data']['gid'])\n")
+    guess = ("import requests\nauth = {'Authorization': 'Bearer t'}\n"
+             "requests.post('{base}/projects', json={'data': {'name': 'Apollo'}}, headers=auth)\n"
+             "requests.get('{base}/projects/1200000000009', headers=auth)\n")
+    adapter = plugins.adapters.get("requests_py")()
+    try:
+        outcome = mock_exchange_check(adapter, [ExchangeProgram("bare", bare), ExchangeProgram("guess", guess)], spec)
+    finally:
+        adapter.close()
+    assert (outcome.total, outcome.passed) == (2, 0)
+    assert any(f.startswith("bare: ") for f in outcome.failures)
+    assert any("guess: the record holds" in f and "-> 404" in f for f in outcome.failures), outcome.failures

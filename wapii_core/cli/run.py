@@ -23,8 +23,10 @@ if TYPE_CHECKING:
 
 def default_run_dir(dataset: str, adapter: str, backend: str, model: Optional[str], setup: Setup,
                 setting: str = "unconstrained", mode: Optional[str] = None, draws: int = 1,
-                limit: Optional[int] = None, apis: Optional[list[str]] = None, shard: Optional[str] = None) -> Path:
-    """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>][-<mode>][-n<draws>][-<apis>][-limit<N>]``
+                limit: Optional[int] = None, apis: Optional[list[str]] = None, shard: Optional[str] = None,
+                answers: str = "empty") -> Path:
+    """``runs/<dataset>-<adapter>-<backend>[-<model>]-<setup>[-<setting>][-<mode>][-n<draws>][-mockanswers]``
+    ``[-<apis>][-limit<N>]``
     (a shard's: ``...-shard<I>of<N>``).
 
     Every option that changes what a run measures is in the name (the optional parts only when they
@@ -37,6 +39,8 @@ def default_run_dir(dataset: str, adapter: str, backend: str, model: Optional[st
         parts.append(mode)
     if draws != 1:
         parts.append(f"n{draws}")
+    if answers != "empty":
+        parts.append(f"{answers}answers")
     if apis:
         parts.append("+".join(sorted(set(apis))))
     if limit is not None:
@@ -73,6 +77,12 @@ def run_command(
     generations: Optional[Path] = typer.Option(None, "--generations", "-g",
                                                help="replay: JSONL of {sample, code} or a <api>/<index>_code.js dir."),
     draws: DrawsOption = 1,
+    answers: str = typer.Option("empty", "--answers", metavar="empty|mock",
+                                help="What answers each program's requests: empty (200 with no body: the program "
+                                     "stops at its first request, the published benchmark) or mock (the stateful "
+                                     "mock of the sample's API description, fresh per sample and draw: the program "
+                                     "runs on and results.jsonl records its exchanges). The first request is "
+                                     "judged either way."),
     option: BackendOptionsOption = [],
     metric: MetricsOption = [],
     no_default_metrics: NoDefaultMetricsOption = False,
@@ -119,7 +129,7 @@ def run_command(
         else:
             named = f"{setting}-typescript" if parse_option_pairs(option).get("rag_format") == "typescript" else setting
             targets[one_setup] = default_run_dir(dataset, adapter, backend, model, one_setup, named, mode, draws,
-                                             limit, api, str(one_shard) if one_shard else None)
+                                             limit, api, str(one_shard) if one_shard else None, answers)
             if sample is not None:
                 targets[one_setup] = targets[one_setup].with_name(f"{targets[one_setup].name}-sample{sample}s{seed}")
     if out is not None:
@@ -129,6 +139,7 @@ def run_command(
         config = RunConfig(dataset=dataset, data_dir=data_dir, dataset_dir=dataset_dir, adapter=adapter,
                            backend=backend, model=model,
                            setup=one_setup, setting=setting, mode=mode, generations=generations, draws=draws,
+                           answers=answers,
                            backend_options=parse_option_pairs(option), metrics=metric,
                            default_metrics=not no_default_metrics, limit=limit,
                            apis=api or None, shard=one_shard, sample=sample, sample_seed=seed)

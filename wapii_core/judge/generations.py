@@ -61,7 +61,12 @@ class Judge:
         """``responders``: a fresh :class:`~wapii_core.mock.exchange.Responder` (or None) for each
         generation, answering its program's requests (the adapter must declare
         ``capabilities.answers``); each result then records the exchanges. None: nothing answers, the
-        first-call benchmark as published."""
+        first-call benchmark as published.
+
+        The verdict is the first-call benchmark's either way: an answered program can end otherwise
+        than under the empty answer (axios rejects a ``404``, so the call fails after its request; a
+        program parses a body the empty answer lacks), so each answered call also runs unanswered,
+        and that run is judged. Answering costs a second execution of every program."""
         from wapii_core.judge.compare import judge
         from wapii_core.openapi.index import SpecIndex
         from wapii_core.judge.wire import judge_wire
@@ -101,7 +106,10 @@ class Judge:
                  for gen, (ext, _) in zip(generations, extractions) if ext.call is not None]
         answering = None if self.responders is None else [
             self.responders(gen) for gen, (ext, _) in zip(generations, extractions) if ext.call is not None]
-        captures = iter(self._executed(calls, answering))
+        captures = iter(self._executed(calls))
+        unrun = self._unrun
+        answered = None if answering is None else iter(self._executed(calls, answering))
+        self._unrun = unrun or self._unrun
         results = []
         for gen, (ext, detail) in zip(generations, extractions):
             request, error, execution_s = None, ext.error, None
@@ -116,8 +124,8 @@ class Judge:
             result.call_span = call_span(gen.code, ext.call, ext.span)
             result.timings = ResultTimings(execution_s=execution_s)
             result.provisional = ext.call is not None and self._unrun
-            if ext.call is not None and capture.exchanges is not None:
-                result.exchanges = capture.exchanges
+            if ext.call is not None and answered is not None:
+                result.exchanges = next(answered).exchanges
             results.append(result)
         return results
 

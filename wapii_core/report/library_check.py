@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-SHARED_KEYS = ("dataset", "dataset_sha256", "backend", "model", "setting", "mode", "draws", "limit", "apis",
+SHARED_KEYS = ("dataset", "dataset_sha256", "backend", "model", "setting", "mode", "draws", "answers", "limit", "apis",
                "sample", "sample_seed")
 """What runs compared library by library must share (the setup only within a table)."""
 
-_NAMES = {"dataset_sha256": "dataset version", "mode": "comparison mode", "draws": "draws (-n)",
+_NAMES = {"dataset_sha256": "dataset version", "mode": "comparison mode", "draws": "draws (-n)", "answers": "--answers",
           "limit": "--limit", "apis": "--api", "sample": "--sample", "sample_seed": "--seed"}
 
 

@@ -15,7 +15,9 @@
   task: each must end as its ``expect`` says, and every program after one judged ``correct``;
 - **exchanges** (:class:`ExchangeProgram`, adapters whose ``capabilities.answers`` is set): a program
   that creates an object (``POST``) and reads it back by the identifier the answer gave (``GET``),
-  answered by a :class:`CreateReadResponder`, must run to its end with both exchanges recorded.
+  answered by a :class:`CreateReadResponder`, must run to its end with both exchanges recorded;
+  :func:`mock_exchange_check` runs the same programs against the :class:`~wapii_core.mock.SpecMock`
+  of Asana's description (a bearer token sent, the identifier the mock made read back).
 
 The datasets and corpora are the caller's (the demo dataset by default); a report lists every check
 and the first few samples of each that failed.
@@ -209,6 +211,54 @@ def exchange_check(adapter: Adapter, programs: Sequence[ExchangeProgram], prefix
                if (problems := exchange_problems(capture, prefix))}
     failures = [f"{name}: {problem}" for name, problems in failing.items() for problem in problems]
     return CheckOutcome(kind="exchanges", subject=adapter.name, total=len(programs),
+                        passed=len(programs) - len(failing), failures=failures[:SHOWN])
+
+
+MOCK_BASE = "https://app.asana.com/api/1.0"
+"""The base URL of Asana's API, whose description's :class:`~wapii_core.mock.SpecMock` answers
+:func:`mock_exchange_check` (its ``/projects`` create and read, a bearer token required)."""
+
+
+def mock_exchange_problems(capture: Capture, state: dict[str, Any], base: str = MOCK_BASE) -> list[str]:
+    """What is wrong with an :class:`ExchangeProgram`'s capture answered by a spec's mock whose end
+    state is ``state`` (empty: it conforms): the program ran to its end, the record holds the create
+    answered ``201`` and the read of the identifier that answer gave answered ``200``, and the mock's
+    store holds the project named Apollo."""
+    if capture.error is not None:
+        return [f"the program did not run to its end: {capture.error}: {capture.detail}"]
+    seen = capture.exchanges or []
+    got = [f"{x.method} {x.url} -> {x.status}" for x in seen]
+    try:
+        gid = json.loads(seen[0].response.body or "null")["data"]["gid"]
+    except (IndexError, ValueError, TypeError, KeyError):
+        return [f"the record holds {got}, without the mock's answer to a create first"]
+    wanted = [f"POST {base}/projects -> 201", f"GET {base}/projects/{gid} -> 200"]
+    problems = [] if got == wanted else [f"the record holds {got}, not {wanted}"]
+    stored = state.get("collections", {}).get("projects", {}).get(gid)
+    if not isinstance(stored, dict) or stored.get("name") != "Apollo":
+        problems.append(f"the mock's store holds {stored!r} as project {gid}, not the project named Apollo")
+    return problems
+
+
+def mock_exchange_check(adapter: Adapter, programs: Sequence[ExchangeProgram], spec: str | Path,
+                        base: str = MOCK_BASE, seed: int = 0) -> CheckOutcome:
+    """Each program run against its own responder of the :class:`~wapii_core.mock.SpecMock` derived
+    from ``spec`` (WAPIIBench's Asana description; ``{base}`` in the program is ``base``): it must end
+    without error, its capture hold both exchanges with the mock's answers
+    (:func:`mock_exchange_problems`), and the mock's store the project it created."""
+    from wapii_core.mock import SpecMock
+
+    if not adapter.capabilities.answers:
+        return CheckOutcome(kind="exchanges (mock)", subject=adapter.name, total=len(programs), passed=0,
+                            failures=[f"{adapter.name} does not declare capabilities.answers"])
+    mock = SpecMock.for_spec(spec)
+    responders = [mock.responder(seed=seed) for _ in programs]
+    codes = [program.code.replace("{base}", base) for program in programs]
+    captures = adapter.execute(codes, responders)  # type: ignore[call-arg]
+    failing = {program.name: problems for program, capture, responder in zip(programs, captures, responders)
+               if (problems := mock_exchange_problems(capture, responder.state(), base))}
+    failures = [f"{name}: {problem}" for name, problems in failing.items() for problem in problems]
+    return CheckOutcome(kind="exchanges (mock)", subject=adapter.name, total=len(programs),
                         passed=len(programs) - len(failing), failures=failures[:SHOWN])
 
 

@@ -49,6 +49,7 @@ class RunConfig(BaseModel):
     setting: str = "unconstrained"
     mode: str | None = None  # None: the adapter's default_mode, else "reference"
     draws: int = Field(default=1, ge=1, le=MAX_DRAWS)
+    answers: str = "empty"  # what answers each program's requests: one of ANSWERS (--answers)
     generations: Path | None = None
     backend_options: dict[str, str] = Field(default_factory=dict)
     metrics: list[str] = Field(default_factory=list)  # providers applied besides the default ones
@@ -149,6 +150,7 @@ def new_run_record(config: RunConfig, dataset: Dataset, backend: Any,
         setting=config.setting,
         mode=config.mode or "reference",
         draws=config.draws,
+        answers=config.answers,
         limit=config.limit,
         apis=config.apis,
         sample=config.sample,
@@ -171,7 +173,8 @@ def config_of(record: RunRecord, data_dir: Path | None = None) -> RunConfig:
     return RunConfig(dataset=record.dataset, data_dir=data_dir or stored,
                      dataset_dir=Path(record.dataset_dir) if record.dataset_dir and data_dir is None else None,
                      adapter=record.adapter, backend=record.backend, model=record.model, setup=Setup(record.setup),
-                     mode=record.mode, setting=record.setting, draws=record.draws, limit=record.limit,
+                     mode=record.mode, setting=record.setting, draws=record.draws, answers=record.answers,
+                     limit=record.limit,
                      apis=record.apis, shard=Shard.model_validate(record.shard) if record.shard else None,
                      sample=record.sample, sample_seed=record.sample_seed or 0, metrics=list(record.metrics),
                      default_metrics=record.default_metrics)
@@ -184,6 +187,12 @@ def _chunks(items: list[Any], size: int) -> Iterator[list[Any]]:
 
 SETTINGS = ("unconstrained", "constrained", "rag", "constrained-rag", "spec")
 """Decoding settings: constrained decoding from the spec and/or retrieved endpoint documentation."""
+
+ANSWERS = ("empty", "mock")
+"""What answers each program's requests (``--answers``): ``empty``, the published first-call
+benchmark's ``200`` with no body (the program stops at its first request); ``mock``, the stateful
+mock derived from the sample's API description (:mod:`wapii_core.mock`), fresh for each sample and
+draw, so that the program runs on and its exchanges are recorded. The first request is judged either way."""
 
 
 @dataclass
@@ -208,6 +217,9 @@ def _checked_inputs(config: RunConfig, task_set: dict[str, Any] | None = None) -
         raise WapiiError(f"unknown setting {config.setting!r}{_did_you_mean([config.setting], list(SETTINGS))} "
                          f"(known: {', '.join(SETTINGS)})")
     rag_format(config)
+    if config.answers not in ANSWERS:
+        raise WapiiError(f"unknown --answers {config.answers!r}{_did_you_mean([config.answers], list(ANSWERS))} "
+                         f"(known: {', '.join(ANSWERS)})")
     metrics = metric_names(config.metrics, config.default_metrics)
     dataset = load_dataset(config.dataset, config.data_dir, config.dataset_dir)
     samples = recorded_tasks(select_samples(dataset, config), task_set)
@@ -261,9 +273,43 @@ def _check_context(adapter: Adapter, name: str, samples: list[Sample]) -> None:
                          f"e.g. {with_context[0]}); use axios_js or fetch_js")
 
 
+def _refuse_unanswering(adapter: Adapter, config: RunConfig) -> None:
+    """``--answers mock`` with an adapter that cannot deliver answers to its programs ends the run in one line."""
+    if config.answers != "empty" and not adapter.capabilities.answers:
+        raise WapiiError(f"adapter {config.adapter!r} cannot deliver answers to its programs (--answers "
+                         f"{config.answers}): its capabilities do not declare 'answers'; run it with --answers empty")
+
+
+def mock_responders(dataset: Dataset, samples: list[Sample] | None = None) -> Callable[[Generation], Any]:
+    """A fresh responder of the :class:`~wapii_core.mock.SpecMock` of each generation's sample's API
+    description, seeded by the sample and draw: the same generation gets the same answers in any run,
+    on any machine, in any order. The mocks of the APIs of ``samples`` (default: the dataset's) are
+    derived here, once each, so that a description the mock cannot read ends the run before any
+    program runs."""
+    import hashlib
+
+    from wapii_core.mock import SpecMock
+
+    apis = {sample.id: sample.api for sample in dataset.samples}
+    mocks = {api: SpecMock.for_spec(dataset.specs[api])
+             for api in dict.fromkeys(sample.api for sample in (dataset.samples if samples is None else samples))}
+
+    def responder(gen: Generation) -> Any:
+        seed = int.from_bytes(hashlib.sha256(f"{gen.sample}#{gen.draw}".encode()).digest()[:4], "big")
+        api = apis[gen.sample]
+        if api not in mocks:
+            mocks[api] = SpecMock.for_spec(dataset.specs[api])
+        return mocks[api].responder(seed=seed)
+
+    return responder
+
+
 def _judge_for(adapter: Adapter, inputs: _Inputs) -> Judge:
     config = inputs.config
-    return Judge(adapter, inputs.dataset, config.mode, constrained=config.setting.startswith("constrained"))
+    _refuse_unanswering(adapter, config)
+    responders = mock_responders(inputs.dataset, inputs.samples) if config.answers == "mock" else None
+    return Judge(adapter, inputs.dataset, config.mode, constrained=config.setting.startswith("constrained"),
+                 responders=responders)
 
 
 def _scored(store: RunStore, judge: Judge, inputs: _Inputs, progress: Progress) -> Summary:
@@ -292,6 +338,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
             raise WapiiError(f"adapter {config.adapter!r} cannot constrain generation (setting {config.setting!r}); "
                              "run it unconstrained, or pick an adapter that can (wapii adapters list)")
         _check_context(adapter, config.adapter, samples)
+        _refuse_unanswering(adapter, config)
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         inputs.config = config
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,

@@ -88,6 +88,7 @@ class RunRecord(BaseModel):
     setting: str = "unconstrained"
     mode: str = "reference"
     draws: int = Field(default=1, ge=1, le=MAX_DRAWS)  # the bounds of --draws
+    answers: str = "empty"  # --answers: what answered the programs (empty: 200, no body; mock: the spec's mock)
     limit: int | None = None
     apis: list[str] | None = None
     sample: int | None = None  # --sample N: tasks drawn stratified by API

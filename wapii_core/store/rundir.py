@@ -35,12 +35,13 @@ __all__ = ["GENERATIONS_FILE", "REPORT_FILE", "RESULTS_FILE", "RUN_FILE", "SUMMA
            "load_summary", "read_jsonl", "write_atomic", "write_json", "ordered"]
 
 IDENTITY_KEYS = ("dataset", "dataset_sha256", "adapter", "backend", "model", "setup", "setting", "mode", "draws",
-                 "limit", "apis", "sample", "sample_seed", "shard", "backend_params")
+                 "answers", "limit", "apis", "sample", "sample_seed", "shard", "backend_params")
 """What must match for a directory to be resumed rather than refused (in the order a refusal names
 the first that differs: the user's own options before the backend's derived parameters)."""
 
 _IDENTITY_NAMES = {"dataset_sha256": "dataset sha256", "backend_params": "backend parameter", "mode": "comparison mode",
-                   "draws": "draws (-n)", "limit": "--limit", "apis": "--api", "sample": "--sample",
+                   "draws": "draws (-n)", "answers": "--answers",
+                   "limit": "--limit", "apis": "--api", "sample": "--sample",
                    "sample_seed": "--seed", "shard": "--shard"}
 
 RUN_FILES = (RUN_FILE, GENERATIONS_FILE, RESULTS_FILE, SUMMARY_FILE, REPORT_FILE, "batches.json")
