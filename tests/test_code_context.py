@@ -80,13 +80,13 @@ def test_a_bad_rules_file_is_refused_naming_it(tmp_path: Path) -> None:
     from wapii_core.datasets.loader import load_dataset_dir
 
     _write(tmp_path, [_entry()], rules={"demo": {"url_rewrites": [{"pattern": "(", "replacement": ""}]}})
-    with pytest.raises(InputError, match=r"rules.json: demo.url_rewrites.0.pattern: .*not a regular expression"):
+    with pytest.raises(InputError, match=r"rules.json: dataset rules: demo.url_rewrites.0.pattern: .*not a regular expression"):
         load_dataset_dir(tmp_path, "x")
     _write(tmp_path, [_entry()], rules={"other": {"query_in_path": ["a"]}})
     with pytest.raises(InputError, match="rules.json: rules for api 'other'"):
         load_dataset_dir(tmp_path, "x")
     _write(tmp_path, [_entry()], rules={"demo": {"query_in_path": ["a"], "special": True}})
-    with pytest.raises(InputError, match="rules.json: demo.special"):
+    with pytest.raises(InputError, match="rules.json: dataset rules: demo.special"):
         load_dataset_dir(tmp_path, "x")
 
 

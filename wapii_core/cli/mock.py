@@ -76,19 +76,7 @@ def _spec_of(source: str, api: Optional[str], data_dir: Optional[Path]) -> Path:
 
 
 def _fault_plan(path: Path):  # noqa: ANN202 - a FaultPlan, imported lazily
-    import json
-
-    from pydantic import ValidationError
-
-    from wapii_core.base.errors import InputError
+    from wapii_core.base.json_files import read_json_model
     from wapii_core.mock.faults import FaultPlan
 
-    try:
-        return FaultPlan.model_validate(json.loads(path.read_text(encoding="utf-8")))
-    except OSError as exc:
-        raise InputError(path, f"cannot read the fault plan: {exc.strerror or exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise InputError(path, f"fault plan: {'.'.join(str(p) for p in first['loc'])}: {first['msg']}") from exc
+    return read_json_model(path, FaultPlan, "fault plan")

@@ -12,14 +12,14 @@ edition's pipeline applies to its real-world APIs (:data:`JOURNAL_RULES`) for th
 
 from __future__ import annotations
 
-import json
 import re
 from importlib import resources
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, RootModel, field_validator
 
 from wapii_core.base.errors import InputError
+from wapii_core.base.json_files import read_json_model
 
 RULES_FILE = "rules.json"
 JOURNAL_RULES = "journal_rules.json"
@@ -66,14 +66,7 @@ def load_rules(directory: Path, apis: set[str]) -> dict[str, ApiRules]:
     else:
         bundled = resources.files("wapii_core.datasets").joinpath(JOURNAL_RULES)
         text, source = bundled.read_text(encoding="utf-8"), Path(str(bundled))
-    try:
-        rules = DatasetRules.model_validate(json.loads(text)).root
-    except json.JSONDecodeError as exc:
-        raise InputError(source, f"not JSON: {exc.msg} (line {exc.lineno})") from None
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"])
-        raise InputError(source, f"{where}: {first['msg']}") from None
+    rules = read_json_model(source, DatasetRules, "dataset rules", text=text).root
     if path.is_file():
         unknown = sorted(set(rules) - apis)
         if unknown:

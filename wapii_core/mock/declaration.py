@@ -37,13 +37,13 @@ Every operation named must exist in the spec; anything else is a one-line error 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from wapii_core.base.errors import InputError
+from wapii_core.base.json_files import read_json_model
 
 BUNDLED = Path(__file__).resolve().parent / "declarations"
 """Declarations wapii ships for the WAPIIBench APIs, ``<api>.json``."""
@@ -85,17 +85,7 @@ class Declaration(BaseModel):
 
 def read_declaration(path: Path) -> Declaration:
     """The declaration in the JSON file at ``path`` (InputError naming it when malformed)."""
-    try:
-        raw = json.loads(Path(path).read_text(encoding="utf-8"))
-        declaration = Declaration.model_validate(raw)
-    except OSError as exc:
-        raise InputError(path, f"cannot read the mock declaration: {exc.strerror or exc}") from exc
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}") from exc
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise InputError(path, f"mock declaration: {where}: {first['msg']}") from exc
+    declaration = read_json_model(path, Declaration, "mock declaration")
     for key, operation in declaration.operations.items():
         if operation.action != "other" and not operation.collection:
             raise InputError(path, f"mock declaration: operation {key!r} ({operation.action}) names no collection")
