@@ -33,7 +33,7 @@ def _batch(javac, tmp_path, sources: dict[str, str]) -> dict[str, str]:
 @pytest.mark.slow  # a compiler JVM's start and first batch
 def test_batches_share_one_compiler_and_each_unit_gets_its_own_verdict(javac, tmp_path) -> None:
     failed = _batch(javac, tmp_path / "one", {"p0": GOOD.format(p="p0"), "p1": BAD.format(p="p1"), "p2": GOOD.format(p="p2")})
-    assert list(failed) == ["p1"] and failed["p1"].startswith("line 2: ")
+    assert list(failed) == ["p1"] and failed["p1"].startswith("compile_error: line 2: ")
     assert (tmp_path / "one" / "classes" / "p0" / "Main.class").is_file()
     assert (tmp_path / "one" / "classes" / "p2" / "Main.class").is_file()
     assert not (tmp_path / "one" / "classes" / "p1").exists()

@@ -104,7 +104,7 @@ class CompilerRun:
     limit: str | None = None
 
 
-_MEMORY_WORDS = (b"out of memory", b"cannot allocate memory", b"OutOfMemoryError", b"StackOverflowError",
+_MEMORY_WORDS = (b"out of memory", b"cannot allocate memory", b"MemoryError", b"StackOverflowError",
                  b"out of resources", b"SIGSEGV")
 """What a compiler prints when it runs out of memory (an allocation the runtime cannot map may also
 end a Go process in SIGSEGV)."""
