@@ -11,6 +11,14 @@ Then one dispatcher binary is linked (``run <name>`` calls that program's main) 
 program that initialises package-level state (``init``, a package variable with a value: code that
 would otherwise run in every program of the shared binary). Package names are digests of the
 source, so the build cache serves a program compiled before, in any batch.
+
+Compilation is untrusted work: every run of the preprocessor and of ``go build`` (``-p 2``) is under
+the compile budget (``wapii_core.api.CompileBudget``: memory per process, a share of time per
+program), and a run that fails naming no program (out of time or memory, a link failure) is split
+by :func:`~wapii_core.api.isolate_failures` until the programs that cause it are alone; only they
+get ``compile_limit: ...`` (or ``compile_error: ...``). The sources live in ``<cache>/go/work/<key>``
+(mode 0700, removed once built), the binaries in ``<cache>/go/batches/<key>/bin``: the programs
+read only those, under a directory they cannot list.
 """
 
 from __future__ import annotations
