@@ -18,7 +18,7 @@ program), and a run that fails naming no program (out of time or memory, a link 
 by :func:`~wapii_core.api.isolate_failures` until the programs that cause it are alone; only they
 get ``compile_limit: ...`` (or ``compile_error: ...``). The sources live in ``<cache>/go/work/<key>``
 (mode 0700, removed once built), the binaries in ``<cache>/go/batches/<key>/bin``: the programs
-read only those, under a directory they cannot list.
+read only those.
 """
 
 from __future__ import annotations
@@ -64,11 +64,10 @@ class Batch:
 
 
 def batches_dir() -> Path:
-    """Where each batch's binaries are (what the programs may read): traversable, not listable, so a
-    program finds no other batch than its own (each under a random name)."""
+    """Where each batch's binaries are (what the programs may read; no source is ever there)."""
     path = go_dir() / "batches"
     path.mkdir(parents=True, exist_ok=True)
-    path.chmod(0o311)
+    path.chmod(0o755)
     return path
 
 
