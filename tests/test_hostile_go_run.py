@@ -40,6 +40,9 @@ COMPILE_BUDGET = {"WAPII_COMPILE_MEMORY_MB": "384", "WAPII_COMPILE_BASE_S": "6",
 """A small compile budget, far above what an ordinary batch needs: the programs that attack the
 compiler (memory, time) reach it within seconds instead of minutes."""
 
+COMPILE_LIMIT = ("22_constant_doubling_exhausts_the_compiler", "23_flat_expression_stalls_the_preparation")
+"""The programs that must meet the compile budget (their detail ``compile_limit: ...``), not merely fail."""
+
 pytestmark = needs_shared("wapiibench", "dataset.json")
 
 # Go's build cache is content-addressed: the session shares the user's (the standard library compiled
@@ -116,6 +119,8 @@ def test_go_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_path:
     assert summary.judged == len(lines)
     assert {alone[sid]["verdict"] for sid in benign} == {"correct", "illegal"}  # both kinds of ordinary program ran
     problems = benign_problems(benign, alone, mixed) + hostile_problems(expect, mixed)
+    problems += [f"{name}: {mixed[sid]['error_detail']}" for sid, (name, _) in expect.items()
+                 if name in COMPILE_LIMIT and not (mixed[sid]["error_detail"] or "").startswith("compile_limit: ")]
     assert problems == [], "\n".join(problems)
     stored = [path.read_text(errors="replace") for path in tmp_path.rglob("*") if path.is_file()]
     assert canaries.violations(stored) == []

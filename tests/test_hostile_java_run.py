@@ -51,6 +51,9 @@ COMPILE_BUDGET = {"WAPII_COMPILE_MEMORY_MB": "384", "WAPII_COMPILE_BASE_S": "6",
 """A small compile budget, far above what an ordinary batch needs: the programs that attack the
 compiler (memory, time) reach it within seconds instead of minutes."""
 
+COMPILE_LIMIT = ("17_constant_folding_exhausts_javac", "18_deep_nesting_overflows_javac", "19_error_recovery_runs_javac_for_minutes")
+"""The programs that must meet the compile budget (their detail ``compile_limit: ...``), not merely fail."""
+
 pytestmark = needs_shared("wapiibench", "dataset.json")
 
 
@@ -159,6 +162,8 @@ def test_java_hostile_programs_in_a_run(layers: str, adapter_name: str, canaries
     verdicts = {alone[sid]["verdict"] for sid in benign}
     assert "correct" in verdicts and len(verdicts) == 2  # both kinds of ordinary program ran
     problems = benign_problems(benign, alone, mixed) + hostile_problems(expect, mixed, ("runtime_error", "timeout"))
+    problems += [f"{name}: {mixed[sid]['error_detail']}" for sid, (name, _) in expect.items()
+                 if name in COMPILE_LIMIT and not (mixed[sid]["error_detail"] or "").startswith("compile_limit: ")]
     assert problems == [], "\n".join(problems)
     stored = [path.read_text(errors="replace") for path in tmp_path.rglob("*") if path.is_file()]
     assert canaries.violations(stored) == []
