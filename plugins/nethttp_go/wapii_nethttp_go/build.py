@@ -122,15 +122,6 @@ def _failure(run: CompilerRun, what: str) -> str:
     return f"compile_error: {what}: {last[:MAX_ERROR]}"
 
 
-_MEMORY = ("out of memory", "cannot allocate memory", "SIGSEGV")
-
-
-def _own_error(run: CompilerRun, message: str) -> str:
-    if any(word in message for word in _MEMORY):
-        return f"compile_limit: the compiler ran out of its memory ({message[:MAX_ERROR]})"
-    return f"compile_error: {message}"
-
-
 class _Builder:
     """One batch's build in ``module`` (sources, outside every program's view) into ``bin_dir``: every
     compiler run under ``budget``, every failure that names no program searched by bisection."""
@@ -233,7 +224,7 @@ class _Builder:
         if not run.limit:
             blamed = _errors_by_package(run.stderr.decode("utf-8", "replace"), set(group))
             if blamed:
-                return CompileAttempt(blamed={name: _own_error(run, message) for name, message in blamed.items()})
+                return CompileAttempt(blamed={name: f"compile_error: {message}" for name, message in blamed.items()})
         return CompileAttempt(unexplained=_failure(run, "go build"))
 
     def link(self, group: list[str]) -> CompileAttempt:
@@ -258,7 +249,7 @@ class _Builder:
         if not run.limit:
             blamed = _errors_by_package(run.stderr.decode("utf-8", "replace"), set(group))
             if blamed:
-                return CompileAttempt(blamed={name: _own_error(run, message) for name, message in blamed.items()})
+                return CompileAttempt(blamed={name: f"compile_error: {message}" for name, message in blamed.items()})
         return CompileAttempt(unexplained=_failure(run, "linking"))
 
     def step_by_step(self, ready: list[str], limited: bool) -> None:
