@@ -6,7 +6,9 @@ garbage or another sample's request written into capture channels, a request rac
 reflection and ``unsafe``), tries to escape (exec, file writes, TCP, UDP and raw sockets, host
 secrets, signals), to touch another sample (package initialisation linked into every program, a
 detached process left behind) or to exhaust the host (fork and goroutine bombs, memory, disk, an
-endless loop). The run must end with ``summary.json`` and ``report.md``; no hostile sample may be
+endless loop), or attacks the build (a build constraint that drops its file from the shared
+package, a constant that exhausts the compiler, an expression that stalls the preparation, reading
+the batches' sources). The run must end with ``summary.json`` and ``report.md``; no hostile sample may be
 judged correct; every ordinary sample between them (one worker, so each runs right after a hostile
 one, all compiled in the same batch) must get the verdict it gets in a run without them; no canary
 may trip (files, connections, stored secrets, leftover or marked processes, mounts).
@@ -33,6 +35,13 @@ CORPUS = Path(__file__).resolve().parent / "hostile" / "go_run"
 TIMEOUT_S = "1"
 """Each program's limit: the endless loop and the bombs wait it out once per run; an ordinary program
 (a compiled executable) ends far within it."""
+
+COMPILE_BUDGET = {"WAPII_COMPILE_MEMORY_MB": "384", "WAPII_COMPILE_BASE_S": "6", "WAPII_COMPILE_PER_PROGRAM_S": "0.1"}
+"""A small compile budget, far above what an ordinary batch needs: the programs that attack the
+compiler (memory, time) reach it within seconds instead of minutes."""
+
+COMPILE_LIMIT = ("22_constant_doubling_exhausts_the_compiler", "23_flat_expression_stalls_the_preparation")
+"""The programs that must meet the compile budget (their detail ``compile_limit: ...``), not merely fail."""
 
 pytestmark = needs_shared("wapiibench", "dataset.json")
 
@@ -78,6 +87,8 @@ def test_go_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_path:
         monkeypatch.setenv(bwrap.BWRAP_ENV, "")
     monkeypatch.setenv("WAPII_NETHTTP_GO_WORKERS", "1")  # each ordinary program runs right after a hostile one
     monkeypatch.setenv("WAPII_NETHTTP_GO_TIMEOUT", TIMEOUT_S)
+    for name, value in COMPILE_BUDGET.items():  # the compile-time bombs meet their limit in seconds
+        monkeypatch.setenv(name, value)
     programs = _programs()
     dataset = load_dataset("wapiibench", WAPIIBENCH)
     samples = dataset.samples[: 3 * len(programs)]
@@ -108,6 +119,8 @@ def test_go_hostile_programs_in_a_run(layers: str, canaries: Canaries, tmp_path:
     assert summary.judged == len(lines)
     assert {alone[sid]["verdict"] for sid in benign} == {"correct", "illegal"}  # both kinds of ordinary program ran
     problems = benign_problems(benign, alone, mixed) + hostile_problems(expect, mixed)
+    problems += [f"{name}: {mixed[sid]['error_detail']}" for sid, (name, _) in expect.items()
+                 if name in COMPILE_LIMIT and not (mixed[sid]["error_detail"] or "").startswith("compile_limit: ")]
     assert problems == [], "\n".join(problems)
     stored = [path.read_text(errors="replace") for path in tmp_path.rglob("*") if path.is_file()]
     assert canaries.violations(stored) == []

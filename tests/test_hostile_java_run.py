@@ -8,8 +8,10 @@ others alternating (for ``okhttp_java``, the program's last, wrong request made 
 :data:`WRONG`). A program forges the worker's answer, exits early, runs a
 shell, another JVM or a native library, writes files, reads host secrets or the other programs of its batch, reaches the network, leaves
 a thread running to send the next sample's request, kills its worker, starts threads, memory, disk or
-CPU until refused, floods the recorder, reaches into the JDK's internals, or removes wapii's
-pass-through TLS provider to speak real TLS. The run must end with
+CPU until refused, floods the recorder, reaches into the JDK's internals, removes wapii's
+pass-through TLS provider to speak real TLS, or attacks javac itself (a constant that exhausts its
+heap, nesting that overflows its stack, error recovery that runs for hours: each must be that
+program's own ``compile_limit``, its batch compiled). The run must end with
 ``summary.json`` and ``report.md``; no hostile program may be judged correct; each ordinary program
 (one worker, so each runs right after a hostile one) must get the verdict it gets in a run without
 them; no canary (watched folder, loopback server, secret strings, leftover processes, the marker)
@@ -45,6 +47,13 @@ TIMEOUT_S = "4"
 """Each program's limit: the endless loop waits it out once per run; an ordinary program (a JVM
 started from the class-data archive) ends far within it."""
 
+COMPILE_BUDGET = {"WAPII_COMPILE_MEMORY_MB": "384", "WAPII_COMPILE_BASE_S": "6", "WAPII_COMPILE_PER_PROGRAM_S": "0.1"}
+"""A small compile budget, far above what an ordinary batch needs: the programs that attack the
+compiler (memory, time) reach it within seconds instead of minutes."""
+
+COMPILE_LIMIT = ("17_constant_folding_exhausts_javac", "18_deep_nesting_overflows_javac", "19_error_recovery_runs_javac_for_minutes")
+"""The programs that must meet the compile budget (their detail ``compile_limit: ...``), not merely fail."""
+
 pytestmark = needs_shared("wapiibench", "dataset.json")
 
 
@@ -67,7 +76,7 @@ def adapter_of() -> dict[str, str]:
 
 def test_every_program_runs_through_one_java_adapter_and_both_run_some() -> None:
     chosen = adapter_of()
-    assert sorted(chosen) == sorted(name for name, _, _ in _programs()) and len(chosen) == 16
+    assert sorted(chosen) == sorted(name for name, _, _ in _programs()) and len(chosen) == 19
     assert set(chosen.values()) == set(ADAPTERS)
     assert all(chosen[name] == library for name, library in LIBRARY_SPECIFIC.items())
 
@@ -123,6 +132,8 @@ def test_java_hostile_programs_in_a_run(layers: str, adapter_name: str, canaries
     monkeypatch.setenv("WAPII_OKHTTP_JAVA_WORKERS", "1")  # each ordinary program runs right after a hostile one
     monkeypatch.setenv("WAPII_HTTPCLIENT_JAVA_TIMEOUT", TIMEOUT_S)
     monkeypatch.setenv("WAPII_OKHTTP_JAVA_TIMEOUT", TIMEOUT_S)
+    for name, value in COMPILE_BUDGET.items():  # the compile-time bombs meet their limit in seconds
+        monkeypatch.setenv(name, value)
     programs = [program for program in _programs() if adapter_of()[program[0]] == adapter_name]
     dataset = load_dataset("wapiibench", WAPIIBENCH)
     samples = dataset.samples[: 2 * len(programs)]
@@ -151,6 +162,8 @@ def test_java_hostile_programs_in_a_run(layers: str, adapter_name: str, canaries
     verdicts = {alone[sid]["verdict"] for sid in benign}
     assert "correct" in verdicts and len(verdicts) == 2  # both kinds of ordinary program ran
     problems = benign_problems(benign, alone, mixed) + hostile_problems(expect, mixed, ("runtime_error", "timeout"))
+    problems += [f"{name}: {mixed[sid]['error_detail']}" for sid, (name, _) in expect.items()
+                 if name in COMPILE_LIMIT and not (mixed[sid]["error_detail"] or "").startswith("compile_limit: ")]
     assert problems == [], "\n".join(problems)
     stored = [path.read_text(errors="replace") for path in tmp_path.rglob("*") if path.is_file()]
     assert canaries.violations(stored) == []

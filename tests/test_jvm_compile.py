@@ -33,7 +33,7 @@ def _batch(javac, tmp_path, sources: dict[str, str]) -> dict[str, str]:
 @pytest.mark.slow  # a compiler JVM's start and first batch
 def test_batches_share_one_compiler_and_each_unit_gets_its_own_verdict(javac, tmp_path) -> None:
     failed = _batch(javac, tmp_path / "one", {"p0": GOOD.format(p="p0"), "p1": BAD.format(p="p1"), "p2": GOOD.format(p="p2")})
-    assert list(failed) == ["p1"] and failed["p1"].startswith("line 2: ")
+    assert list(failed) == ["p1"] and failed["p1"].startswith("compile_error: line 2: ")
     assert (tmp_path / "one" / "classes" / "p0" / "Main.class").is_file()
     assert (tmp_path / "one" / "classes" / "p2" / "Main.class").is_file()
     assert not (tmp_path / "one" / "classes" / "p1").exists()
@@ -53,3 +53,46 @@ def test_a_compiler_that_died_is_replaced(javac, tmp_path) -> None:
     assert _batch(javac, tmp_path / "after", {"p0": GOOD.format(p="p0")}) == {}
     assert javac._process is not dead and javac._process.poll() is None
     assert javac.cpu_seconds() > 0
+
+
+def _deep(p: str) -> str:
+    return f"package {p};\npublic class Main {{ int x = {'(' * 20000}1{')' * 20000}; }}\n"
+
+
+def _huge_constant(p: str) -> str:
+    doublings = "".join(f"  static final String A{i} = A{i - 1} + A{i - 1};\n" for i in range(1, 28))
+    return f"package {p};\npublic class Main {{\n  static final String A0 = \"ab\";\n{doublings}}}\n"
+
+
+def _exponential(p: str) -> str:
+    expression = "1"
+    for _ in range(18):
+        expression = f"String.valueOf(undefined ? {expression} : 2)"
+    return f"package {p};\npublic class Main {{ String s = {expression}; }}\n"
+
+
+@pytest.mark.slow  # a compiler JVM started again after each failure of the search
+def test_a_unit_that_exhausts_javac_loses_only_its_own_verdict(tmp_path) -> None:
+    """javac out of heap, out of stack or out of time names no file: the batch is searched by halves
+    until each unit at fault is alone, under a small budget (on main: every unit of the batch failed)."""
+    skip_without_jdk()
+    from wapii_core.jvm.compile import Javac
+    from wapii_core.jvm.support import JavaLibrary, support_jar
+    from wapii_core.jvm.toolchain import find_jdk, find_runtime
+    from wapii_core.sandbox.compile_budget import CompileBudget
+
+    jdk = find_jdk()
+    budget = CompileBudget(memory=384 << 20, base_s=6, per_program_s=0.1)
+    compiler = Javac(jdk, support_jar(jdk, find_runtime(), JavaLibrary("compile-test")), budget)
+    sources = {f"p{i}": GOOD.format(p=f"p{i}") for i in range(8)}
+    sources.update(p1=_deep("p1"), p4=_huge_constant("p4"), p6=_exponential("p6"), p7=BAD.format(p="p7"))
+    try:
+        failed = _batch(compiler, tmp_path, sources)
+    finally:
+        compiler.close()
+    assert sorted(failed) == ["p1", "p4", "p6", "p7"]
+    assert failed["p1"] == "compile_limit: java.lang.StackOverflowError"
+    assert failed["p4"] == "compile_limit: java.lang.OutOfMemoryError: Java heap space"
+    assert failed["p6"].startswith("compile_limit: the compiler ran longer than its ")
+    assert failed["p7"].startswith("compile_error: line 2: ")
+    assert sorted(p.name for p in (tmp_path / "classes").iterdir()) == ["p0", "p2", "p3", "p5"]

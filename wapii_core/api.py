@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from wapii_core.base.lazy import lazy_exports
 
-API_VERSION = "1.5"
+API_VERSION = "1.6"
 """The plugin API's version, ``MAJOR.MINOR``: MINOR grows when names or optional protocol members are
 added (a plugin written for 1.0 works with every 1.x); MAJOR grows when a name is removed or renamed,
 or a signature or protocol changes incompatibly."""
@@ -52,6 +52,9 @@ _WHERE: dict[str, str] = {
     "env_prefix": "wapii_core.base.workers", "worker_settings": "wapii_core.base.workers",
     "PythonPool": "wapii_core.sandbox", "SnippetResult": "wapii_core.sandbox", "NoRequest": "wapii_core.sandbox",
     "ProgramPool": "wapii_core.sandbox", "ProgramResult": "wapii_core.sandbox",
+    "CompileBudget": "wapii_core.sandbox.compile_budget", "CompilerRun": "wapii_core.sandbox.compile_budget",
+    "CompileAttempt": "wapii_core.sandbox.compile_budget", "run_compiler": "wapii_core.sandbox.compile_budget",
+    "isolate_failures": "wapii_core.sandbox.compile_budget",
     "NodeLibrary": "wapii_core.sandbox.node",
     "NodeRunner": "wapii_core.sandbox.node",
     "to_capture": "wapii_core.sandbox.node",

@@ -252,7 +252,7 @@ class JavaRunner:
         for i, call in enumerate(calls):
             package = f"p{i}"
             if package in failed:
-                results[i] = JavaResult(error="runtime_error", detail=f"compile_error: {failed[package]}")
+                results[i] = JavaResult(error="runtime_error", detail=failed[package])
                 continue
             directory = batch / "run" / package
             directory.mkdir(parents=True)

@@ -16,6 +16,8 @@ nothing leaves the sandbox, every hostile program gets its own error, and the ru
 - :class:`Program`, :func:`plan` (:mod:`.launch`): one worker wrapped in the layers available here:
   bubblewrap (:mod:`.bwrap`), the privilege drop (:mod:`.users`), rlimits and a clean environment
   (:mod:`.limits`).
+- :class:`CompileBudget`, :func:`run_compiler`, :func:`isolate_failures` (:mod:`.compile_budget`):
+  compilers of generated code under a budget, and the search for the programs that make a batch fail.
 - :class:`Isolation`, :func:`enforce`, :func:`set_require_isolation` (:mod:`.layers`): which layers
   are active, a warning for those that are not, or a refusal under ``--require-isolation``.
 """
@@ -32,6 +34,8 @@ _WHERE = {
     "NoRequest": "pychild",
     "PythonPool": "python_pool", "SnippetResult": "python_pool",
     "ProgramPool": "programs", "ProgramResult": "programs",
+    "CompileBudget": "compile_budget", "CompilerRun": "compile_budget", "CompileAttempt": "compile_budget",
+    "run_compiler": "compile_budget", "isolate_failures": "compile_budget",
     "Supervisor": "supervisor", "WorkerStartError": "supervisor", "default_worker_count": "supervisor",
 }
 """Where each public name lives: imported on first use, so that a sandboxed worker, which imports

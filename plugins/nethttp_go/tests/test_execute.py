@@ -102,3 +102,20 @@ def test_constrained_decoding_is_refused_in_one_line() -> None:
     made = plugins.adapters.get("nethttp_go")()
     with pytest.raises(WapiiError, match=r"^adapter 'nethttp_go' cannot constrain generation"):
         made.constraint(None, Setup.full)
+
+
+@pytest.mark.slow
+def test_no_program_changes_what_another_means(adapter) -> None:
+    """Predeclared names declared twice (the parser's scope keeps only the first, so the second
+    would escape the renaming and shadow the name in the package every program shares) and build
+    constraints (which would drop a file from it) stay the program's own business."""
+    attacker = program(SEND.format(path="attacker"), head="const true = false\n\nconst true = false\n\n"
+                       "func len(s string) int { return 0 }\n\nfunc len(s string) int { return 0 }\n\n")
+    honest = program('\tif true && len("ab") == 2 {\n\t\thttp.Get("https://api.test/honest")\n\t} else {\n'
+                     '\t\thttp.Get("https://api.test/hijacked")\n\t}')
+    constrained = "//go:build ignore\n// +build ignore\n\n//go:generate false\n" + program(SEND.format(path="constrained"))
+    captures = adapter.execute([attacker, honest, constrained, honest.replace("honest", "second")])
+    assert captures[0].error == "runtime_error" and captures[0].detail.startswith("compile_error: ")
+    assert "redeclared" in captures[0].detail
+    assert [c.request["url"] for c in captures[1:]] == ["https://api.test/honest", "https://api.test/constrained",
+                                                        "https://api.test/second"]

@@ -38,6 +38,7 @@ class NetHttpGoAdapter:
         self.workers, self.timeout_s = worker_settings(env_prefix(self.name), workers, timeout_s)
         self._pool: Any = None
         self._lock = threading.Lock()
+        self._warmed = False
         self.timings: dict[str, float] = {}
 
     def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
@@ -57,9 +58,12 @@ class NetHttpGoAdapter:
     def setup(self) -> None:
         """Checks the toolchain, builds the preprocessor and compiles the standard library with the
         capture overlay into the build cache (the first time: a minute or two)."""
+        from wapii_core.api import CompileBudget
+
         from .build import build_batch
 
-        batch = build_batch([_WARMUP])
+        # the standard library with the capture overlay may be compiled here: minutes, not a batch's share
+        batch = build_batch([_WARMUP], CompileBudget(base_s=1800.0))
         try:
             if batch.programs[0].error:
                 from wapii_core.api import WapiiError
@@ -81,6 +85,14 @@ class NetHttpGoAdapter:
                                          memory=2 << 30, processes=None)
             return self._pool
 
+    def _warm(self) -> None:
+        """:meth:`setup` once per adapter, so that no batch's share of time pays for the standard library."""
+        with self._lock:
+            if self._warmed:
+                return
+            self.setup()
+            self._warmed = True
+
     def start(self) -> None:
         """Starts the workers in the background (the toolchain is checked by :meth:`execute`)."""
         try:
@@ -99,13 +111,14 @@ class NetHttpGoAdapter:
 
         goroot()  # a missing toolchain is one line naming what to install
         pool = self._ensure_pool()
+        self._warm()
         batch = build_batch(list(calls))
         try:
             runnable = [(i, built.argv) for i, built in enumerate(batch.programs) if built.argv]
             answering = [responders[i] for i, _ in runnable] if responders is not None else None
             results = (pool.run([argv for _, argv in runnable], answering) if answering is not None
                        else pool.run([argv for _, argv in runnable])) if runnable else []
-            captures: list[Capture] = [Capture(error="runtime_error", detail=f"compile error: {built.error}")
+            captures: list[Capture] = [Capture(error="runtime_error", detail=built.error)
                                        if built.error else Capture() for built in batch.programs]
             for (index, _), result in zip(runnable, results):
                 captures[index] = to_capture(result).model_copy(update={"execution_s": result.elapsed_s,

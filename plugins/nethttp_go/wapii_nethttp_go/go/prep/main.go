@@ -13,7 +13,11 @@
 //   - for a program that can share a binary, a second copy in MODULE_DIR/progs/NAME.go, package progs,
 //     its package-level names prefixed with NAME_ and main exported as WNAME: every such program
 //     compiles in one compiler run (a program whose copy does not compile there is built from its own
-//     package instead, which gives its own error).
+//     package instead, which gives its own error); a program that declares a predeclared name at
+//     package level (const true = false, func len) or one name twice gets no copy there (renamable):
+//     in the shared package that name would shadow or collide with every other program's;
+//   - no comment at all: build constraints, //go: and //line directives cannot change how a program
+//     or the package it shares is built.
 // A program that does not parse, imports "C", uses //go:linkname or has no func main() is refused with
 // a one-line error (its sample's compile error).
 package main
@@ -106,6 +110,9 @@ func prepare(dir string, p program) result {
 			}
 		}
 	}
+	// every comment goes: build constraints (//go:build, // +build), //go: and //line directives and
+	// cgo preambles then cannot change how this program, or the package it shares, is built
+	file.Comments = nil
 	if file.Name.Name != "main" {
 		return result{Error: fmt.Sprintf("package %s is not package main", file.Name.Name)}
 	}
@@ -185,7 +192,7 @@ func prepare(dir string, p program) result {
 		return result{Error: firstLine(err)}
 	}
 	shared := false
-	if !standalone {
+	if !standalone && renamable(file) {
 		// the shared package's copy: package-level names prefixed with the program's name (they are
 		// resolved within the file), main exported as W<name>; written before the renaming below
 		sharedFile := *file
@@ -242,4 +249,58 @@ func prepare(dir string, p program) result {
 		return result{Error: firstLine(err)}
 	}
 	return result{OK: true, Standalone: standalone, Shared: shared}
+}
+
+// predeclared holds the names Go declares in its universe scope: a program that declares one at
+// package level (const true = false, func len(...)) would shadow it for every file of its package.
+var predeclared = map[string]bool{}
+
+func init() {
+	for _, name := range strings.Fields(`any bool byte comparable complex64 complex128 error float32 float64 int int8
+		int16 int32 int64 rune string uint uint8 uint16 uint32 uint64 uintptr true false iota nil append cap clear
+		close complex copy delete imag len make max min new panic print println real recover`) {
+		predeclared[name] = true
+	}
+}
+
+// renamable reports whether every package-level name the program declares is one object of its
+// file scope that no other declaration repeats, and none is a predeclared name: only then does the
+// renaming into the shared package leave no name of its own that could shadow or collide with
+// another program's. A program that fails it is compiled in a package of its own.
+func renamable(file *ast.File) bool {
+	seen := map[string]bool{}
+	check := func(id *ast.Ident) bool {
+		if id.Name == "_" {
+			return true
+		}
+		if seen[id.Name] || predeclared[id.Name] || id.Obj == nil || file.Scope.Lookup(id.Name) != id.Obj {
+			return false
+		}
+		seen[id.Name] = true
+		return true
+	}
+	for _, decl := range file.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil && !check(d.Name) {
+				return false
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.ValueSpec:
+					for _, id := range s.Names {
+						if !check(id) {
+							return false
+						}
+					}
+				case *ast.TypeSpec:
+					if !check(s.Name) {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
 }
