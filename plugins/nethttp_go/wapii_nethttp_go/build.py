@@ -106,6 +106,16 @@ def _errors_by_package(stderr: str, names: set[str]) -> dict[str, str]:
     return found
 
 
+def _failed_attempt(run: CompilerRun, group: list[str], step: str) -> CompileAttempt:
+    """A failed ``go build`` of ``group``: the programs its output names get their ``compile_error``;
+    a run past its budget, or a failure naming none of them, is left for the search to split."""
+    if not run.limit:
+        blamed = _errors_by_package(run.stderr.decode("utf-8", "replace"), set(group))
+        if blamed:
+            return CompileAttempt(blamed={name: f"compile_error: {message}" for name, message in blamed.items()})
+    return CompileAttempt(unexplained=_failure(run, step))
+
+
 def _dispatcher(names: list[str], shared: list[str]) -> str:
     imports = "".join(f'\t"{MODULE}/{name}"\n' for name in [*names, *([SHARED] if shared else [])])
     cases = "".join(f"\tcase {json.dumps(name)}:\n\t\t{name}.WapiiMain()\n" for name in names)
@@ -221,11 +231,7 @@ class _Builder:
         run = self._go(["build", *build_flags(), *[f"./{name}" for name in group]], len(group))
         if run.returncode == 0 and not run.limit:
             return CompileAttempt()
-        if not run.limit:
-            blamed = _errors_by_package(run.stderr.decode("utf-8", "replace"), set(group))
-            if blamed:
-                return CompileAttempt(blamed={name: f"compile_error: {message}" for name, message in blamed.items()})
-        return CompileAttempt(unexplained=_failure(run, "go build"))
+        return _failed_attempt(run, group, "go build")
 
     def link(self, group: list[str]) -> CompileAttempt:
         """Links ``group``: a dispatcher for the programs that share a binary, a binary for each that
@@ -246,11 +252,7 @@ class _Builder:
             for name in group:
                 self.argv[name] = [str(out / name)] if name in self.standalone else [str(out / command), name]
             return CompileAttempt()
-        if not run.limit:
-            blamed = _errors_by_package(run.stderr.decode("utf-8", "replace"), set(group))
-            if blamed:
-                return CompileAttempt(blamed={name: f"compile_error: {message}" for name, message in blamed.items()})
-        return CompileAttempt(unexplained=_failure(run, "linking"))
+        return _failed_attempt(run, group, "linking")
 
     def step_by_step(self, ready: list[str], limited: bool) -> None:
         if limited:  # the shared package ran out of its budget: each program from its own package
