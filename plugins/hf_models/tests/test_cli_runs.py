@@ -41,6 +41,7 @@ def test_wapii_tiny_runs_end_to_end_and_a_rerun_loads_no_model(tmp_path, tiny_di
     cached = sorted(lines(tmp_path / "again" / "generations.jsonl"), key=lambda g: g["sample"])
     untimed = lambda gs: [{k: v for k, v in g.items() if k != "timings"} for g in gs]  # noqa: E731
     assert untimed(cached) == untimed(sorted(gens, key=lambda g: g["sample"]))
-    assert all(g["timings"] == {"latency_s": None, "tokens_in": None, "tokens_out": None} for g in cached)
+    assert all(g["timings"] == {"latency_s": None, "queue_s": None, "tokens_in": None, "tokens_out": None}
+               for g in cached)  # answered from the cache: nothing was spent
     assert all(g["timings"]["latency_s"] > 0 and g["timings"]["tokens_in"] > 0 and 0 < g["timings"]["tokens_out"] <= 8
                for g in gens)  # generated: what it cost
