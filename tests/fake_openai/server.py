@@ -326,10 +326,12 @@ class _Handler(BaseHTTPRequestHandler):
                     event(piece(token))
                     with state.lock:
                         state.streamed_events += 1
-            if endpoint == "chat":
-                event({"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
-            else:
-                event(piece("", choice["finish_reason"]))
+                # the answer's end is sent before the next answer begins, as a server that
+                # generates one at a time emits it
+                if endpoint == "chat":
+                    event({"choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]})
+                else:
+                    event(piece("", choice["finish_reason"]))
             if (body.get("stream_options") or {}).get("include_usage"):
                 event({"choices": [], "usage": payload["usage"]})
             event("[DONE]")

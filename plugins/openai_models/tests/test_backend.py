@@ -188,15 +188,26 @@ def test_concurrency_fills_a_server_that_serves_requests_at_once(model_name):
 
 
 def test_a_server_that_generates_one_at_a_time_gets_one_request_waiting_not_a_queue(model_name):
-    # each answer streams for 1.4 s: far above what a loaded machine adds to a first token (the
-    # queue is told by a first token later than twice the fastest plus 0.25 s)
-    with OpenAIServer(SHORT, serial=True, token_delay=0.08) as serial:
+    # the first answer streams for 3 s, the others for about 1 s: the second request, sent at the
+    # first one's first token, waits about 3 s for its own, which reads as queued unless that first
+    # token took over 1.3 s (the queue is told by a first token later than twice the fastest plus
+    # 0.25 s; the first request's is the fastest known then, connecting included). From then on a
+    # request goes only when none is waiting for its first token, however the threads interleave.
+    long = "get('https://x.test/items/1', { " + ", ".join(f"p{i}: {i}" for i in range(6)) + " });\n```\n"
+    assert len(EVENT.findall(long)) >= 60 and len(EVENT.findall(SHORT(None))) <= 22
+    arrivals = []
+
+    def first_long(call):
+        arrivals.append(call)
+        return long if len(arrivals) == 1 else SHORT(call)
+
+    with OpenAIServer(first_long, serial=True, token_delay=0.05) as serial:
         b = backend(serial, model_name, concurrency="8")
         client, _ = b._ensure_started()
-        gens = generate(b, requests_for(4))
-        peak = serial.peak_in_flight
-    assert all(g.error is None for g in gens) and serial.requests == 4
-    assert peak == 2 and client.flow.queued_seen >= 1  # the one generating and the next one
+        gens = generate(b, requests_for(5))
+    assert all(g.error is None for g in gens) and serial.requests == 5
+    flow = client.flow
+    assert flow.queued_seen >= 1 and flow.peak_waiting_following == 1  # the one generating and the next one
 
 
 def test_a_queued_request_is_not_timed_out_while_the_server_works_on_others(model_name):

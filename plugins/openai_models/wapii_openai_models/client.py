@@ -190,7 +190,7 @@ class ApiClient:
 
                 try:
                     got = read_events(lambda: response.read1(READ_SIZE), endpoint, stop, on_text=on_text,
-                                      complete=complete)
+                                      complete=complete, on_end=lambda: self.flow.ended(watch))
                 except (HTTPError, OSError) as exc:
                     if watch.stalled:
                         raise Transient(watch.stalled) from None

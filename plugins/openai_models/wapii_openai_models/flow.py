@@ -7,9 +7,12 @@ The policy (the plugin's README states it for users):
   once or made it wait behind others: the fastest TTFT seen is the server's own (prompt processing),
   and a request whose TTFT is more than ``2 x fastest + QUEUE_SLACK_S`` was queued. A request started
   at once raises the limit by one (up to ``-O concurrency``); a queued one sets it to the number of
-  requests generating at that moment plus one, so the server always has the next request waiting
-  and never a queue of them. A server that generates one request at a time (``transformers serve``
-  on a CPU) gets two in flight; vLLM or a hosted API ramps up to ``concurrency``.
+  requests generating at that moment plus one and, until a request starts at once again, lets a
+  new request go only when none of the run's is waiting for its first token: the server always has
+  the next request waiting and never a queue of them. (The count alone would not do: an answer
+  whose stream's tail is still being read when the next one starts counts as generating.) A server
+  that generates one request at a time (``transformers serve`` on a CPU) gets two in flight; vLLM
+  or a hosted API ramps up to ``concurrency``.
 - **A timeout means "no progress".** A request that is generating fails when ``-O timeout``
   seconds pass without a chunk of its answer; a request still waiting for its first token fails
   only when no request of the run got a chunk for that long (the server has stalled), never merely
@@ -38,6 +41,7 @@ class Watch:
     sent: float
     abort: Callable[[], None] = lambda: None  # unblocks the thread reading the response
     started: bool = False  # its first token arrived
+    ended: bool = False  # its answer's text is over (what may follow is bookkeeping: usage, [DONE])
     last: float = 0.0  # when it last received a chunk
     stalled: str | None = None  # why the watchdog aborted it
 
@@ -58,9 +62,12 @@ class Flow:
     fastest_ttft: float | None = None
     peak_limit: int = 0  # the highest limit reached (logs and tests)
     queued_seen: int = 0  # first tokens that arrived after waiting in the server's queue
+    following: bool = False  # the last first token had waited in a queue: one request waiting at most
+    peak_waiting_following: int = 0  # the most requests waiting for a first token at once while following
     _cond: threading.Condition = field(default_factory=threading.Condition)
     _by_id: dict[int, Watch] = field(default_factory=dict)
     _last_progress: float = 0.0
+    _waiting: set[int] = field(default_factory=set)  # threads holding a place whose first token has not come
     _closed: threading.Event = field(default_factory=threading.Event)
     _watchdog: threading.Thread | None = None
 
@@ -74,15 +81,20 @@ class Flow:
     @contextmanager
     def slot(self) -> Iterator[None]:
         """Hold one of the ``limit`` places in flight for the duration of a request."""
+        me = threading.get_ident()
         with self._cond:
-            while self.in_flight >= self.limit and not self._closed.is_set():
+            while (self.in_flight >= self.limit or (self.following and self._waiting)) and not self._closed.is_set():
                 self._cond.wait()
             self.in_flight += 1
+            self._waiting.add(me)
+            if self.following:
+                self.peak_waiting_following = max(self.peak_waiting_following, len(self._waiting))
         try:
             yield
         finally:
             with self._cond:
                 self.in_flight -= 1
+                self._waiting.discard(me)
                 self._cond.notify_all()
 
     def _set_limit(self, value: int) -> None:
@@ -104,8 +116,19 @@ class Flow:
         finally:
             with self._cond:
                 self._by_id.pop(id(watch), None)
-                if watch.started:
-                    self.generating -= 1
+                self._end(watch)
+
+    def ended(self, watch: Watch) -> None:
+        """``watch``'s answer is over: its finish reason came, or the client cut it. From here it no
+        longer counts as generating, before its stream's tail is read and its connection released
+        (the server may already be generating the next request: the limit must not count both)."""
+        with self._cond:
+            self._end(watch)
+
+    def _end(self, watch: Watch) -> None:
+        if watch.started and not watch.ended:
+            self.generating -= 1
+        watch.ended = True
 
     def first_token(self, watch: Watch) -> float:
         """Record ``watch``'s first token; returns its time to first token (the time it waited)."""
@@ -116,9 +139,12 @@ class Flow:
             self.generating += 1
             queued = self.fastest_ttft is not None and ttft > 2 * self.fastest_ttft + QUEUE_SLACK_S
             self.fastest_ttft = ttft if self.fastest_ttft is None else min(self.fastest_ttft, ttft)
+            self._waiting.discard(threading.get_ident())
             if self.adaptive:
+                self.following = queued
                 if queued:
                     self.queued_seen += 1
+                    self.peak_waiting_following = max(self.peak_waiting_following, len(self._waiting))
                     self._set_limit(self.generating + 1)
                 else:
                     self._set_limit(self.limit + 1)

@@ -61,14 +61,16 @@ def _usage(value: Any) -> tuple[int | None, int | None]:
 
 def read_events(read: Callable[[], bytes], endpoint: str, stop: str | None, *,
                 on_text: Callable[[bool], None], complete: Callable[[str], bool] | None = None,
-                clock: Callable[[], float] = time.monotonic) -> Streamed:
+                on_end: Callable[[], None] = lambda: None, clock: Callable[[], float] = time.monotonic) -> Streamed:
     """Read the events ``read()`` returns (bytes, ``b""`` at the end) into a :class:`Streamed`.
 
     After each event with text, as the ``hf`` backend after each token: the answer ends after
     ``stop`` when that has appeared, or where it is when ``complete(text so far)`` holds.
 
     ``on_text(first)`` is called for each event carrying text (``first`` for the first one): how
-    the caller measures the time to the first token and the progress of the stream. Raises
+    the caller measures the time to the first token and the progress of the stream; ``on_end()``
+    once, when the answer's text is over (a finish reason came, or the answer was cut here), before
+    the stream's tail is read. Raises
     :class:`Transient` for an event with an ``error`` or an event that is not JSON.
     """
     out = Streamed()
@@ -111,6 +113,8 @@ def read_events(read: Callable[[], bytes], endpoint: str, stop: str | None, *,
                 reason = str(choice["finish_reason"])
             piece = _piece(endpoint, choice)
             if not piece:
+                if reason is not None:
+                    on_end()
                 continue
             on_text(out.first_at is None)
             if out.first_at is None:
@@ -123,7 +127,10 @@ def read_events(read: Callable[[], bytes], endpoint: str, stop: str | None, *,
             if (stop and stop in text[max(0, length - len(piece) - len(stop) + 1):]) or (complete and complete(text)):
                 out.cut_by_client = True
                 out.ended_at = clock()
+                on_end()
                 return _finish(out, parts, "stop", stop)
+            if reason is not None:
+                on_end()
     out.ended_at = clock()
     out.at_eof = True
     return _finish(out, parts, reason)
