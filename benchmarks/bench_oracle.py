@@ -25,11 +25,12 @@ DEFAULT_DATA_DIR = REPO.parent / "shared" / "wapiibench"
 def main() -> int:
     from wapii_core.base import plugins
     from wapii_core.base.model import Setup
+    from wapii_core.base.setups import CALL_SETUPS
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", type=Path, default=DEFAULT_DATA_DIR)
     parser.add_argument("--adapters", default=",".join(plugins.adapters.names()))
-    parser.add_argument("--setups", default=",".join(s.value for s in Setup))
+    parser.add_argument("--setups", default=",".join(s.value for s in CALL_SETUPS))
     args = parser.parse_args()
 
     from wapii_core.run.conformance import oracle_checks

@@ -54,11 +54,11 @@ JS_TARGET, PY_TARGET, CORPUS_TARGET_S = 150, 300, 5.0
 def js_snippets(count: int) -> list[str]:
     """Extracted calls: the oracle's programs for the bundled demo dataset, repeated."""
     from wapii_core.base import plugins
-    from wapii_core.base.model import Setup
+    from wapii_core.base.setups import CALL_SETUPS
 
     dataset = plugins.datasets.get("demo")(None)
     adapter = plugins.adapters.get("axios_js")()
-    calls = [adapter.extract(adapter.render(s.config, setup, s)).call for s in dataset.samples for setup in Setup]
+    calls = [adapter.extract(adapter.render(s.config, setup, s)).call for s in dataset.samples for setup in CALL_SETUPS]
     adapter.close()
     return [calls[i % len(calls)] for i in range(count)]
 

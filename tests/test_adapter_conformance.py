@@ -15,6 +15,7 @@ from stratified import oracle_samples, subset
 from support import WAPIIBENCH, adapters_where
 from wapii_core.base import plugins
 from wapii_core.base.model import Setup
+from wapii_core.base.setups import CALL_SETUPS
 from wapii_core.run.conformance import HostileProgram, ReplayCorpus, check_adapter, hostile_check, oracle_checks
 
 ADAPTERS = plugins.adapters.names()
@@ -45,7 +46,7 @@ def adapter(request):
     instance.close()
 
 
-@pytest.mark.parametrize("setup", [s if s is Setup.full else pytest.param(s, marks=pytest.mark.slow) for s in Setup])
+@pytest.mark.parametrize("setup", [s if s is Setup.full else pytest.param(s, marks=pytest.mark.slow) for s in CALL_SETUPS])
 def test_the_oracle_conforms_on_the_demo_in_every_mode(adapter, demo, setup) -> None:
     report = check_adapter(adapter, datasets=[demo], setups=[setup])
     assert report.problems() == []
@@ -60,7 +61,7 @@ def wapiibench_subset(wapiibench):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("setup", list(Setup))
+@pytest.mark.parametrize("setup", list(CALL_SETUPS))
 def test_the_oracle_conforms_on_a_stratified_wapiibench_subset(adapter, wapiibench_subset, setup) -> None:
     report = check_adapter(adapter, datasets=[wapiibench_subset], setups=[setup])
     assert report.problems() == []

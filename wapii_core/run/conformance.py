@@ -36,6 +36,7 @@ from pydantic import BaseModel, ConfigDict
 from wapii_core.base.capabilities import AdapterCapabilities
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.model import Capture, Generation, SampleResult, Setup
+from wapii_core.base.setups import CALL_SETUPS
 from wapii_core.base.protocols import Adapter, Dataset
 
 SHOWN = 5
@@ -289,7 +290,7 @@ def _outcome(kind: str, subject: str, failures: list[str], total: int) -> CheckO
     return CheckOutcome(kind=kind, subject=subject, total=total, passed=total - len(failures), failures=failures[:SHOWN])
 
 
-def oracle_checks(adapter: Adapter, dataset: Dataset, setups: Iterable[Setup] = tuple(Setup),
+def oracle_checks(adapter: Adapter, dataset: Dataset, setups: Iterable[Setup] = CALL_SETUPS,
                   modes: Sequence[str] | None = None, done: Done | None = None) -> list[CheckOutcome]:
     """One :class:`CheckOutcome` per setup and mode: the adapter's renderings of ``dataset``'s expected
     requests, each judged in the mode it was rendered for, must all be ``correct``."""
@@ -398,7 +399,7 @@ def hostile_check(adapter: Adapter, dataset: Dataset, programs: Sequence[Hostile
 
 
 def check_adapter(adapter: str | Adapter, *, datasets: Sequence[Dataset] | None = None,
-                  setups: Iterable[Setup] = tuple(Setup), modes: Sequence[str] | None = None,
+                  setups: Iterable[Setup] = CALL_SETUPS, modes: Sequence[str] | None = None,
                   replays: Sequence[ReplayCorpus] = (), hostile: dict[str, Sequence[HostileProgram]] | None = None,
                   done: Done | None = None) -> ConformanceReport:
     """Every check of the kit for one adapter (see the module docstring): the oracle on each of

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wapii_core.api import Setup
+from wapii_core.base.setups import CALL_SETUPS
 from wapii_aiohttp_py.prompt import ANCHOR, build_prompt, starter_code
 from wapii_aiohttp_py.render import render_program
 
@@ -23,7 +24,7 @@ def test_the_starters_open_a_session_and_the_request_header(demo) -> None:
     assert "{" not in prompt.instructions.replace("{library}", "")
 
 
-@pytest.mark.parametrize("setup", list(Setup))
+@pytest.mark.parametrize("setup", list(CALL_SETUPS))
 def test_rendered_programs_are_extracted_whole(adapter, demo, setup) -> None:
     for sample in demo.samples:
         program = adapter.render(sample.config, setup, sample)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from wapii_core.base.model import Sample, Setup
+from wapii_core.base.setups import CALL_SETUPS
 from wapii_core.base.protocols import Dataset
 from wapii_axios_js.adapter import AxiosAdapter
 from wapii_axios_js.prompt import starter_code
@@ -33,7 +34,7 @@ def test_starter_codes() -> None:
     assert starter_code(SAMPLE, Setup.argument) == head + "\naxios.post('https://slack.com/api/chat.postMessage',"
 
 
-@pytest.mark.parametrize("setup", list(Setup))
+@pytest.mark.parametrize("setup", list(CALL_SETUPS))
 def test_benchmark_prompt(shared: Path, setup: Setup) -> None:
     prompts = shared / "wapiibench" / "prompts"
     prompt = AxiosAdapter().prompt(SAMPLE, setup, dataset(prompts))

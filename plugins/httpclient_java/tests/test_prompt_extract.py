@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from wapii_core.base.model import Sample, Setup
+from wapii_core.base.setups import CALL_SETUPS
 from wapii_core.jvm.javasource import extract_java_call, java_string, program_source, tokens
 from wapii_httpclient_java.program import PROGRAM
 
@@ -22,7 +23,7 @@ def test_starters_follow_the_paper() -> None:
 
 
 def test_every_setup_renders_a_program_that_starts_with_its_starter_and_is_extracted_whole() -> None:
-    for setup in Setup:
+    for setup in CALL_SETUPS:
         program = PROGRAM.render(SAMPLE.config, setup, SAMPLE)
         assert program.startswith(PROGRAM.starter(SAMPLE, setup))
         call = extract_java_call(program, METHODS).call

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from wapii_core.base.model import Sample, Setup
+from wapii_core.base.setups import CALL_SETUPS
 from wapii_core.jvm.javasource import extract_java_call
 from wapii_okhttp_java.program import PROGRAM
 
@@ -39,7 +40,7 @@ SAMPLE = Sample(api="demo", index=0, task="Post a message", config={"url": URL, 
 def test_starters_and_extraction() -> None:
     assert PROGRAM.starter(SAMPLE, Setup.full).endswith("client.newCall(new Request.Builder()")
     assert PROGRAM.starter(SAMPLE, Setup.argument).endswith(f'client.newCall(new Request.Builder().url("{URL}"')
-    for setup in Setup:
+    for setup in CALL_SETUPS:
         program = PROGRAM.render(SAMPLE.config, setup, SAMPLE)
         call = extract_java_call(program, ("newCall",)).call
         assert call is not None and call.rstrip().endswith(".execute();")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wapii_core.base.model import Sample, Setup
+from wapii_core.base.setups import CALL_SETUPS
 from wapii_core.run.runner import load_dataset
 from wapii_requests_py.libraries import HTTPX, LIBRARIES, REQUESTS
 from wapii_requests_py.prompt import build_prompt, starter_code
@@ -62,7 +63,7 @@ def test_methods_without_a_shorthand_or_body_argument_use_request() -> None:
 
 
 def test_programs_per_setup_start_with_the_starter() -> None:
-    for setup in Setup:
+    for setup in CALL_SETUPS:
         for library in (REQUESTS, HTTPX):
             code = render_program(library, SAMPLE.config, setup, SAMPLE)
             assert code.startswith(starter_code(library, SAMPLE, setup)) and code.endswith(")\n")
