@@ -47,7 +47,13 @@ class AdapterCapabilities(BaseModel):
     - ``code_context``: its prompts continue a task's real code (a sample's ``context``: the journal
       edition's real-world tasks, docs/datasets.md) and its ``with_definitions(call, definitions)``
       gives the source that runs the call after the task's definitions; a run of such a task with an
-      adapter that cannot is refused in one line.
+      adapter that cannot is refused in one line;
+    - ``workflows``: it runs multi-step tasks (docs/workflows.md): ``prompt(sample, Setup.workflow,
+      dataset)`` asks for a whole program, ``extract_program(code)`` gives that program in the form
+      ``execute`` runs (uncut: every request it sends is answered and recorded), and
+      ``render_workflow(calls, sample)`` writes the oracle's whole program, which reads each
+      ``{{N.path}}`` reference from the answer to call N and retries a ``429`` after its
+      ``Retry-After``. Requires ``answers``.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -61,6 +67,7 @@ class AdapterCapabilities(BaseModel):
     system_packages: tuple[str, ...] = ()
     answers: bool = False
     code_context: bool = False
+    workflows: bool = False
 
     @field_validator("language")
     @classmethod
