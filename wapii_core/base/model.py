@@ -100,6 +100,17 @@ class Sample(BaseModel):
     checks: str = "OK"
     vetted: bool | None = None
     context: CodeContext | None = None
+    calls: list[dict[str, Any]] | None = None
+    """A workflow task's expected calls, in order (docs/workflows.md); ``config`` is then the first."""
+    setup_calls: list[dict[str, Any]] | None = None
+    """A workflow task's ``setup``: calls replayed on a fresh mock before its program runs."""
+    faults: dict[str, Any] | None = None
+    """A workflow task's fault plan (:class:`~wapii_core.mock.FaultPlan`'s JSON)."""
+
+    @property
+    def workflow(self) -> bool:
+        """Whether the task is a workflow (``calls``) rather than one call (``config``)."""
+        return self.calls is not None
 
     @property
     def id(self) -> str:

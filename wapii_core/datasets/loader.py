@@ -4,6 +4,8 @@ A dataset directory holds::
 
     dataset.json          a list of samples (or {"samples": [...]}):
                           {api, index, task, config: {url, method, headers, params?, data?}, checks?, vetted?}
+                          a workflow task has calls: [config, ...] instead of config, and setup? and
+                          faults? (docs/workflows.md)
                           a task inside real code adds starter_code, definitions?, template_url? and its
                           provenance (repo_name, path, ref, license, copyright); without an index a
                           sample is numbered by its position among its API's samples
@@ -51,6 +53,10 @@ BUILTIN_DISPLAY_NAMES = {
 }
 """The names the WAPIIBench prompts use for its four APIs (used when a dataset has no apis.json)."""
 
+MAX_CALLS = 20
+"""Calls (and setup calls) a workflow task has at most."""
+
+
 class ConfigRecord(BaseModel):
     """The expected request of a sample, as dataset.json writes it (unknown keys are refused)."""
 
@@ -71,7 +77,10 @@ class SampleRecord(BaseModel):
     api: str = Field(pattern=r"^[A-Za-z0-9_][A-Za-z0-9_.-]*$")
     index: int | None = Field(default=None, ge=0)
     task: str = Field(min_length=1)
-    config: ConfigRecord
+    config: ConfigRecord | None = None
+    calls: list[ConfigRecord] | None = Field(default=None, min_length=1, max_length=MAX_CALLS)
+    setup: list[ConfigRecord] | None = Field(default=None, max_length=MAX_CALLS)
+    faults: dict[str, Any] | None = None
     checks: str = "OK"
     vetted: bool | None = None
     starter_code: str | None = Field(default=None, min_length=1)
@@ -219,15 +228,18 @@ def _parse_samples(source: Path, raw: bytes) -> list[Sample]:
             raise InputError(source, f"{where}: {_describe(exc)}") from None
         index = record.index if record.index is not None else per_api[record.api]
         per_api[record.api] += 1
-        problem = _context_problem(record)
+        problem = _context_problem(record) or _workflow_problem(record)
         if problem:
             raise InputError(source, f"{_where(position, record.api, index)}: {problem}")
         key = (record.api, index)
         if key in seen:
             raise InputError(source, f"{where}: duplicate of sample {seen[key]} (same api and index)")
         seen[key] = position
-        samples.append(Sample(api=record.api, index=index, task=record.task, config=entry["config"],
-                              checks=record.checks, vetted=record.vetted, context=record.context()))
+        calls = entry.get("calls")
+        samples.append(Sample(api=record.api, index=index, task=record.task,
+                              config=entry["config"] if calls is None else calls[0],
+                              checks=record.checks, vetted=record.vetted, context=record.context(),
+                              calls=calls, setup_calls=entry.get("setup"), faults=record.faults))
     return samples
 
 
@@ -241,6 +253,42 @@ def _context_problem(record: SampleRecord) -> str | None:
     for name in record.definitions or {}:
         if not name.replace("$", "_").isidentifier():
             return f"field 'definitions': {name!r} is not a JavaScript identifier"
+    return None
+
+
+def _workflow_problem(record: SampleRecord) -> str | None:
+    """What is wrong with a sample's ``config`` / ``calls`` / ``setup`` / ``faults`` (None: nothing)."""
+    from wapii_core.workflows.refs import find_references, malformed_references
+
+    if (record.config is None) == (record.calls is None):
+        return "needs either 'config' (one call) or 'calls' (a workflow), not both" if record.config \
+            else "missing field 'config' (or 'calls', for a workflow)"
+    if record.calls is None:
+        extra = [k for k in ("setup", "faults") if getattr(record, k) is not None]
+        return f"field '{extra[0]}' belongs to a workflow (a task with 'calls')" if extra else None
+    if record.starter_code is not None:
+        return "a workflow cannot sit in code context (starter_code)"
+    if record.faults is not None:
+        from pydantic import ValidationError as _Invalid
+
+        from wapii_core.mock.faults import FaultPlan
+
+        try:
+            FaultPlan.model_validate(record.faults)
+        except _Invalid as exc:
+            return f"field 'faults': {_describe(exc)}"
+    setup = record.setup or []
+    for group, calls in (("setup", setup), ("calls", record.calls)):
+        for position, call in enumerate(calls):
+            value = call.model_dump()
+            bad = malformed_references(value)
+            if bad:
+                return f"{group}[{position}]: {bad[0]!r} is not a reference ({{{{N.path}}}} or {{{{sN.path}}}})"
+            for ref in find_references(value):
+                if ref.setup and ref.call >= (position if group == "setup" else len(setup)):
+                    return f"{group}[{position}]: {ref} names setup call {ref.call}, which does not come before it"
+                if not ref.setup and (group == "setup" or ref.call >= position):
+                    return f"{group}[{position}]: {ref} names call {ref.call}, which does not come before it"
     return None
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import random
+import zlib
 from typing import Any
 
 from wapii_core.mock.plan import ID_FIELDS, Collection, _singular
@@ -25,11 +26,14 @@ class ObjectRules:
         """A fresh identifier for the ``number``-th object created in ``collection``."""
         schema = self.values.merged(collection.id_schema) if collection.id_schema is not None else {}
         kind = self.values.kind(schema) if schema else "string"
+        # each collection numbers from a start of its own, so that an identifier of one collection
+        # names nothing in another (a program that mixes them up, or guesses "1", is told 404)
+        start = zlib.crc32(collection.name.encode()) % 900 + 100
         if kind in ("integer", "number"):
-            return str(number)
+            return str(start * 100 + number)
         plain = not any(k in schema for k in ("pattern", "format", "enum", "maxLength"))
         if plain:
-            return str(1_200_000_000_000 + 1000 * (seed % 1_000_000) + number)
+            return str(1_200_000_000_000 + 1_000_000 * (seed % 1_000_000) + 1000 * start + number)
         for attempt in range(20):
             value = self.values.make(schema, _rng(seed, "id", collection.name, number, attempt), collection.id_field)
             if isinstance(value, (str, int)) and str(value) and store.get(collection.name, str(value)) is None \
