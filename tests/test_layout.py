@@ -17,11 +17,11 @@ import pytest
 
 CORE = Path(__file__).resolve().parent.parent / "wapii_core"
 
-STAGES = ("base", "openapi", "datasets", "grammar", "generation", "mock", "sandbox", "judge", "pyhttp", "jvm", "store", "report", "run",
+STAGES = ("base", "openapi", "datasets", "grammar", "generation", "mock", "sandbox", "judge", "workflows", "pyhttp", "jvm", "store", "report", "run",
           "view", "cli")
 """The pipeline, earliest first: records and plugin machinery, reading specs, datasets, grammars for
 constrained decoding, generation (prompts, the core's backends), the mock that answers programs, execution in the sandbox, judging
-and scoring, the Python HTTP adapters' machinery, the run directory, reports, the run itself (which
+and scoring, multi-step tasks (their expected runs and judging), the Python HTTP adapters' machinery, the run directory, reports, the run itself (which
 drives every stage), the viewer (which reads runs and reopens their datasets), the command line."""
 
 ENTRY = ("api", "builtin", "__main__")

@@ -258,7 +258,7 @@ def _context_problem(record: SampleRecord) -> str | None:
 
 def _workflow_problem(record: SampleRecord) -> str | None:
     """What is wrong with a sample's ``config`` / ``calls`` / ``setup`` / ``faults`` (None: nothing)."""
-    from wapii_core.workflows.refs import find_references, malformed_references
+    from wapii_core.base.references import find_references, malformed_references
 
     if (record.config is None) == (record.calls is None):
         return "needs either 'config' (one call) or 'calls' (a workflow), not both" if record.config \
@@ -271,7 +271,7 @@ def _workflow_problem(record: SampleRecord) -> str | None:
     if record.faults is not None:
         from pydantic import ValidationError as _Invalid
 
-        from wapii_core.mock.faults import FaultPlan
+        from wapii_core.base.faults import FaultPlan
 
         try:
             FaultPlan.model_validate(record.faults)

@@ -11,25 +11,9 @@ Rules are tried in order; the first that fires answers. A faulted request change
 
 from __future__ import annotations
 
-from typing import Optional
+from wapii_core.base.faults import FaultPlan, FaultRule
 
-from pydantic import BaseModel, ConfigDict, Field
-
-
-class FaultRule(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    status: int = Field(ge=429, le=599)
-    operation: Optional[str] = None
-    after: int = Field(0, ge=0)
-    times: int = Field(1, ge=1, le=10_000)
-    retry_after: int = Field(1, ge=0, le=3600)
-
-
-class FaultPlan(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    faults: list[FaultRule] = []
+__all__ = ["FaultPlan", "FaultRule", "FaultState"]
 
 
 class FaultState:

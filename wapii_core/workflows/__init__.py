@@ -1,6 +1,6 @@
-"""Multi-step tasks (docs/workflows.md): a task's ``calls`` chained through the mock's answers.
+"""Multi-step tasks (docs/workflows.md): a task's ``calls`` chained through the mock's answers
+(the references between them: :mod:`wapii_core.base.references`).
 
-- :mod:`.refs`: the ``{{N.path}}`` / ``{{sN.path}}`` references and their resolution;
 - :mod:`.replay`: the expected run of a task (its ``setup`` and ``calls`` replayed on a fresh mock),
   and the mock a program of the task runs against;
 - :mod:`.state`: the end state compared (objects by content, generated identifiers matched, changes

@@ -17,7 +17,7 @@ from typing import Any
 
 from wapii_core.base.errors import InputError
 from wapii_core.base.model import Sample
-from wapii_core.workflows.refs import UnresolvedReference, resolve
+from wapii_core.base.references import UnresolvedReference, resolve
 
 RETRIES_ON_429 = 5
 """How often a correct program sends a request again that was answered ``429`` (what the oracle does)."""
