@@ -61,6 +61,9 @@ def register_metrics(register: Callable[..., None]) -> None:
              description="unbiased pass@k and pass^k of a correct implementation (Chen et al. 2021; tau-bench), "
                          "k = 1, 5, 10 where --draws allows, the flip rate across draws and the minimal detectable "
                          "difference")
+    register("workflows", _LazyProvider("wapii_core.report.workflow_metrics", "WorkflowMetrics"),
+             description="multi-step tasks: task success, end state, step precision and recall, illegal requests, "
+                         "collateral damage and extra requests, each with a 95 % bootstrap interval")
 
 
 def _wapiibench(data_dir: Path | None) -> Any:

@@ -238,6 +238,39 @@ class Capture(BaseModel):
     (``execute(calls, responders)``); None in the first-call benchmark, where nothing answers."""
 
 
+class WorkflowStep(BaseModel):
+    """One step of a judged workflow: an expected call paired with the request the program sent for
+    it, an expected call the program never sent (``sent`` null), or a request it sent that the task
+    does not expect (``expected`` null)."""
+
+    expected: int | None = None  # the call's position in the task's ``calls``
+    sent: int | None = None  # the request's position in the result's ``exchanges``
+    endpoint: str | None = None  # "POST /tasks": the spec operation the request (else the call) resolved to
+    write: bool = False  # the step changes state (its method is not GET, HEAD or OPTIONS)
+    verdict: str | None = None  # the pair's verdict (today's rules); an extra request's: correct or illegal
+    reasons: dict[str, str] = Field(default_factory=dict)
+
+
+class WorkflowResult(BaseModel):
+    """How a workflow program was judged (docs/workflows.md): its steps, the counts the workflow
+    metrics sum, and the end state's differences."""
+
+    steps: list[WorkflowStep] = Field(default_factory=list)
+    expected_steps: int = 0
+    sent_steps: int = 0  # requests sent, those answered with the task's injected faults not counted
+    correct_steps: int = 0
+    extra: int = 0
+    illegal: int = 0
+    missing_writes: int = 0
+    end_state: bool = False  # the end state matches the expected one
+    missing: list[str] = Field(default_factory=list)  # what the expected end state has that the program's lacks
+    damage: list[str] = Field(default_factory=list)  # changes the task did not ask for
+    failed: list[str] = Field(default_factory=list)
+    """Why the verdict is not ``correct``: ``end_state``, ``missing_write``, ``illegal_request``,
+    ``damage``, ``requests`` (a task that changes nothing: its expected reads are the evidence),
+    ``did_not_run``."""
+
+
 class SampleResult(BaseModel):
     """One line of ``results.jsonl``: how one generated sample was judged."""
 
@@ -270,6 +303,8 @@ class SampleResult(BaseModel):
     exchanges: list[Exchange] | None = None
     """Every request the program sent and the answer it got, in order, when the sample's responder
     answered them (record version 3); None where nothing answered (the first-call benchmark)."""
+    workflow: WorkflowResult | None = None
+    """How a workflow task's program was judged (null for a one-call task)."""
     provisional: bool = False
     """True: the program never ran because no sandbox worker could start (``error_detail``
     ``worker_start_failed: ...``); counted as a ``runtime_error`` until a resumed run (or ``wapii

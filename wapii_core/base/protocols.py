@@ -66,6 +66,9 @@ class RunContext:
     setting: str = "unconstrained"  # unconstrained | constrained | rag | constrained-rag | spec
     run_dir: Path | None = None
     progress: ProgressFactory | None = None
+    oracle_calls: Callable[[Sample], list[dict[str, Any]]] | None = None
+    """In a workflow run (``setup`` ``workflow``): a task's calls as the oracle's program gets them,
+    the setup's references replaced by what the task's mock answered (docs/workflows.md)."""
 
 
 @runtime_checkable

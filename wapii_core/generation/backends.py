@@ -27,8 +27,12 @@ class OracleBackend:
         self.context = context
 
     def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
+        context = self.context
         for req in requests:
-            code = self.context.adapter.render(req.sample.config, self.context.setup, req.sample, mode=self.context.mode)
+            if req.sample.workflow and context.oracle_calls is not None:
+                code = context.adapter.render_workflow(context.oracle_calls(req.sample), req.sample)  # type: ignore[attr-defined]
+            else:
+                code = context.adapter.render(req.sample.config, context.setup, req.sample, mode=context.mode)
             yield Generation(sample=req.sample.id, draw=req.draw, code=code)
 
     def describe(self) -> dict[str, Any]:

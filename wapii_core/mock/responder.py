@@ -258,6 +258,11 @@ class SpecResponder:
         obj = self.mock.overlay(found, self._generated(collection, identifier), {}, identifier)
         return self.store.put(collection, identifier, obj, materialised=True)
 
+    def generated(self, collection: str, identifier: str) -> dict[str, Any]:
+        """The object this responder makes for ``identifier`` before any request's fields are laid
+        over it (how a workflow's end state tells what the requests gave an object)."""
+        return self._generated(collection, identifier) if collection in self.mock.collections else {}
+
     def _generated(self, collection: str, identifier: str) -> dict[str, Any]:
         found = self.mock.collections[collection]
         if found.object_schema is None:

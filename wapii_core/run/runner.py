@@ -304,15 +304,39 @@ def mock_responders(dataset: Dataset, samples: list[Sample] | None = None) -> Ca
     return responder
 
 
-def _judge_for(adapter: Adapter, inputs: _Inputs) -> Judge:
+def _check_workflow(adapter: Adapter, config: RunConfig, samples: list[Sample]) -> None:
+    """Refuses, in one line, a workflow setup over one-call tasks, workflow tasks in a one-call setup,
+    and an adapter that cannot run workflows (docs/workflows.md)."""
+    workflows = [s.id for s in samples if s.workflow]
+    if config.setup == Setup.workflow:
+        single = [s.id for s in samples if not s.workflow]
+        if single:
+            raise WapiiError(f"--setup workflow runs workflow tasks (with 'calls'); dataset {config.dataset!r} has "
+                             f"{len(single)} one-call task(s), e.g. {single[0]} (try --dataset workflows)")
+        if not getattr(adapter.capabilities, "workflows", False):
+            raise WapiiError(f"adapter {config.adapter!r} cannot run workflow tasks (--setup workflow): its "
+                             "capabilities do not declare 'workflows' (wapii adapters list)")
+    elif workflows:
+        raise WapiiError(f"{len(workflows)} task(s) are workflows (with 'calls'), e.g. {workflows[0]}: run them "
+                         "with --setup workflow")
+
+
+def _judge_for(adapter: Adapter, inputs: _Inputs) -> Any:
     config = inputs.config
+    _check_workflow(adapter, config, inputs.samples)
+    if config.setup == Setup.workflow:
+        from wapii_core.workflows.programs import WorkflowJudge
+
+        judge = WorkflowJudge(adapter, inputs.dataset, constrained=config.setting.startswith("constrained"))
+        judge.check(inputs.samples)
+        return judge
     _refuse_unanswering(adapter, config)
     responders = mock_responders(inputs.dataset, inputs.samples) if config.answers == "mock" else None
     return Judge(adapter, inputs.dataset, config.mode, constrained=config.setting.startswith("constrained"),
                  responders=responders)
 
 
-def _scored(store: RunStore, judge: Judge, inputs: _Inputs, progress: Progress) -> Summary:
+def _scored(store: RunStore, judge: Any, inputs: _Inputs, progress: Progress) -> Summary:
     """Judge what is pending, then write summary.json and report.md."""
     _judge_pending(store, judge, inputs.keys, progress)
     return finish(store, inputs.dataset, inputs.samples, inputs.keys, inputs.metrics)
@@ -338,13 +362,17 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
             raise WapiiError(f"adapter {config.adapter!r} cannot constrain generation (setting {config.setting!r}); "
                              "run it unconstrained, or pick an adapter that can (wapii adapters list)")
         _check_context(adapter, config.adapter, samples)
+        _check_workflow(adapter, config, samples)
+        if config.setup == Setup.workflow:  # a workflow's program runs against its task's mock, judged on the wire
+            config = config.model_copy(update={"answers": "mock", "mode": "wire"})
         _refuse_unanswering(adapter, config)
         config = config.model_copy(update={"mode": config.mode or default_mode(adapter)})
         inputs.config = config
+        judge = _judge_for(adapter, inputs)
         options = BackendOptions(model=config.model, draws=config.draws, generations=config.generations,
                                  extra={k: v for k, v in config.backend_options.items() if k != RAG_FORMAT_OPTION})
         context = RunContext(dataset, adapter, config.setup, config.mode, setting=config.setting, run_dir=out_dir,
-                             progress=progress)
+                             progress=progress, oracle_calls=getattr(judge, "oracle_calls", None))
         backend = _start_backend(config.backend, options, context)
         stack.callback(backend.close)
         from wapii_core.run.tasks import backend_tasks
@@ -356,7 +384,6 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
         if constrained and not backend.supports_constraints and config.backend != "replay":
             raise WapiiError(f"backend {config.backend!r} cannot decode under constraints "
                              f"(setting {config.setting!r})")
-        judge = _judge_for(adapter, inputs)
         store = RunStore.open(out_dir, new_run_record(config, dataset, backend, task_set), lock=lock, fresh=force)
         stack.callback(store.close)
         if store.generations or store.results:
@@ -471,7 +498,7 @@ def _generate(backend: Any, name: str, requests: list[GenerationRequest]) -> Ite
                          "run the same command again to resume)") from exc
 
 
-def _judge_pending(store: RunStore, judge: Judge, keys: list[str], progress: Progress) -> None:
+def _judge_pending(store: RunStore, judge: Any, keys: list[str], progress: Progress) -> None:
     finished = store.finished_generations()
     pending = [finished[k] for k in keys if k in finished and provisional(store.results.get(k))]  # unrun ones again
     advance = progress("judging", len(pending))
