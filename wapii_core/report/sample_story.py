@@ -228,6 +228,49 @@ def _without_subject(reason: str, path: str, verdict: str) -> str:
     return reason
 
 
+def workflow_step_lines(result: ResultLine) -> list[tuple[str, str, str]]:
+    """One ``(step, verdict, detail)`` per step of a judged workflow, in the order sent (missing
+    steps after the request before them): the exchange number, the expected call it pairs with."""
+    rows = []
+    assert result.workflow is not None
+    for step in result.workflow.steps:
+        sent = f"request {step.sent + 1}" if step.sent is not None else "not sent"
+        expected = f"call {step.expected}" if step.expected is not None else "extra"
+        verdict = step.verdict or "missing"
+        why = "; ".join(f"{k}: {v}" for k, v in list(step.reasons.items())[:3])
+        rows.append((f"{sent} / {expected}", verdict, f"{step.endpoint or 'no endpoint of the spec'}"
+                                                       f"{' (' + why + ')' if why else ''}"))
+    return rows
+
+
+def workflow_parts(result: ResultLine) -> list[Any]:
+    """The workflow's steps (each request's pairing and verdict) and its end state's differences."""
+    w = result.workflow
+    assert w is not None
+    parts: list[Any] = [_heading(f"Steps ({w.correct_steps} of {w.expected_steps} expected calls sent and correct; "
+                                 f"{w.extra} extra, {w.illegal} illegal)")]
+    text = Text()
+    rows = [(visible(a), visible(b), visible(c)) for a, b, c in workflow_step_lines(result)]
+    width = max((len(a) for a, _, _ in rows), default=0)
+    for step, verdict, detail in rows:
+        text.append(f"  {step:<{width}}  ")
+        text.append(f"{verdict:<9}", style="green" if verdict == "correct" else "red")
+        text.append(f"  {detail}\n")
+    parts.append(text if rows else Text("  (no step)"))
+    parts.append(_heading("End state" + (" (matches the expected one)" if w.end_state and not w.damage else "")))
+    lines = Text()
+    for item in w.missing:
+        lines.append("  missing  ", style="red")
+        lines.append(f"{_inert(item, 400)}\n")
+    for item in w.damage:
+        lines.append("  damage   ", style="red")
+        lines.append(f"{_inert(item, 400)}\n")
+    if w.failed:
+        lines.append(f"  not correct because: {visible(', '.join(w.failed))}\n", style="bold")
+    parts.append(lines if lines.plain else Text("  every change the task asks for, and nothing else"))
+    return parts
+
+
 def render(story: SampleStory, whole_prompt: bool = False) -> Group:
     """The story as rich renderables, in the order ``wapii show`` prints them."""
     parts: list[Any] = []
@@ -242,7 +285,13 @@ def render(story: SampleStory, whole_prompt: bool = False) -> Group:
     else:
         line = Text("verdict: ")
         line.append(visible(result.verdict), style="bold green" if result.verdict == "correct" else "bold red")
-        if result.verdict == "nonexecutable":  # the detail is what a program printed: one visible line
+        if result.workflow is not None and result.verdict != "nonexecutable":
+            w = result.workflow
+            line.append(visible(f"  workflow: {w.correct_steps}/{w.expected_steps} steps correct, end state "
+                                f"{'matches' if w.end_state else 'differs'}"
+                                f"{', damage' if w.damage else ''}"
+                                f"{'; program error ' + result.error if result.error else ''}"))
+        elif result.verdict == "nonexecutable":  # the detail is what a program printed: one visible line
             line.append(visible(f" ({result.error}{': ' + result.error_detail if result.error_detail else ''})"))
         else:
             line.append(visible(f"  endpoint {result.endpoint}, URL {result.url}, method {result.method}"))
@@ -281,6 +330,10 @@ def render(story: SampleStory, whole_prompt: bool = False) -> Group:
     if result is not None and result.exchanges is not None:
         parts.append(_heading(f"Exchanges ({len(result.exchanges)}: every request and its answer, in order)"))
         parts.append(exchange_lines(result.exchanges) if result.exchanges else Text("  (no request was answered)"))
+
+    if result is not None and result.workflow is not None:
+        parts.extend(workflow_parts(result))
+        return Group(*parts)
 
     if result is not None:
         parts.append(_heading("Expected vs captured request"))

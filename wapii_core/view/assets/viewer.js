@@ -660,6 +660,28 @@
     return `<h3>Exchanges (${record.exchanges.length})</h3><table class="verdicts" id="exchanges"><thead><tr><th>#</th><th>request</th><th>answer</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
   }
 
+  function workflowHtml(record) {
+    // a workflow task's steps (each request paired with an expected call, or extra, or missing) and end state
+    const w = record.workflow;
+    if (!w || typeof w !== "object") return "";
+    const steps = Array.isArray(w.steps) ? w.steps : [];
+    const rows = steps.map((s) => {
+      const sent = Number.isInteger(s.sent) ? `request ${s.sent + 1}` : "not sent";
+      const expected = Number.isInteger(s.expected) ? `call ${s.expected}` : "extra";
+      const why = Object.entries(s.reasons || {}).slice(0, 3).map(([k, v]) => `${k}: ${v}`).join("; ");
+      return `<tr><td>${esc(sent)}</td><td>${esc(expected)}</td><td>${badge(s.verdict || "missing")}</td>` +
+        `<td>${esc(s.endpoint || "no endpoint of the spec")}${why ? ` <span class="muted">${esc(why)}</span>` : ""}</td></tr>`;
+    });
+    const items = (list, label) => (Array.isArray(list) ? list : []).map((x) => `<li><b>${label}</b> ${esc(x)}</li>`).join("");
+    const changes = items(w.missing, "missing") + items(w.damage, "damage");
+    const failed = Array.isArray(w.failed) && w.failed.length ? `<p>Not correct because: ${esc(w.failed.join(", "))}</p>` : "";
+    return `<h3>Steps <span class="muted">(${esc(w.correct_steps)} of ${esc(w.expected_steps)} expected calls sent and correct; ` +
+      `${esc(w.extra)} extra, ${esc(w.illegal)} illegal)</span></h3>` +
+      `<table class="verdicts" id="steps"><thead><tr><th>sent</th><th>expected</th><th>verdict</th><th>endpoint</th></tr></thead>` +
+      `<tbody>${rows.join("")}</tbody></table>` +
+      `<h3>End state</h3><div id="end-state">${changes ? `<ul>${changes}</ul>` : '<p class="muted">Every change the task asks for, and nothing else.</p>'}${failed}</div>`;
+  }
+
   function timingsHtml(record) {
     const t = Object.assign({}, record.generation_timings || {}, record.timings || {});
     const items = Object.entries(t).filter(([, v]) => v != null);
@@ -709,7 +731,7 @@
       `<h3>Expected (−) vs captured (+) request${expectedNote}</h3><div id="diff">${diffHtml(record)}</div>` +
       `<div class="two"><div><h3>Expected request</h3><pre id="expected">${esc(pretty(record.expected_request) || "(not available)")}</pre></div>` +
       `<div><h3>Captured request</h3><pre id="captured">${esc(pretty(record.request) || "(no request captured)")}</pre></div></div>` +
-      `<h3>Verdicts and reasons</h3>${verdictRows(record)}` + exchangesHtml(record) +
+      `<h3>Verdicts and reasons</h3>${verdictRows(record)}` + workflowHtml(record) + exchangesHtml(record) +
       `<h3>Timings</h3>${timingsHtml(record) || '<p class="muted">Not recorded.</p>'}` +
       `<div class="two"><div><h3>Expected endpoint: ${esc(record.expected_endpoint || "unknown")}</h3>` +
       `${expectedExcerpt ? `<pre class="excerpt"><code class="hljs">${highlight(expectedExcerpt, "json")}</code></pre>` : '<p class="muted">No spec excerpt.</p>'}</div>` +
