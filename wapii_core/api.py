@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from wapii_core.base.lazy import lazy_exports
 
-API_VERSION = "1.6"
+API_VERSION = "1.7"
 """The plugin API's version, ``MAJOR.MINOR``: MINOR grows when names or optional protocol members are
 added (a plugin written for 1.0 works with every 1.x); MAJOR grows when a name is removed or renamed,
 or a signature or protocol changes incompatibly."""

@@ -584,6 +584,9 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
         kinds[name] = record(provider.values)
         outcome = apply_provider(provider, results, dataset)
         if name != "wapii":
+            if outcome.value == {} and not outcome.failure:
+                kinds.pop(name)  # nothing to say about this run (the workflows provider on one-call tasks)
+                continue
             extra[name] = outcome.recorded()
             continue
         paper = outcome.value or {}  # the paper's rows live at the top level
