@@ -316,6 +316,9 @@ def _check_workflow(adapter: Adapter, config: RunConfig, samples: list[Sample]) 
         if not getattr(adapter.capabilities, "workflows", False):
             raise WapiiError(f"adapter {config.adapter!r} cannot run workflow tasks (--setup workflow): its "
                              "capabilities do not declare 'workflows' (wapii adapters list)")
+        if config.setting.startswith("constrained"):
+            raise WapiiError(f"--setting {config.setting} constrains one call; a workflow's program is several "
+                             "(run --setup workflow unconstrained, rag or spec)")
     elif workflows:
         raise WapiiError(f"{len(workflows)} task(s) are workflows (with 'calls'), e.g. {workflows[0]}: run them "
                          "with --setup workflow")
