@@ -164,3 +164,37 @@ def test_the_workflow_metrics_sum_the_programs_with_intervals(judged):
     low, high = values["interval"]["task success"]["low"], values["interval"]["task success"]["high"]
     assert low <= values["task success"] <= high
     assert WorkflowMetrics().aggregate([]) == {}
+
+
+def test_replayed_programs_of_a_dataset_the_project_did_not_write_are_judged_from_the_command_line(tmp_path):
+    """``wapii run --backend replay --setup workflow --dataset-dir DIR``: a correct hand-written
+    program is correct; one with a made-up identifier, one that creates twice and one that stops
+    after the first step are not; the oracle on the same directory scores 100 %; a one-call setup on
+    it is refused in one line."""
+    from support import run_cli_in_process
+    from test_cli import one_line_error
+
+    directory = dataset_dir(tmp_path / "data", [TASK])
+    names = ["correct", "made-up identifier", "created twice", "stops after the look-up"]
+    generations = tmp_path / "programs.jsonl"
+    generations.write_text("".join(json.dumps({"sample": "asana/0", "draw": d,
+                                               "code": PROGRAM.format(base=BASE, body=PROGRAMS[name])}) + "\n"
+                                   for d, name in enumerate(names)))
+    out = tmp_path / "replayed"
+    done = run_cli_in_process("run", "--backend", "replay", "--generations", str(generations), "--draws", "4",
+                              "--setup", "workflow", "--dataset-dir", str(directory), "--adapter", "requests_py",
+                              "--out", str(out), "--quiet")
+    assert done.returncode == 0, done.stderr
+    results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    verdicts = {names[r["draw"]]: r["verdict"] for r in results}
+    assert verdicts == {"correct": "correct", "made-up identifier": "wrong", "created twice": "wrong",
+                        "stops after the look-up": "wrong"}
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["metrics"]["workflows"]["task success"] == 0.25
+    oracle = run_cli_in_process("run", "--backend", "oracle", "--setup", "workflow", "--dataset-dir", str(directory),
+                                "--adapter", "requests_py", "--out", str(tmp_path / "oracle"), "--quiet")
+    assert oracle.returncode == 0, oracle.stderr
+    assert json.loads((tmp_path / "oracle" / "summary.json").read_text())["metrics"]["workflows"]["task success"] == 1.0
+    refused = run_cli_in_process("run", "--backend", "oracle", "--dataset-dir", str(directory), "--adapter",
+                                 "requests_py", "--out", str(tmp_path / "refused"))
+    one_line_error(refused, "run them with --setup workflow")
