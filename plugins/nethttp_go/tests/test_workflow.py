@@ -52,6 +52,32 @@ READING = [  # every place a reference may stand: typed in a body, spliced in a 
 ]
 
 
+ODD = {"gid": "a b&c=d/\u00e9+%", "big": 12345678901234567890, "flag": True, "obj": {"k": [1, 2.5]}}
+"""An answer's values that text, escaping and floating point would each get wrong."""
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+ODD_CALLS = [
+    {"url": "https://api.test/things", "method": "get"},
+    {"url": "https://api.test/forms", "method": "post", "headers": FORM,
+     "data": {"name": "{{0.data.gid}}", "note": "n={{0.data.big}}", "plain": "x y"}},
+    {"url": "https://api.test/uploads", "method": "post", "headers": {"Content-Type": "multipart/form-data"},
+     "data": {"id": "{{0.data.gid}}"}},
+    {"url": "https://api.test/json", "method": "post",
+     "data": {"big": "{{0.data.big}}", "flag": "{{0.data.flag}}", "obj": "{{0.data.obj}}", "said": "{{0.data.obj}}!",
+              "list": ["{{0.data.gid}}", 3, None, 1.5]}},
+    {"url": "https://api.test/flags/{{0.data.flag}}", "method": "get", "params": {"q": "{{0.data.gid}}", "n": 2}},
+    {"url": "https://api.test/text", "method": "put", "headers": {"Content-Type": "text/plain"}, "data": "id={{0.data.gid}}"},
+]
+
+
+class OddResponder:
+    """Answers every request ``200`` with :data:`ODD` (a real responder, not the mock: the values are chosen)."""
+
+    def answer(self, request):
+        from wapii_core.mock.exchange import MockResponse
+
+        return MockResponse(200, (("Content-Type", "application/json"),), json.dumps({"data": ODD}).encode())
+
+
 def sample(calls: list[dict]) -> Sample:
     return Sample(api="asana", index=0, task=TASK, config=calls[0])
 
@@ -91,13 +117,14 @@ def runs(patient):
     mock = spec_mock()
     project = setup_project(mock)
     workflows = {
-        "plain": (three_calls(project), None),
-        "fault": (three_calls(project), FAULTS),
-        "reading": (READING, None),
-        "made_up": (three_calls(project, task=MADE_UP), None),
+        "plain": (three_calls(project), mock.responder(seed=1, setup=SETUP)),
+        "fault": (three_calls(project), mock.responder(seed=1, setup=SETUP, faults=FAULTS)),
+        "reading": (READING, mock.responder(seed=1, setup=SETUP)),
+        "made_up": (three_calls(project, task=MADE_UP), mock.responder(seed=1, setup=SETUP)),
+        "odd": (ODD_CALLS, OddResponder()),
     }
     programs = {name: patient.render_workflow(calls, sample(calls)) for name, (calls, _) in workflows.items()}
-    responders = {name: mock.responder(seed=1, setup=SETUP, faults=faults) for name, (_, faults) in workflows.items()}
+    responders = {name: responder for name, (_, responder) in workflows.items()}
     extracted = [patient.extract_program(programs[name]) for name in workflows]
     assert all(e.error is None for e in extracted)
     captures = patient.execute([e.call for e in extracted], [responders[name] for name in workflows])
@@ -176,6 +203,27 @@ def test_a_program_that_ignores_the_answer_gets_a_404_and_fails(runs) -> None:
     assert exchanges(capture)[-1] == ("POST", f"{BASE}/tasks/{MADE_UP}/stories", 404)
     assert capture.error == "runtime_error" and "answered 404" in capture.detail
     assert "stories" not in responder.state()["collections"]
+
+
+@pytest.mark.slow
+def test_odd_values_keep_their_type_and_are_escaped_where_they_are_spliced(runs) -> None:
+    from urllib.parse import parse_qs, urlsplit
+
+    program, capture, _ = runs["odd"]
+    assert capture.error is None, capture.detail
+    sent = capture.exchanges
+    assert [e.url.split("?")[0] for e in sent] == ["https://api.test/things", "https://api.test/forms",
+                                                  "https://api.test/uploads", "https://api.test/json",
+                                                  "https://api.test/flags/true", "https://api.test/text"]
+    assert parse_qs(sent[1].request.body, strict_parsing=True) == {
+        "name": [ODD["gid"]], "note": ["n=12345678901234567890"], "plain": ["x y"]}
+    assert f'name="id"\r\n\r\n{ODD["gid"]}\r\n' in sent[2].request.body
+    assert json.loads(sent[3].request.body) == {"big": 12345678901234567890, "flag": True, "obj": {"k": [1, 2.5]},
+                                                "said": '{"k":[1,2.5]}!', "list": [ODD["gid"], 3, None, 1.5]}
+    assert parse_qs(urlsplit(sent[4].url).query, strict_parsing=True) == {"q": [ODD["gid"]], "n": ["2"]}
+    assert sent[5].request.body == f"id={ODD['gid']}"
+    assert 'form("name", text(ref(answer0, "data.gid")), "note", "n=" + text(ref(answer0, "data.big")), "plain", "x y")' \
+        in program
 
 
 def test_the_workflow_prompt_is_the_starter_without_the_expected_calls(patient, wapiibench) -> None:
