@@ -21,8 +21,8 @@ AUTH = {"Authorization": "Bearer <token>"}
 BASE = "https://app.asana.com/api/1.0"
 TASK = ("Add a task named 'Draft press release' to the project 'Apollo' of workspace 1201, "
         "then comment 'First draft due Friday' on it.")
-SETUP = [{"url": f"{BASE}/workspaces/1201/projects", "method": "post", "headers": AUTH,
-          "data": {"data": {"name": "Apollo"}}}]
+SETUP = [{"url": f"{BASE}/workspaces/1201/projects", "method": "post", "headers": AUTH, "data": {"data": {"name": name}}}
+         for name in ("Zeus", "Apollo")]  # Apollo's gid is then not the gid the task gets (one counter per collection)
 FAULTS = {"faults": [{"status": 429, "operation": "POST /tasks", "times": 1, "retry_after": 1}]}
 MADE_UP = "1200000000777"
 
@@ -42,13 +42,13 @@ def three_calls(project: str, task: str = "{{1.data.gid}}") -> list[dict]:
 READING = [  # every place a reference may stand: typed in a body, spliced in a URL, a header, a body string, a query
     {"url": f"{BASE}/projects", "method": "get", "headers": AUTH, "params": {"workspace": "1201"}},
     {"url": f"{BASE}/tasks", "method": "post", "headers": AUTH,
-     "data": {"data": {"name": "Draft press release", "projects": ["{{0.data.0.gid}}"]}}},
+     "data": {"data": {"name": "Draft press release", "projects": ["{{0.data.1.gid}}"]}}},
     {"url": f"{BASE}/tasks/{{{{1.data.gid}}}}/stories", "method": "post",
-     "headers": {**AUTH, "X-Trace": "task-{{1.data.gid}}"}, "data": {"data": {"text": "Filed under {{0.data.0.name}}"}}},
+     "headers": {**AUTH, "X-Trace": "task-{{1.data.gid}}"}, "data": {"data": {"text": "Filed under {{0.data.1.name}}"}}},
     # a boolean the answer holds, sent as a boolean: the mock answers 400 to the text "false"
     {"url": f"{BASE}/tasks/{{{{1.data.gid}}}}", "method": "put", "headers": AUTH,
-     "data": {"data": {"completed": "{{0.data.0.archived}}"}}},
-    {"url": f"{BASE}/tasks", "method": "get", "headers": AUTH, "params": {"project": "{{0.data.0.gid}}", "limit": 10}},
+     "data": {"data": {"completed": "{{0.data.1.archived}}"}}},
+    {"url": f"{BASE}/tasks", "method": "get", "headers": AUTH, "params": {"project": "{{0.data.1.gid}}", "limit": 10}},
 ]
 
 
@@ -90,8 +90,9 @@ def spec_mock():
 
 
 def setup_project(mock) -> str:
-    """The gid the setup's project gets (the seed decides it: the same in every responder of seed 1)."""
-    (gid,) = mock.responder(seed=1, setup=SETUP).state()["collections"]["projects"]
+    """The gid the setup's project 'Apollo' gets (the seed decides it: the same in every responder of seed 1)."""
+    projects = mock.responder(seed=1, setup=SETUP).state()["collections"]["projects"]
+    (gid,) = [gid for gid, project in projects.items() if project["name"] == "Apollo"]
     return gid
 
 
@@ -155,6 +156,7 @@ def test_the_oracle_sends_the_three_calls_reading_the_task_from_the_answer(runs)
     assert capture.error is None, capture.detail
     project = setup_project(spec_mock())
     (task_gid, _) = only(responder.state()["collections"]["tasks"])
+    assert task_gid != project  # the story's URL names the task the answer gave, not a gid the program knew
     assert exchanges(capture) == [("GET", f"{BASE}/projects?workspace=1201", 200), ("POST", f"{BASE}/tasks", 201),
                                   ("POST", f"{BASE}/tasks/{task_gid}/stories", 201)]
     assert json.loads(capture.exchanges[1].request.body) == {"data": {"name": "Draft press release", "projects": [project]}}
@@ -178,7 +180,7 @@ def test_references_are_read_typed_or_spliced_wherever_they_stand(runs) -> None:
     program, capture, responder = runs["reading"]
     assert capture.error is None, capture.detail
     # the body holding a typed reference is a Go value marshalled, not text put together
-    assert 'jsonText(map[string]any{"data": map[string]any{"completed": ref(answer0, "data.0.archived")}})' in program
+    assert 'jsonText(map[string]any{"data": map[string]any{"completed": ref(answer0, "data.1.archived")}})' in program
     project = setup_project(spec_mock())
     state = responder.state()
     task_gid, task = only(state["collections"]["tasks"])
