@@ -9,7 +9,7 @@ from wapii_core.api import (AdapterCapabilities, Capture, Dataset, Extraction, I
                             env_prefix, worker_settings)
 
 from .capture import normalise_record, to_capture
-from .extract import extract_go_program
+from .extract import extract_go_program, extract_go_workflow
 from .prompt import build_prompt
 from .render import render_program
 
@@ -23,13 +23,15 @@ class NetHttpGoAdapter:
     wrote to the capture channel (:mod:`.capture`). Judged by default in ``wire`` mode.
     ``workers`` (default: one per CPU, or ``$WAPII_NETHTTP_GO_WORKERS``) processes run the programs; each gets
     ``timeout_s`` seconds of wall time (default 2, or ``$WAPII_NETHTTP_GO_TIMEOUT``). Constrained decoding is
-    not offered (no ``constraint``): ``--setting constrained`` is refused.
+    not offered (no ``constraint``): ``--setting constrained`` is refused. Runs workflows
+    (``--setup workflow``): :meth:`extract_program` keeps the whole program, :meth:`render_workflow`
+    writes the oracle's (:mod:`.workflow`).
     """
 
     name = "nethttp_go"
     default_mode = "wire"
     capabilities = AdapterCapabilities(language="go", library="net/http", single_call=False, constrained=False,
-                                       modes=("wire",), wire_capture=True, answers=True)
+                                       modes=("wire",), wire_capture=True, answers=True, workflows=True)
 
     def __init__(self, workers: int | None = None, timeout_s: float | None = None) -> None:
         from .toolchain import goroot
@@ -51,6 +53,17 @@ class NetHttpGoAdapter:
     def render(self, config: dict[str, Any], setup: Setup, sample: Sample) -> str:
         """A full program for ``setup`` that issues exactly ``config`` (the same in every mode)."""
         return render_program(config, setup, sample)
+
+    def extract_program(self, code: str) -> Extraction:
+        """A workflow's whole program (cut at its closing fence, not at a request): what :meth:`execute` runs."""
+        return extract_go_workflow(code)
+
+    def render_workflow(self, calls: list[dict[str, Any]], sample: Sample) -> str:
+        """The oracle's whole program for a workflow: the workflow starter, then ``calls`` sent in order,
+        each ``{{N.path}}`` read from the answer to call N, a ``429`` sent again after its ``Retry-After``."""
+        from .workflow import render_workflow_program
+
+        return render_workflow_program(calls, sample)
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         return normalise_record(request)

@@ -10,6 +10,8 @@ unclosed brackets); one whose sending call does not close is ``incomplete_reques
 off after its sending call (a completion that ran out of tokens) ends after the line that holds the
 call: the variables that line declares are marked used (``_ = resp``) and the open blocks closed,
 so it compiles as Go requires.
+
+A workflow's program (:func:`extract_go_workflow`) is kept whole: it runs to its end, every request answered.
 """
 
 from __future__ import annotations
@@ -121,3 +123,17 @@ def extract_go_program(code: str) -> Extraction:
         return Extraction(error="incomplete_request")
     text = cut + "\n" + "".join(f"\t_ = {name}\n" for name in used) + "}\n" * depth
     return Extraction(call=text, span=span)
+
+
+def extract_go_workflow(code: str) -> Extraction:
+    """The whole program of a workflow (``extract_program``): cut at the closing fence as
+    :func:`extract_go_program` cuts it, never at a request, since every request it sends is answered
+    and judged. A program cut off (an unterminated literal or comment, unclosed brackets) cannot run:
+    ``incomplete_request``; one without a sending call: ``no_request``. ``span`` is the whole program."""
+    program = _program(code)
+    toks = tokens(program)
+    if not _balanced(toks):
+        return Extraction(error="incomplete_request")
+    if _sender(toks, {m.group(1) for m in _CLIENT.finditer(program)}) is None:
+        return Extraction(error="no_request")
+    return Extraction(call=program if program.endswith("\n") else program + "\n", span=(0, len(program)))

@@ -39,11 +39,32 @@ def _encoded(pairs: list[tuple[str, str]]) -> str:
     return "&".join(f"{quote(key, safe='')}={quote(value, safe='')}" for key, value in pairs)
 
 
-def _body(config: dict[str, Any], headers: dict[str, Any]) -> str:
-    """The body argument's source (adjusting ``headers``): ``nil`` without a body."""
+class Literal:
+    """How the rendering spells what a request carries as Go source: every value known when the program
+    is written, so each is a literal (the one-call programs; :mod:`.workflow` spells references to
+    earlier answers as code that reads them)."""
+
+    def text(self, value: str) -> str:
+        """A Go string expression of ``value``."""
+        return go_string(value)
+
+    def encoded(self, pairs: list[tuple[str, str]], prefix: str = "") -> str:
+        """A Go string expression of ``prefix`` and the percent-encoded ``name=value`` pairs."""
+        return go_string(prefix + _encoded(pairs))
+
+    def json(self, data: Any) -> str:
+        """A Go string expression of ``data`` as JSON text."""
+        return go_string(json.dumps(data, ensure_ascii=False))
+
+
+LITERAL = Literal()
+
+
+def body_text(config: dict[str, Any], headers: dict[str, Any], spell: Literal = LITERAL) -> str | None:
+    """The body as a Go string expression (adjusting ``headers``): None without a body."""
     data = config.get("data")
     if data is None:
-        return "nil"
+        return None
     content_type = _content_type(config)
     media = media_type(content_type)
     if media == MULTIPART_TYPE and isinstance(data, dict):
@@ -52,25 +73,32 @@ def _body(config: dict[str, Any], headers: dict[str, Any]) -> str:
         headers["Content-Type"] = f"multipart/form-data; boundary={BOUNDARY}"
         parts = "".join(f"--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{key}\"\r\n\r\n{value}\r\n"
                         for key, value in _items(data))
-        return f"strings.NewReader({go_string(parts + f'--{BOUNDARY}--' + chr(13) + chr(10))})"
+        return spell.text(parts + f"--{BOUNDARY}--" + chr(13) + chr(10))
     if media == FORM_TYPE and isinstance(data, dict):
-        return f"strings.NewReader({go_string(_encoded(_items(data)))})"
+        return spell.encoded(_items(data))
     if content_type is None or is_json(content_type) or not isinstance(data, str):
         if content_type is None:
             headers["Content-Type"] = "application/json"
-        return f"strings.NewReader({go_string(json.dumps(data, ensure_ascii=False))})"
-    return f"strings.NewReader({go_string(data)})"
+        return spell.json(data)
+    return spell.text(data)
+
+
+def request_parts(config: dict[str, Any], spell: Literal = LITERAL) -> tuple[str, str, str | None, dict[str, Any]]:
+    """The Go expressions of ``config``'s method, target URL (the query appended) and body (None: no
+    body), and the headers to send (with the ``Content-Type`` the body needs)."""
+    target = spell.text(config["url"])
+    params = {k: v for k, v in (config.get("params") or {}).items() if v is not None}
+    if params:
+        target += f" + {spell.encoded(_items(params), prefix='?')}"
+    headers = dict(config.get("headers") or {})
+    body = body_text(config, headers, spell)
+    return go_string(config["method"].upper()), target, body, headers
 
 
 def call_arguments(config: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The arguments of ``http.NewRequest(...)`` that issue ``config``, and the headers to set after it."""
-    target = go_string(config["url"])
-    params = {k: v for k, v in (config.get("params") or {}).items() if v is not None}
-    if params:
-        target += f" + {go_string('?' + _encoded(_items(params)))}"
-    headers = dict(config.get("headers") or {})
-    body = _body(config, headers)
-    return f"{go_string(config['method'].upper())}, {target}, {body}", headers
+    method, target, body, headers = request_parts(config)
+    return f"{method}, {target}, {'nil' if body is None else f'strings.NewReader({body})'}", headers
 
 
 def _rest(headers: dict[str, Any]) -> str:
