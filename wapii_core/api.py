@@ -31,6 +31,7 @@ _WHERE: dict[str, str] = {
     "GenerationRequest": "wapii_core.base.model", "Generation": "wapii_core.base.model",
     "GenerationTimings": "wapii_core.base.model", "ChatMessage": "wapii_core.base.model",
     "Extraction": "wapii_core.base.model", "Capture": "wapii_core.base.model", "SampleResult": "wapii_core.base.model",
+    "Reference": "wapii_core.base.references",
     # Protocols a plugin implements, and what the core passes to it.
     "Backend": "wapii_core.base.protocols", "Adapter": "wapii_core.base.protocols",
     "MetricProvider": "wapii_core.base.protocols", "Dataset": "wapii_core.base.protocols",

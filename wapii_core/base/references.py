@@ -34,6 +34,32 @@ class Reference:
     def __str__(self) -> str:
         return "{{" + ("s" if self.setup else "") + f"{self.call}.{self.path}" + "}}"
 
+    @classmethod
+    def whole(cls, text: str) -> "Reference | None":
+        """The reference ``text`` is exactly (its value keeps its JSON type), else None."""
+        m = REFERENCE.fullmatch(text)
+        return cls(m.group(1) == "s", int(m.group(2)), m.group(3)) if m else None
+
+    @classmethod
+    def parts(cls, text: str) -> list["str | Reference"]:
+        """``text`` as its literal pieces and references, in order (no empty piece): what an
+        adapter's oracle splices, each reference's value as text (:func:`as_text`)."""
+        out: list[str | Reference] = []
+        at = 0
+        for m in REFERENCE.finditer(text):
+            if m.start() > at:
+                out.append(text[at:m.start()])
+            out.append(cls(m.group(1) == "s", int(m.group(2)), m.group(3)))
+            at = m.end()
+        if at < len(text):
+            out.append(text[at:])
+        return out
+
+    @classmethod
+    def all_in(cls, value: Any) -> "list[Reference]":
+        """Every reference in the strings of ``value`` (a call, or any part of one), in order."""
+        return find_references(value)
+
 
 def _strings(value: Any) -> Iterator[str]:
     if isinstance(value, str):

@@ -20,18 +20,14 @@ every import past ``net/http`` is added before it compiles (as goimports does).
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
-from wapii_core.api import Sample, Setup, wire_text
+from wapii_core.api import Reference, Sample, Setup, wire_text
 
 from .golit import go_string
 from .prompt import starter_code
 from .render import Literal, request_parts
 
-REFERENCE = re.compile(r"\{\{(s?)(\d+)\.([^{}\s]+)\}\}")
-"""``{{N.path}}`` (``{{sN.path}}``: a setup call's, replaced before the program is rendered), as the
-core's ``wapii_core.workflows.refs`` reads it."""
 MAX_RETRIES = 5
 _INT64 = 1 << 63
 
@@ -41,16 +37,6 @@ def answer_name(call: int) -> str:
     return f"answer{call}"
 
 
-def _references(value: Any) -> list[re.Match[str]]:
-    if isinstance(value, str):
-        return list(REFERENCE.finditer(value))
-    if isinstance(value, dict):
-        return [m for item in value.values() for m in _references(item)]
-    if isinstance(value, list):
-        return [m for item in value for m in _references(item)]
-    return []
-
-
 class ReadingAnswers(Literal):
     """The spelling of call ``index``'s values: literals, except where a value reads an earlier answer.
     ``used`` collects the helpers the spelled code calls."""
@@ -58,38 +44,35 @@ class ReadingAnswers(Literal):
     def __init__(self, index: int, used: set[str]) -> None:
         self.index, self.used = index, used
 
-    def _read(self, match: re.Match[str]) -> str:
-        setup, call, path = match.group(1), int(match.group(2)), match.group(3)
-        if setup:
-            raise ValueError(f"call {self.index}: {match.group(0)} names a setup call's answer, which the program "
+    def _read(self, ref: Reference) -> str:
+        if ref.setup:
+            raise ValueError(f"call {self.index}: {ref} names a setup call's answer, which the program "
                              "cannot read: replace it with its value before rendering")
-        if call >= self.index:
-            raise ValueError(f"call {self.index}: {match.group(0)} names the answer to call {call}, "
+        if ref.call >= self.index:
+            raise ValueError(f"call {self.index}: {ref} names the answer to call {ref.call}, "
                              "which is not sent before it")
         self.used.add("ref")
-        return f"ref({answer_name(call)}, {go_string(path)})"
+        return f"ref({answer_name(ref.call)}, {go_string(ref.path)})"
 
     def text(self, value: str) -> str:
-        pieces, at = [], 0
-        for match in REFERENCE.finditer(value):
-            if match.start() > at:
-                pieces.append(go_string(value[at:match.start()]))
-            self.used.add("text")
-            pieces.append(f"text({self._read(match)})")
-            at = match.end()
-        if at < len(value) or not pieces:
-            pieces.append(go_string(value[at:]))
-        return " + ".join(pieces)
+        pieces = []
+        for part in Reference.parts(value):
+            if isinstance(part, Reference):
+                self.used.add("text")
+                pieces.append(f"text({self._read(part)})")
+            else:
+                pieces.append(go_string(part))
+        return " + ".join(pieces) or go_string("")
 
     def encoded(self, pairs: list[tuple[str, str]], prefix: str = "") -> str:
-        if not _references([value for _, value in pairs]):
+        if not Reference.all_in([value for _, value in pairs]):
             return super().encoded(pairs, prefix)
         self.used.add("form")
         encoded = "form(" + ", ".join(f"{go_string(name)}, {self.text(value)}" for name, value in pairs) + ")"
         return f"{go_string(prefix)} + {encoded}" if prefix else encoded
 
     def json(self, data: Any) -> str:
-        if not _references(data):
+        if not Reference.all_in(data):
             return super().json(data)
         self.used.add("jsonText")
         return f"jsonText({self.value(data)})"
@@ -101,7 +84,7 @@ class ReadingAnswers(Literal):
         if isinstance(data, list):
             return "[]any{" + ", ".join(self.value(item) for item in data) + "}"
         if isinstance(data, str):
-            whole = REFERENCE.fullmatch(data)
+            whole = Reference.whole(data)
             return self._read(whole) if whole else self.text(data)
         if isinstance(data, bool):
             return "true" if data else "false"
@@ -125,7 +108,7 @@ def render_workflow_program(calls: list[dict[str, Any]], sample: Sample) -> str:
     """The whole program (workflow starter + completion) that sends ``calls`` in order, reading each
     ``{{N.path}}`` from the answer to call N; a ``ValueError`` for a reference it cannot read (a
     setup call's, or one to a call not sent before)."""
-    referenced = {int(m.group(2)) for call in calls for m in _references(call)}
+    referenced = {ref.call for call in calls for ref in Reference.all_in(call)}
     used: set[str] = set()
     main = "".join(_statement(call, i, i in referenced, used) for i, call in enumerate(calls))
     if "text" in used:
