@@ -65,7 +65,7 @@ def test_each_kind_of_broken_workflow_task_is_one_line(broken_dir: Path) -> None
         f"larchwood/3: calls[1]: Argument 'colour' is not defined for location 'query', method 'patch', and URL "
         f"'{BASE}/books/{{{{0.id}}}}'.",
         "larchwood/4: changes nothing: the store after its calls is the store after its setup (only a task whose "
-        "calls all read, GET or HEAD, may change nothing)",
+        "calls all read, GET, HEAD or OPTIONS, may change nothing)",
         "larchwood/6: calls[1]: the mock answered 400 (400: request body property 'genres.0': 'cookery' is not one "
         "of ['fiction', 'mystery', 'science_fiction', 'fantasy', 'biography', 'history', 'science', 'children', "
         "'poetry'])",

@@ -15,7 +15,7 @@ setup calls and calls is checked as above for its URL, method and argument names
 arguments; then its expected run is replayed on the task's mock (every setup call and call answered
 ``2xx``, a ``429`` of its fault plan waited out, every reference resolved; the mock refuses a value
 its schema forbids with the same validator); and the store after its calls must differ from the
-store after its setup, unless every call of the task reads (``GET``, ``HEAD``): a read-only task.
+store after its setup, unless every call of the task reads (``GET``, ``HEAD``, ``OPTIONS``): a read-only task.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from wapii_core.base.protocols import Dataset
 
 LOCATIONS = {"headers": "header", "params": "query", "data": "request body", "path_params": "path"}
 """Config field -> the location name used in messages."""
-READ_METHODS = ("get", "head")
+READ_METHODS = ("get", "head", "options")
 """A workflow task whose calls all use these methods is read-only: it need not change the store."""
 
 Replayer = Callable[[Sample], Any]
@@ -111,7 +111,7 @@ def check_workflow(sample: Sample, spec: Any, validator: Any, replayer: Replayer
         return [exc.problem[len(own):] if exc.problem.startswith(own) else exc.problem]
     if run.before == run.after and not read_only(sample):
         return ["changes nothing: the store after its calls is the store after its setup (only a task whose calls "
-                "all read, GET or HEAD, may change nothing)"]
+                "all read, GET, HEAD or OPTIONS, may change nothing)"]
     return []
 
 
