@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
@@ -14,6 +14,7 @@ from wapii_core.cli.options import BackendOptionsOption, parse_option_pairs
 from wapii_core.cli.plain_help import App
 
 if TYPE_CHECKING:
+    from wapii_core.base.model import Sample
     from wapii_core.base.protocols import Dataset
     from wapii_core.datasets.check import Replayer
 
@@ -86,11 +87,16 @@ def load_for_cli(dataset: Optional[str], dataset_dir: Optional[Path], data_dir: 
 
 
 def workflow_replayer(dataset: Dataset) -> Replayer:
-    """What ``datasets check`` replays a workflow task with: the expected run on the mock of its API."""
-    from wapii_core.mock import SpecMock
-    from wapii_core.workflows.replay import replay
+    """What ``datasets check`` replays a workflow task with: the expected run on the mock of its API
+    (the mock is imported only when a dataset has a workflow task)."""
 
-    return lambda sample: replay(sample, SpecMock.for_spec(dataset.specs[sample.api]), str(dataset.source))
+    def replayed(sample: Sample) -> Any:
+        from wapii_core.mock import SpecMock
+        from wapii_core.workflows.replay import replay
+
+        return replay(sample, SpecMock.for_spec(dataset.specs[sample.api]), str(dataset.source))
+
+    return replayed
 
 
 @datasets_app.command("check")
