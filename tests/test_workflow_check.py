@@ -44,7 +44,8 @@ def broken_dir(tmp_path: Path) -> Path:
         workflow(3, "an argument the operation does not declare", [NEW_BOOK, {**rename, "params": {"colour": "red"}}]),
         workflow(4, "changes nothing: a review is not kept by the mock", [
             {"url": f"{BASE}/books", "method": "get", "headers": KEY},
-            {"url": f"{BASE}/books/{{{{0.books.0.id}}}}/reviews", "method": "post", "headers": TOKEN, "data": {"rating": 5}}],
+            {"url": f"{BASE}/books/{{{{0.books.0.id}}}}/reviews", "method": "post", "headers": TOKEN,
+             "data": {"rating": 5}}],
             setup=[NEW_BOOK]),
         workflow(5, "a read-only task may change nothing", [
             {"url": f"{BASE}/books", "method": "get", "headers": KEY},
@@ -80,8 +81,9 @@ def test_workflow_tasks_that_share_a_first_call_are_not_the_same_request(tmp_pat
     dataset = load_dataset_dir(write_dataset(tmp_path, [
         workflow(0, "retitle the first book", [first, {"url": f"{BASE}/books/{{{{0.books.0.id}}}}", "method": "patch",
                                                      "headers": TOKEN, "data": {"title": "A"}}], setup=[NEW_BOOK]),
-        workflow(1, "withdraw the first book", [first, {"url": f"{BASE}/books/{{{{0.books.0.id}}}}", "method": "delete",
-                                                      "headers": TOKEN, "params": {"reason": "lost"}}], setup=[NEW_BOOK]),
+        workflow(1, "withdraw the first book", [first, {"url": f"{BASE}/books/{{{{0.books.0.id}}}}",
+                                                      "method": "delete", "headers": TOKEN,
+                                                      "params": {"reason": "lost"}}], setup=[NEW_BOOK]),
     ]), "two")
     assert check_dataset(dataset, replayer=workflow_replayer(dataset)) == []
 
@@ -105,8 +107,8 @@ def test_a_reference_to_a_later_call_is_refused_in_one_line(tmp_path: Path) -> N
     done = run_cli_in_process("datasets", "check", "--dataset-dir", str(write_dataset(tmp_path, [later])))
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr.strip() == (f"error: {tmp_path / 'dataset.json'}: sample 0 (larchwood/0): calls[0]: {{{{1.id}}}} "
-                                   "names call 1, which does not come before it")
+    assert done.stderr.strip() == (f"error: {tmp_path / 'dataset.json'}: sample 0 (larchwood/0): calls[0]: "
+                                   "{{1.id}} names call 1, which does not come before it")
 
 
 def test_the_workflows_dataset_needs_wapiibench_specs(tmp_path: Path) -> None:
@@ -120,7 +122,8 @@ def test_the_shipped_workflow_dataset_has_every_kind_of_task() -> None:
     dataset = load_workflows(WAPIIBENCH)
     raw = json.loads(dataset.source.read_text())
     assert len(dataset.samples) >= 60
-    assert Counter(s.api for s in dataset.samples) == {"larchwood": 17, "asana": 20, "google_calendar_v3": 15, "slack": 15}
+    assert Counter(s.api for s in dataset.samples) == {"larchwood": 17, "asana": 20, "google_calendar_v3": 15,
+                                                       "slack": 15}
     assert all(2 <= len(s.calls) <= 4 for s in dataset.samples)
     kinds = Counter(kind for entry in raw for kind in entry["kinds"])
     assert {"lookup", "pagination", "update", "fault", "read-only"} <= set(kinds)

@@ -15,7 +15,7 @@ setup calls and calls is checked as above for its URL, method and argument names
 arguments; then its expected run is replayed on the task's mock (every setup call and call answered
 ``2xx``, a ``429`` of its fault plan waited out, every reference resolved; the mock refuses a value
 its schema forbids with the same validator); and the store after its calls must differ from the
-store after its setup, unless every call of the task reads (``GET``, ``HEAD``, ``OPTIONS``): a read-only task.
+store after its setup, unless every call of the task reads (:data:`READ_METHODS`): a read-only task.
 """
 
 from __future__ import annotations
