@@ -143,3 +143,21 @@ def test_the_shipped_workflow_dataset_passes_the_check() -> None:
     assert done.returncode == 0, done.stdout
     assert done.stdout == ""
     assert done.stderr.strip() == "workflows: 0 problem(s) in 0 of 67 samples"
+
+
+@needs_shared("wapiibench", "specs", "asana.yaml")
+def test_the_shipped_fault_tasks_pass_the_check_and_their_429_is_waited_out() -> None:
+    """The quick guard of the shipped dataset (the whole of it is the slow test above): its fault
+    tasks, two per API, replay with exactly one 429 each and change the store."""
+    from dataclasses import replace
+
+    from wapii_core.mock import SpecMock
+    from wapii_core.workflows.replay import replay
+
+    dataset = load_workflows(WAPIIBENCH)
+    faulted = replace(dataset, samples=[s for s in dataset.samples if s.faults])
+    assert Counter(s.api for s in faulted.samples) == {"larchwood": 2, "asana": 2, "google_calendar_v3": 2, "slack": 2}
+    assert check_dataset(faulted, replayer=workflow_replayer(faulted)) == []
+    for sample in faulted.samples:
+        run = replay(sample, SpecMock.for_spec(dataset.specs[sample.api]))
+        assert sum(step.faulted for step in run.steps) == 1, sample.id
