@@ -1,7 +1,7 @@
 """The core's built-in plugin, discovered through the ``wapii`` entry-point group like any other.
 
 It registers the ``oracle`` and ``replay`` backends, the ``wapii`` metric provider (the paper's
-table rows) and the ``wapiibench`` and ``demo`` datasets. Imports are deferred to first use.
+table rows) and the ``wapiibench``, ``demo`` and ``workflows`` datasets. Imports are deferred to first use.
 """
 
 from __future__ import annotations
@@ -87,8 +87,17 @@ def _demo(data_dir: Path | None) -> Any:
     return load_demo(data_dir)
 
 
+def _workflows(data_dir: Path | None) -> Any:
+    from wapii_core.datasets.loader import load_workflows
+
+    return load_workflows(data_dir)
+
+
 @hookimpl
 def register_datasets(register: Callable[..., None]) -> None:
     register("wapiibench", _wapiibench, description="WAPIIBench: 395 tasks over Asana, Google Calendar, "
              "Google Sheets and Slack Web (download with `wapii datasets fetch wapiibench`)")
     register("demo", _demo, description="the project's own bundled demo API (always available)")
+    register("workflows", _workflows, description="multi-step tasks (2-4 calls chained through the mock's answers) "
+             "over the demo API, Asana, Google Calendar and Slack (needs WAPIIBench's specs: `wapii datasets fetch "
+             "wapiibench`)")

@@ -5,13 +5,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import typer
 
 from wapii_core.base.text import visible
 from wapii_core.cli.options import BackendOptionsOption, parse_option_pairs
 from wapii_core.cli.plain_help import App
+
+if TYPE_CHECKING:
+    from wapii_core.base.model import Sample
+    from wapii_core.base.protocols import Dataset
+    from wapii_core.datasets.check import Replayer
 
 datasets_app = App(help="List, inspect and download datasets; check, scaffold and generate one for any API.")
 
@@ -81,6 +86,19 @@ def load_for_cli(dataset: Optional[str], dataset_dir: Optional[Path], data_dir: 
     return plugins.datasets.get(dataset or "demo")(data_dir)
 
 
+def workflow_replayer(dataset: Dataset) -> Replayer:
+    """What ``datasets check`` replays a workflow task with: the expected run on the mock of its API
+    (the mock is imported only when a dataset has a workflow task)."""
+
+    def replayed(sample: Sample) -> Any:
+        from wapii_core.mock import SpecMock
+        from wapii_core.workflows.replay import replay
+
+        return replay(sample, SpecMock.for_spec(dataset.specs[sample.api]), str(dataset.source))
+
+    return replayed
+
+
 @datasets_app.command("check")
 def check_command(
     dataset: Optional[str] = typer.Option(None, "--dataset", "-d", help="A registered dataset (default: demo)."),
@@ -92,15 +110,20 @@ def check_command(
                                 help="Also validate every value against its schema (--no-values: names and "
                                      "required arguments only, like WAPIIBench's own check)."),
 ) -> None:
-    """Validate every expected request against its spec; one line per problem, exit code 1 if any."""
+    """Validate every expected request against its spec; one line per problem, exit code 1 if any. A
+    workflow task (several calls) is also replayed on its mock: every call answered, every reference
+    resolved, the store changed unless it only reads; a workflow task that fails cannot be run at all:
+    exit code 2."""
     from wapii_core.datasets.check import check_dataset
 
     ds = load_for_cli(dataset, dataset_dir, data_dir)
-    problems = check_dataset(ds, values=values)
+    problems = check_dataset(ds, values=values, replayer=workflow_replayer(ds))
     for problem in problems:
         typer.echo(visible(problem))
-    flagged = len({p.sample for p in problems})
-    typer.echo(f"{ds.name}: {len(problems)} problem(s) in {flagged} of {len(ds.samples)} samples", err=True)
+    flagged = {p.sample for p in problems}
+    typer.echo(f"{ds.name}: {len(problems)} problem(s) in {len(flagged)} of {len(ds.samples)} samples", err=True)
+    if any(s.workflow for s in ds.samples if s.id in flagged):
+        raise typer.Exit(2)
     if problems:
         raise typer.Exit(1)
 

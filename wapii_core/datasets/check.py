@@ -9,18 +9,35 @@ body properties are present; and every value is valid for its schema (type, enum
 through openapi-core: :mod:`wapii_core.openapi.request_validation`). The name-level messages follow the
 WAPIIBench curation check's wording; a problem that check recorded in a sample's ``checks`` field
 is reported too (:func:`recorded_problems`), and so are repeated tasks and repeated requests.
+
+A workflow task (``calls``, docs/workflows.md) is checked by :func:`check_workflow`: each of its
+setup calls and calls is checked as above for its URL, method and argument names and its required
+arguments; then its expected run is replayed on the task's mock (every setup call and call answered
+``2xx``, a ``429`` of its fault plan waited out, every reference resolved; the mock refuses a value
+its schema forbids with the same validator); and the store after its calls must differ from the
+store after its setup, unless every call of the task reads (:data:`READ_METHODS`): a read-only task.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
+from wapii_core.base.errors import InputError
 from wapii_core.base.model import Sample
 from wapii_core.base.protocols import Dataset
 
 LOCATIONS = {"headers": "header", "params": "query", "data": "request body", "path_params": "path"}
 """Config field -> the location name used in messages."""
+READ_METHODS = ("get", "head", "options")
+"""A workflow task whose calls all use these methods is read-only: it need not change the store."""
+
+Replayer = Callable[[Sample], Any]
+"""The expected run of a workflow task: :func:`wapii_core.workflows.replay.replay` on the task's mock
+(``before`` and ``after``: the store after the setup and after the calls), raising :class:`InputError`
+where the mock refuses a call or a reference names nothing. The caller supplies it (the mock and the
+workflows are later stages than the datasets; ``wapii datasets check`` passes
+:func:`wapii_core.cli.datasets.workflow_replayer`)."""
 
 
 @dataclass(frozen=True)
@@ -35,12 +52,17 @@ class Problem:
 
 
 def check_sample(sample: Sample, spec: Any, validator: Any, values: bool = True) -> list[str]:
-    """The problems of one sample (``spec``: its SpecIndex, ``validator``: its OperationValidator).
+    """The problems of one sample's expected request (``spec``: its SpecIndex, ``validator``: its
+    OperationValidator; ``values``: see :func:`check_config`)."""
+    return check_config(sample.config, spec, validator, values)
+
+
+def check_config(config: dict[str, Any], spec: Any, validator: Any, values: bool = True) -> list[str]:
+    """The problems of one request configuration (``url``, ``method``, ``headers``, ``params``, ``data``).
 
     ``values=False`` checks names and presence only, as WAPIIBench's curation check did: every value
     problem and every missing *nested* body property is left out.
     """
-    config = sample.config
     url, method = str(config.get("url", "")), str(config.get("method", "")).lower()
     if "?" in url:
         return [f"URL '{url}' seems to contain query parameters (which should be placed in `params`)."]
@@ -67,14 +89,41 @@ def check_sample(sample: Sample, spec: Any, validator: Any, values: bool = True)
     return problems
 
 
+def read_only(sample: Sample) -> bool:
+    """Whether every call of a workflow task reads (:data:`READ_METHODS`): such a task may change nothing."""
+    return all(str(call.get("method", "")).lower() in READ_METHODS for call in sample.calls or [])
+
+
+def check_workflow(sample: Sample, spec: Any, validator: Any, replayer: Replayer) -> list[str]:
+    """The problems of one workflow task (see the module docstring), each naming the call it is about
+    (``setup[0]``, ``calls[2]``). A call the spec does not have, or an argument it does not declare,
+    ends the check there (the replay would only repeat it); so does a replay that fails."""
+    problems = [f"{group}[{position}]: {message}"
+                for group, configs in (("setup", sample.setup_calls or []), ("calls", sample.calls or []))
+                for position, config in enumerate(configs)
+                for message in check_config(config, spec, validator, values=False)]
+    if problems:
+        return problems
+    try:
+        run = replayer(sample)
+    except InputError as exc:
+        own = f"{sample.id} "
+        return [exc.problem[len(own):] if exc.problem.startswith(own) else exc.problem]
+    if run.before == run.after and not read_only(sample):
+        return ["changes nothing: the store after its calls is the store after its setup (only a task whose calls "
+                "all read, GET, HEAD or OPTIONS, may change nothing)"]
+    return []
+
+
 def _nested(where: str) -> bool:
     """Whether a violation's place is inside a body property (``request body property 'data.name'``)."""
     return where.startswith("request body property") and "." in where.split("'")[1]
 
 
-def check_dataset(dataset: Dataset, values: bool = True) -> list[Problem]:
+def check_dataset(dataset: Dataset, values: bool = True, replayer: Replayer | None = None) -> list[Problem]:
     """Every problem of every sample, in dataset order; duplicated tasks and requests too
-    (``values``: see :func:`check_sample`)."""
+    (``values``: see :func:`check_config`; a workflow task's values are checked by its replay whatever
+    ``values`` says). ``replayer`` (see :data:`Replayer`) is required when the dataset has workflow tasks."""
     from wapii_core.openapi.request_validation import OperationValidator
     from wapii_core.openapi.index import SpecIndex
 
@@ -83,8 +132,13 @@ def check_dataset(dataset: Dataset, values: bool = True) -> list[Problem]:
     problems = []
     for sample in dataset.samples:
         problems += [Problem(sample.id, m) for m in recorded_problems(sample)]
-        problems += [Problem(sample.id, m)
-                     for m in check_sample(sample, specs[sample.api], validators[sample.api], values)]
+        if sample.workflow:
+            if replayer is None:
+                raise ValueError(f"{dataset.name} has workflow tasks ({sample.id}): check_dataset needs a replayer")
+            found = check_workflow(sample, specs[sample.api], validators[sample.api], replayer)
+        else:
+            found = check_sample(sample, specs[sample.api], validators[sample.api], values)
+        problems += [Problem(sample.id, m) for m in found]
     return problems + duplicates(dataset.samples)
 
 
@@ -102,9 +156,12 @@ def recorded_problems(sample: Sample) -> list[str]:
 
 
 def request_key(sample: Sample) -> str:
-    """What makes two expected requests the same request (the api and the whole config)."""
+    """What makes two expected requests the same request (the api and the whole config; a workflow
+    task's setup and all its calls)."""
     import json
 
+    if sample.workflow:
+        return json.dumps([sample.api, sample.setup_calls or [], sample.calls], sort_keys=True)
     return json.dumps([sample.api, sample.config], sort_keys=True)
 
 

@@ -24,7 +24,7 @@ import hashlib
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -39,7 +39,7 @@ from wapii_core.openapi.spec_file import read_spec
 
 
 __all__ = ["BUILTIN_DISPLAY_NAMES", "check_dataset", "load_dataset_dir", "load_wapiibench", "fetch_wapiibench", "load_demo",
-           "dataset_summary"]
+           "load_workflows", "dataset_summary"]
 
 DATASET_FILE = "dataset.json"
 APIS_FILE = "apis.json"
@@ -101,8 +101,9 @@ class SampleRecord(BaseModel):
                            license=self.license, copyright=self.copyright)
 
 
-def load_dataset_dir(directory: Path, name: str) -> Dataset:
-    """Load and validate the dataset in ``directory`` (WAPIIBench layout, see the module docstring)."""
+def load_dataset_dir(directory: Path, name: str, spec_dirs: Sequence[Path] = ()) -> Dataset:
+    """Load and validate the dataset in ``directory`` (WAPIIBench layout, see the module docstring);
+    an API whose spec is not in its ``specs/`` is looked up in each of ``spec_dirs``' ``specs/`` in turn."""
     directory = Path(directory)
     if not directory.is_dir():
         raise InputError(directory, "no such dataset directory")
@@ -112,7 +113,7 @@ def load_dataset_dir(directory: Path, name: str) -> Dataset:
     specs: dict[str, Path] = {}
     for position, sample in enumerate(samples):
         if sample.api not in specs:
-            spec = _find_spec(directory, sample.api)
+            spec = next(filter(None, (_find_spec(d, sample.api) for d in (directory, *spec_dirs))), None)
             if spec is None:
                 raise InputError(source, f"{_where(position, sample.api, sample.index)}: unknown api '{sample.api}' "
                                          f"(no specs/{sample.api}.yaml, .yml or .json)")
@@ -189,6 +190,27 @@ def load_demo(data_dir: Path | None = None) -> Dataset:
     """
     del data_dir
     return load_dataset_dir(bundled_specs_dir() / "demo", "demo")
+
+
+WORKFLOW_WAPIIBENCH_APIS = ("asana", "google_calendar_v3", "slack")
+"""The APIs of the ``workflows`` dataset whose specs come from the WAPIIBench data (the demo's is bundled)."""
+
+
+def workflows_dir() -> Path:
+    """Where the ``workflows`` dataset's tasks are (``dataset.json``, ``apis.json``; inside the package)."""
+    return Path(__file__).resolve().parent / "workflows"
+
+
+def load_workflows(data_dir: Path | None = None) -> Dataset:
+    """wapii's own workflow dataset (docs/datasets.md): tasks of several calls over the demo API,
+    whose spec is bundled, and WAPIIBench's Asana, Google Calendar and Slack, whose specs are read
+    from the WAPIIBench data (``data_dir``, else ``$WAPII_DATA_DIR``, else the per-user cache)."""
+    directory = wapiibench_dir(data_dir)
+    missing = [f"specs/{api}.yaml" for api in WORKFLOW_WAPIIBENCH_APIS if _find_spec(directory, api) is None]
+    if missing:
+        raise WapiiError(f"the workflows dataset needs WAPIIBench's specs, not found in {directory} (missing "
+                         f"{', '.join(missing)}): {_data_dir_hint(data_dir, directory)}")
+    return load_dataset_dir(workflows_dir(), "workflows", spec_dirs=(bundled_specs_dir() / "demo", directory))
 
 
 def dataset_summary(ds: Dataset) -> dict[str, Any]:
