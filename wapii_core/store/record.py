@@ -84,7 +84,7 @@ class RunRecord(BaseModel):
     backend: str
     backend_params: dict[str, Any] = Field(default_factory=dict)
     model: str | None = None
-    setup: Literal["full", "argument", "import"] = "full"
+    setup: Literal["full", "argument", "import", "workflow"] = "full"
     setting: str = "unconstrained"
     mode: str = "reference"
     draws: int = Field(default=1, ge=1, le=MAX_DRAWS)  # the bounds of --draws
