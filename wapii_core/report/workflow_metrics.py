@@ -78,8 +78,9 @@ class WorkflowMetrics:
 
     values = {
         **{row: metric for row, (_, _, metric) in ROWS.items()},
-        "interval.*.low": Metric("mean", "the lower end of the row's 95 % bootstrap interval (tasks resampled)"),
-        "interval.*.high": Metric("mean", "the upper end of the row's 95 % bootstrap interval (tasks resampled)"),
+        **{f"interval.{row}.{end}": Metric(metric.kind, f"the {end}er end of {row}'s 95 % bootstrap interval "
+                                                        "(tasks resampled)")
+           for row, (_, _, metric) in ROWS.items() for end in ("low", "high")},
         "tasks": Metric("count", "workflow tasks judged"),
         "programs": Metric("count", "workflow programs judged (tasks times draws)"),
     }
