@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from wapii_core.base.lazy import lazy_exports
 
-API_VERSION = "1.6"
+API_VERSION = "1.7"
 """The plugin API's version, ``MAJOR.MINOR``: MINOR grows when names or optional protocol members are
 added (a plugin written for 1.0 works with every 1.x); MAJOR grows when a name is removed or renamed,
 or a signature or protocol changes incompatibly."""
@@ -124,6 +124,11 @@ _WHERE: dict[str, str] = {
     "HostileProgram": "wapii_core.run.conformance",
     "exchange_check": "wapii_core.run.conformance", "ExchangeProgram": "wapii_core.run.conformance",
     "CreateReadResponder": "wapii_core.run.conformance",
+    # Workflow tasks (docs/workflows.md): the prompt every adapter words alike, the oracle's programs.
+    "workflow_prompt": "wapii_core.generation.workflow_prompt",
+    "workflow_starter": "wapii_core.generation.workflow_prompt",
+    "render_js_workflow": "wapii_core.sandbox.node.workflow", "extract_js_program": "wapii_core.sandbox.node.workflow",
+    "render_py_workflow": "wapii_core.pyhttp.workflow",
     # Datasets a plugin ships: read a directory in the WAPIIBench layout.
     "load_dataset_dir": "wapii_core.datasets.loader",
     # JavaScript adapters: extraction of the first call, the grammar dialect and literals.
