@@ -181,3 +181,35 @@ def test_extract_program_without_a_request_says_so(workflow_adapter, answer) -> 
     javascript = workflow_adapter.capabilities.language == "javascript"
     written = answer.format(print="console.log" if javascript else "print", end=";" if javascript else "")
     assert workflow_adapter.extract_program(starter + written).error == "no_request"
+
+
+SLACK = "https://slack.com/api"
+FORM = {"Authorization": "Bearer <token>", "Content-Type": "application/x-www-form-urlencoded"}
+SLACK_SETUP = [{"url": f"{SLACK}/conversations.create", "method": "post", "headers": FORM, "data": {"name": "general"}}]
+
+
+def test_form_bodies_carry_the_referenced_values(workflow_adapter) -> None:
+    """Slack's form bodies (its Content-Type says so): a message posted to the setup's channel, then a
+    reaction on it by the ``channel`` and ``ts`` its answer gave, both sent URL-encoded as the library
+    sends a form, and answered by the mock of Slack's description."""
+    from urllib.parse import parse_qs
+
+    from wapii_core.mock import SpecMock
+
+    mock = SpecMock.for_spec(shared_path("wapiibench", "specs", "slack.yaml"))
+    (channel,) = mock.responder(seed=SEED, setup=SLACK_SETUP).state()["collections"]["conversations"]
+    calls = [{"url": f"{SLACK}/chat.postMessage", "method": "post", "headers": FORM,
+              "data": {"channel": channel, "text": "Hello"}},
+             {"url": f"{SLACK}/reactions.add", "method": "post", "headers": FORM,
+              "data": {"channel": "{{0.channel}}", "name": "thumbsup", "timestamp": "{{0.ts}}"}}]
+    sample = Sample(api="slack", index=0, task="Post 'Hello' to #general and react to it with :thumbsup:.",
+                    config=calls[0], calls=calls)
+    extraction = workflow_adapter.extract_program(workflow_adapter.render_workflow(calls, sample))
+    responder = mock.responder(seed=SEED, setup=SLACK_SETUP)
+    (capture,) = workflow_adapter.execute([extraction.call], [responder])
+    assert capture.error is None, capture.detail
+    posted, reacted = capture.exchanges
+    answer = json.loads(posted.response.body)
+    assert answer["ok"] is True and parse_qs(posted.request.body) == {"channel": [channel], "text": ["Hello"]}
+    assert parse_qs(reacted.request.body) == {"channel": [channel], "name": ["thumbsup"], "timestamp": [answer["ts"]]}
+    assert json.loads(reacted.response.body) == {"ok": True}
