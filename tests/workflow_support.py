@@ -11,6 +11,7 @@ Every program runs in the adapter's real sandbox, answered by the real :class:`S
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,6 +29,8 @@ SETUP = [{"url": f"{BASE}/workspaces/1201/projects", "method": "post", "headers"
           "data": {"data": {"name": "Apollo"}}}]
 FAULT_ON_CREATE = {"faults": [{"status": 429, "operation": "POST /tasks", "times": 1, "retry_after": 1}]}
 SEED = 1
+PROGRAMS = Path(__file__).parent / "workflow_programs"
+"""Hand-written completions of the workflow starter, one per library (``<library>.<ext>.txt``)."""
 
 
 def asana_mock() -> Any:
@@ -136,6 +139,20 @@ def test_a_program_that_ignores_the_answer_gets_a_404_and_fails(workflow_adapter
     assert [status for _, _, status in statuses(capture)] == [200, 201, 404]
     assert capture.error == "runtime_error", capture
     assert responder.state()["collections"].get("stories", {}) == {}
+
+
+def test_a_hand_written_program_looks_the_project_up_by_name(workflow_adapter) -> None:
+    """A program in a model's own style (``workflow_programs/``): it finds 'Apollo' in the list by name,
+    waits out the 429 and comments on the task it created; the same end state as the oracle's."""
+    calls = workflow_calls(project_gid())
+    dataset = Dataset(name="w", samples=[], specs={}, display_names={"asana": "Asana"},
+                      source=shared_path("wapiibench", "dataset.json"), sha256="0" * 64)
+    starter = workflow_adapter.prompt(workflow_sample(calls), Setup.workflow, dataset).starter
+    (path,) = PROGRAMS.glob(f"{workflow_adapter.capabilities.library}.*.txt")
+    capture, responder = run(workflow_adapter, starter + "\n" + path.read_text(encoding="utf-8"), FAULT_ON_CREATE)
+    assert capture.error is None, capture.detail
+    assert [status for _, _, status in statuses(capture)] == [200, 429, 201, 201]
+    assert_task_and_story(responder, project_gid())
 
 
 def test_the_workflow_prompt_has_the_starter_and_no_expected_call(workflow_adapter) -> None:
