@@ -64,6 +64,15 @@ def test_tokens_stand_for_strings_with_references_and_are_replaced_where_written
     assert "__wapii" not in source and "answer1['n']" in source and "f'https://h/t/{answer0[\"id\"]}'" in source
 
 
+def test_a_header_that_is_one_reference_is_sent_as_text() -> None:
+    """Headers are text on the wire (requests refuses an int header value): a number read from an answer
+    goes as its text, where a body value keeps its type."""
+    config, tokens = with_tokens({"url": "u", "method": "get", "headers": {"X-Id": "{{0.data.0.n}}"},
+                                  "data": {"n": "{{0.data.0.n}}"}}, 1)
+    source = substitute(py_literal({"headers": config["headers"], "data": config["data"]}), tokens, py_string, py_reference)
+    assert eval(source, {}, json.loads(json.dumps(ANSWERS))) == {"headers": {"X-Id": "7"}, "data": {"n": 7}}  # noqa: S307
+
+
 def test_a_reference_to_a_later_call_or_inside_a_longer_text_is_refused() -> None:
     with pytest.raises(ValueError, match="comes later"):
         with_tokens({"url": "https://h/{{1.id}}", "method": "get"}, 1)

@@ -57,11 +57,13 @@ def is_typed(parts: Parts) -> bool:
 
 def with_tokens(call: dict[str, Any], index: int) -> tuple[dict[str, Any], dict[str, Parts]]:
     """``call`` (the ``index``-th of its workflow) with each string that holds a reference replaced by
-    a token, and each token's parts. Raises ValueError for a reference to this call or a later one,
+    a token, and each token's parts. A header value is text on the wire whatever the value's type (a
+    library may refuse a number there), so a header that is exactly one reference is spliced as
+    text too (its parts end with an empty text). Raises ValueError for a reference to this call or a later one,
     or a call that already holds a token's text."""
     tokens: dict[str, Parts] = {}
 
-    def walk(value: Any) -> Any:
+    def walk(value: Any, text: bool = False) -> Any:
         if isinstance(value, str):
             if TOKEN_PREFIX in value:
                 raise ValueError(f"call {index} holds the reserved text {TOKEN_PREFIX!r}")
@@ -73,15 +75,15 @@ def with_tokens(call: dict[str, Any], index: int) -> tuple[dict[str, Any], dict[
             if late:
                 raise ValueError(f"call {index} refers to the answer of call {late[0]}, which comes later")
             token = f"{TOKEN_PREFIX}{len(tokens)}__"
-            tokens[token] = parts
+            tokens[token] = [*parts, ""] if text and is_typed(parts) else parts
             return token
         if isinstance(value, list):
-            return [walk(item) for item in value]
+            return [walk(item, text) for item in value]
         if isinstance(value, dict):
-            return {key: walk(item) for key, item in value.items()}
+            return {key: walk(item, text) for key, item in value.items()}
         return value
 
-    tokenised = {key: (walk(value) if key in ("url", "headers", "params", "data") else value)
+    tokenised = {key: (walk(value, text=key == "headers") if key in ("url", "headers", "params", "data") else value)
                  for key, value in call.items()}
     return tokenised, tokens
 
