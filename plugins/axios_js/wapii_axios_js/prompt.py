@@ -14,7 +14,7 @@ SYNTAX = "axios.method(url[, config])"
 
 IMPORT_LINE = "const axios = require('axios');\n"
 WORKFLOW_NOTES = [
-    "The program runs in Node.js without top-level `await`: put the requests in an `async` function and call it.",
+    "The program runs as a Node.js script: load a module with `require`, and `await` each answer before using it.",
     "Axios rejects the promise of an answer with a status of 400 or above; the answer is then `error.response`.",
     "When a request body is not JSON, set the `Content-Type` header to the body's media type; Axios then encodes the body to match.",
 ]

@@ -12,7 +12,7 @@ CONTEXT_TEMPLATE = "context_prompt_template.md"
 SYNTAX = "fetch(url[, options])"
 """How the prompt describes the call."""
 WORKFLOW_NOTES = [
-    "The program runs in Node.js without top-level `await`: put the requests in an `async` function and call it.",
+    "The program runs as a Node.js script, where `fetch` is a global; `await` each answer before using it.",
     "`fetch` resolves with any status: check `response.status` yourself, and read the answer with `await response.json()`.",
     "`fetch` sends a body as given: pass a JSON body through `JSON.stringify(...)` and set the `Content-Type` header to "
     "its media type; pass a form as `new URLSearchParams(...)` and a multipart body as a `FormData`.",
