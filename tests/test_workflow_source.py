@@ -90,3 +90,12 @@ def test_the_javascript_program_is_cut_at_the_fence_and_gets_a_scope_of_its_own(
     assert extraction.span == (0, code.index("```"))
     assert extract_js_program("// task\nconsole.log(1);\n", "axios.").error == "no_request"
     assert extract_js_program("// task\naxios.get(//timeout", "axios.").error == "timeout"
+
+
+def test_static_imports_become_the_requires_they_stand_for() -> None:
+    from wapii_core.sandbox.node.workflow import requires_for_imports
+
+    code = ("import axios from 'axios';\nimport * as fs from \"fs\"\n  import { a, b as c } from 'x';\n"
+            "const s = 'import x from y';\nimportant();\n")
+    assert requires_for_imports(code) == ("const axios = require('axios');\nconst fs = require(\"fs\");\n"
+                                          "  const { a, b: c } = require('x');\nconst s = 'import x from y';\nimportant();\n")

@@ -21,3 +21,15 @@ def workflow_adapter():
 
 def test_it_declares_workflows(workflow_adapter) -> None:
     assert workflow_adapter.capabilities.workflows and workflow_adapter.capabilities.answers
+
+
+def test_a_program_that_imports_axios_as_a_module_runs(workflow_adapter) -> None:
+    """A model that writes ``import axios from 'axios'`` (the module form of the starter's require)
+    gets the same library: the program runs the whole task."""
+    from workflow_support import PROGRAMS, TASK, assert_task_and_story, project_gid, run
+
+    program = f"// {TASK}\nimport axios from 'axios';\n\n" + (PROGRAMS / "axios.js.txt").read_text(encoding="utf-8")
+    capture, responder = run(workflow_adapter, program)
+    assert capture.error is None, capture.detail
+    assert len(capture.exchanges) == 3
+    assert_task_and_story(responder, project_gid())

@@ -12,6 +12,7 @@ adapter's single-call rendering with each ``{{N.path}}`` read from ``answerN``
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,8 @@ PROGRAM_CLOSE = "})();\n"
 """What a program is wrapped in to run: a scope of its own, so that its ``const axios = require('axios')``
 does not collide with the runtime's prelude (which binds the library as the one-call programs see it),
 and top-level ``await`` works as in a module. What it throws or rejects with fails the run."""
+_IMPORT = re.compile(r"""^([ \t]*)import[ \t]+(?:(?P<default>[A-Za-z_$][\w$]*)|\*[ \t]+as[ \t]+(?P<namespace>[A-Za-z_$][\w$]*)|\{(?P<names>[^}]*)\})[ \t]+from[ \t]+(?P<module>'[^'\n]*'|"[^"\n]*")[ \t]*;?""", re.MULTILINE)
+"""A static ``import`` of a module at the start of a line: default, namespace or named (``a as b``)."""
 _IDENTIFIER_START = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$"
 
 
@@ -71,10 +74,27 @@ def render_js_workflow(starter: str, helper: str, calls: list[dict[str, Any]], c
     return starter + "\n" + helper + "\nasync function main() {\n" + "".join(lines) + "}\n\nmain();\n"
 
 
+def _as_require(found: re.Match[str]) -> str:
+    if found.group("names") is not None:
+        names = [re.sub(r"\s+as\s+", ": ", name.strip()) for name in found.group("names").split(",") if name.strip()]
+        target = "{ " + ", ".join(names) + " }"
+    else:
+        target = found.group("default") or found.group("namespace")
+    return f"{found.group(1)}const {target} = require({found.group('module')});"
+
+
+def requires_for_imports(code: str) -> str:
+    """``code`` with each static ``import … from '…'`` at the start of a line written as the
+    ``require`` it stands for (a script, which the sandbox runs, cannot hold ``import``): a model
+    that writes the module form of the starter's import gets the same library."""
+    return _IMPORT.sub(_as_require, code)
+
+
 def extract_js_program(code: str, call_start: str) -> Extraction:
     """The whole program of ``code`` (starter code + completion) as the sandbox runs it: up to the
     first line that opens with three back-ticks (the model closing its code block; prose after it
-    is not run), in a scope of its own (:data:`PROGRAM_OPEN`), or why there is none (a constrained generation's stop marker; no use of the
+    is not run), in a scope of its own (:data:`PROGRAM_OPEN`), each static ``import`` written as a
+    ``require`` (:func:`requires_for_imports`), or why there is none (a constrained generation's stop marker; no use of the
     library at all: ``no_request``)."""
     for suffix, error in STOP_SUFFIXES:
         if code.endswith(suffix):
@@ -86,5 +106,5 @@ def extract_js_program(code: str, call_start: str) -> Extraction:
             break
     if call_start not in code:
         return Extraction(error="no_request")
-    body = code if code.endswith("\n") else code + "\n"
+    body = requires_for_imports(code if code.endswith("\n") else code + "\n")
     return Extraction(call=PROGRAM_OPEN + body + PROGRAM_CLOSE, span=(0, len(code)))
