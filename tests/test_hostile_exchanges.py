@@ -137,3 +137,36 @@ def test_a_node_program_that_settles_its_own_answers_deceives_only_itself() -> N
     assert [(x.method, x.status) for x in capture.exchanges] == [("GET", 404), ("POST", 201)]
     assert keeper.seen == [f"GET {EXCHANGE_BASE}/projects/SECRET-guess", f"POST {EXCHANGE_BASE}/projects"]
     assert "SECRET-guess" not in keeper.store
+
+
+WRAPPER_BREAKER = """// a workflow answer that closes the scope its program runs in and goes on outside it
+const axios = require('axios');
+})();
+const form = { headers: { 'Content-Type': 'application/x-www-form-urlencoded' } };
+axios.post('{base}/projects', { __proto__: null, ['__proto__']: 'polluted', name: { toString: 1 } }, form)
+  .then(() => axios.get('{base}/projects/SECRET-guess'))
+  .catch(() => axios.post('{base}/projects', { data: { name: 'after' } }));
+(async () => {
+"""
+
+
+def test_a_workflow_program_that_leaves_its_scope_is_answered_like_any_other() -> None:
+    """``extract_program`` runs a JavaScript workflow program in a scope of its own; one that closes it
+    early runs its code at the top level, where it reaches nothing more: its form body (a
+    ``__proto__`` key, an object value) goes URL-encoded as text (which the responder refuses as
+    not JSON), and the record holds what the responder answered."""
+    adapter = plugins.adapters.get("axios_js")()
+    try:
+        keeper = SecretKeeper()
+        extraction = adapter.extract_program(WRAPPER_BREAKER.replace("{base}", EXCHANGE_BASE))
+        (capture,) = adapter.execute([extraction.call], [keeper])
+    finally:
+        adapter.close()
+    exchanges = capture.exchanges or []
+    assert [f"{x.method} {x.url}" for x in exchanges] == keeper.seen and exchanges
+    from urllib.parse import parse_qs
+
+    assert set(parse_qs(exchanges[0].request.body)) <= {"__proto__", "name"}  # plain text, no structure
+    assert [(x.method, x.status) for x in exchanges] == [("POST", 400), ("POST", 201)]  # not a form of JSON
+    assert not any(keeper.secret in x.url and x.status == 200 for x in exchanges)
+    assert keeper.store[keeper.secret] == {"gid": keeper.secret, "name": "the crown jewels"}

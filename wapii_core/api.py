@@ -125,6 +125,11 @@ _WHERE: dict[str, str] = {
     "HostileProgram": "wapii_core.run.conformance",
     "exchange_check": "wapii_core.run.conformance", "ExchangeProgram": "wapii_core.run.conformance",
     "CreateReadResponder": "wapii_core.run.conformance",
+    # Workflow tasks (docs/workflows.md): the prompt every adapter words alike, the oracle's programs.
+    "workflow_prompt": "wapii_core.generation.workflow_prompt",
+    "workflow_starter": "wapii_core.generation.workflow_prompt",
+    "render_js_workflow": "wapii_core.sandbox.node.workflow", "extract_js_program": "wapii_core.sandbox.node.workflow",
+    "render_py_workflow": "wapii_core.pyhttp.workflow",
     # Datasets a plugin ships: read a directory in the WAPIIBench layout.
     "load_dataset_dir": "wapii_core.datasets.loader",
     # JavaScript adapters: extraction of the first call, the grammar dialect and literals.

@@ -17,7 +17,7 @@ from wapii_core.base.capabilities import AdapterCapabilities
 from wapii_core.base.model import Capture, Extraction
 from wapii_core.base.workers import ClosedOnExit, LazyPool, env_prefix, worker_settings
 from wapii_core.pyhttp.capture import python_capture
-from wapii_core.pyhttp.extract import extract_python_call
+from wapii_core.pyhttp.extract import extract_python_call, extract_python_program
 from wapii_core.pyhttp.library import PythonLibrary
 from wapii_core.pyhttp.normalise import normalise_python_request
 
@@ -56,13 +56,20 @@ class PythonAdapterBase(ClosedOnExit):
     @property
     def capabilities(self) -> AdapterCapabilities:
         """Python, the library's module, captured on the wire; constrained where the subclass has a
-        ``constraint``; the statements after the call still run (not a single call)."""
+        ``constraint``, workflows where it has a ``render_workflow`` (the base extracts the whole
+        program); the statements after the call still run (not a single call)."""
         return AdapterCapabilities(language="python", library=self.library.module, wire_capture=True, answers=True,
-                                   constrained=callable(getattr(type(self), "constraint", None)))
+                                   constrained=callable(getattr(type(self), "constraint", None)),
+                                   workflows=callable(getattr(type(self), "render_workflow", None)))
 
     def extract(self, code: str) -> Extraction:
         """The statements that issue the program's first request (see :mod:`wapii_core.pyhttp.extract`)."""
         return extract_python_call(code, self.library)
+
+    def extract_program(self, code: str) -> Extraction:
+        """The whole program of a workflow task as it runs, not cut at its first request
+        (:func:`wapii_core.pyhttp.extract.extract_python_program`)."""
+        return extract_python_program(code, self.library)
 
     def setup(self) -> None:
         """Nothing to install: the libraries are dependencies of the adapter's distribution."""

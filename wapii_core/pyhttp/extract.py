@@ -345,3 +345,23 @@ def extract_python_call(code: str, library: PythonLibrary) -> Extraction:
 
 def _imports_source(imports: list[ast.stmt], lines: _Lines) -> str:
     return "".join(lines.segment(stmt) + "\n" for stmt in imports)
+
+
+def extract_python_program(code: str, library: PythonLibrary) -> Extraction:
+    """The whole program of ``code`` (starter code + completion) as it runs in a workflow task, not cut
+    at its first request: rules 1 and 2 above (up to a closing code fence; the longest prefix that
+    compiles, so prose after the code is not run). Errors as for the first call: no use of the
+    library → ``no_request``; the program ends inside the first statement that uses it →
+    ``incomplete_request``; a first use that does not compile for another reason is kept, so that
+    running the program raises its ``SyntaxError`` (``runtime_error``)."""
+    program = cut_at_fence(code[:MAX_PROGRAM_CHARS])
+    scan = _scan(program)
+    prefix, tree, error = _runnable_prefix(program, scan)
+    names = library_names(tree, library)
+    if any(not isinstance(stmt, (ast.Import, ast.ImportFrom)) and _uses(stmt, names) for stmt in tree.body):
+        return Extraction(call=prefix if prefix.endswith("\n") else prefix + "\n", span=(0, len(prefix)))
+    if _first_use_row(program[len(prefix):], names) is None:
+        return Extraction(error="no_request")
+    if prefix != program and _is_truncated(program, scan, error):
+        return Extraction(error="incomplete_request")
+    return Extraction(call=program if program.endswith("\n") else program + "\n", span=(0, len(program)))

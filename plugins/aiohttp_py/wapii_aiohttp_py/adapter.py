@@ -9,7 +9,7 @@ from wapii_core.api import Dataset, Prompt, PythonAdapterBase, Sample, Setup
 from .library import AIOHTTP
 from .pool import HARNESS, PRELOAD, WARMUP
 from .prompt import build_prompt
-from .render import render_program
+from .render import render_program, render_workflow_program
 
 
 class AiohttpAdapter(PythonAdapterBase):
@@ -31,6 +31,11 @@ class AiohttpAdapter(PythonAdapterBase):
     def render(self, config: dict[str, Any], setup: Setup, sample: Sample, mode: str = "wire") -> str:
         """A full program for ``setup`` that issues exactly ``config`` (the same in every mode)."""
         return render_program(config, setup, sample, mode)
+
+    def render_workflow(self, calls: list[dict[str, Any]], sample: Sample) -> str:
+        """The oracle's whole program for a workflow task: sends ``calls`` in order in one session, each
+        reference read from the answer it names, a 429 sent again after its ``Retry-After``."""
+        return render_workflow_program(calls, sample)
 
     def constraint(self, spec: Any, setup: Setup, *, references: bool = True, compact: bool = False) -> Any:
         """The grammar of a legal call to the API of ``spec`` for constrained decoding (see grammar.py)."""

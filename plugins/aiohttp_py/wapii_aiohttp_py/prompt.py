@@ -17,17 +17,28 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.api import Dataset, Prompt, Sample, Setup, py_string
+from wapii_core.api import Dataset, Prompt, Sample, Setup, py_string, workflow_prompt, workflow_starter
 
 from .library import AIOHTTP
 
 SESSION = "async with aiohttp.ClientSession() as session:\n"
 ANCHOR = "    async with session."
 """Where the call starts: the constrained region follows it."""
+WORKFLOW_NOTES = [
+    "The program runs with top-level `await` (as in a notebook or `python -m asyncio`): open one "
+    "`aiohttp.ClientSession()` with `async with` and make each request in it with `async with session.<method>(...) as response:`.",
+    "Pass a JSON body with `json=` and a form body with `data=` (a dict; an `aiohttp.FormData` for multipart); "
+    "aiohttp then encodes the body and sets its `Content-Type` header to match. Query values are strings or numbers: "
+    "write a boolean as `'true'` or `'false'`.",
+]
+"""What the workflow prompt says about aiohttp in particular."""
 
 
 def starter_code(sample: Sample, setup: Setup) -> str:
-    """The code the model continues: the task as a comment, the import, and per setup the call's start."""
+    """The code the model continues: the task as a comment, the import, and per setup the call's start
+    (``workflow``: nothing more, the model writes the whole program)."""
+    if setup is Setup.workflow:
+        return workflow_starter(sample, "#", AIOHTTP.import_line)
     comment = "".join(f"# {line}\n" for line in sample.task.splitlines() or [""])
     head = comment + AIOHTTP.import_line
     if setup is Setup.imports:
@@ -40,7 +51,13 @@ def starter_code(sample: Sample, setup: Setup) -> str:
 
 
 def build_prompt(sample: Sample, setup: Setup, dataset: Dataset, extra_instructions: str = "") -> Prompt:
-    """The full prompt for one sample: instructions (placeholders filled) followed by the starter code."""
+    """The full prompt for one sample: instructions (placeholders filled) followed by the starter code;
+    a workflow task gets the workflow prompt (:func:`wapii_core.api.workflow_prompt`)."""
+    if setup is Setup.workflow:
+        return workflow_prompt(starter_code(sample, setup), language="Python", library="the aiohttp library",
+                               api=dataset.display_names.get(sample.api, sample.api), notes=WORKFLOW_NOTES,
+                               fence="python", call_start=f"async with {AIOHTTP.call_name}.",
+                               extra_instructions=extra_instructions)
     template = resources.files("wapii_aiohttp_py").joinpath("prompt_template.md").read_text(encoding="utf-8")
     instructions = template.format(library=AIOHTTP.title, syntax=AIOHTTP.syntax,
                                    api=dataset.display_names.get(sample.api, sample.api),

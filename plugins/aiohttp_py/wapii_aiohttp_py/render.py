@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from wapii_core.api import (PYTHON_REQUEST_METHODS, Sample, Setup, py_call_arguments, py_literal, py_string,
-                            py_whole_number, wire_text)
+                            py_whole_number, render_py_workflow, wire_text)
 
 from .prompt import ANCHOR, starter_code
 
@@ -68,3 +68,28 @@ def render_program(config: dict[str, Any], setup: Setup, sample: Sample, mode: s
     if setup is Setup.full:
         return starter + call
     return starter + "\nasync with aiohttp.ClientSession() as session:\n" + ANCHOR + call
+
+
+WORKFLOW_HELPER = """\
+import asyncio
+
+
+async def send(request):
+    \"\"\"Sends a request (again after the wait a 429 answer asks for, at most 5 times); returns the JSON answer.\"\"\"
+    for attempt in range(6):
+        async with request() as response:
+            if response.status == 429 and attempt < 5:
+                await asyncio.sleep(float(response.headers.get('Retry-After', 1)))
+                continue
+            response.raise_for_status()
+            return await response.json(content_type=None)
+"""
+"""The workflow program's ``send`` (``raise_for_status`` fails any other status of 400 or above; an empty answer is None)."""
+SESSION_HEADER = "async with aiohttp.ClientSession() as session:"
+
+
+def render_workflow_program(calls: list[dict[str, Any]], sample: Sample) -> str:
+    """The oracle's whole program for a workflow task: one session, each call as :func:`render_call`
+    writes it, its references read from the earlier answers (:func:`wapii_core.api.render_py_workflow`)."""
+    return render_py_workflow(starter_code(sample, Setup.workflow), WORKFLOW_HELPER, calls,
+                              lambda config: "session." + render_call(config), session=SESSION_HEADER)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import AdapterCapabilities, Dataset, Extraction, NodeAdapterBase, Prompt, Sample, Setup
+from wapii_core.api import (AdapterCapabilities, Dataset, Extraction, NodeAdapterBase, Prompt, Sample, Setup,
+                            extract_js_program)
 
-from .extract import extract_call
+from .extract import CALL_START, extract_call
 from .normalise import normalise_request
 from .prompt import build_prompt
-from .render import render_program
+from .render import render_program, render_workflow_program
 from .runtime import CapturedRequest, library
 
 
@@ -31,7 +32,7 @@ class AxiosAdapter(NodeAdapterBase):
 
     name = "axios_js"
     capabilities = AdapterCapabilities(language="javascript", library="axios", single_call=True, constrained=True,
-                                       answers=True, code_context=True)
+                                       answers=True, code_context=True, workflows=True)
 
     node_library = staticmethod(library)
     record = CapturedRequest
@@ -46,6 +47,10 @@ class AxiosAdapter(NodeAdapterBase):
         """The first axios call of a full program (metrics.md §2)."""
         return extract_call(code)
 
+    def extract_program(self, code: str) -> Extraction:
+        """The whole program of a workflow task as it runs (not cut at its first call)."""
+        return extract_js_program(code, CALL_START)
+
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         """The neutral config of a captured request (metrics.md §3)."""
         return normalise_request(request)
@@ -53,6 +58,11 @@ class AxiosAdapter(NodeAdapterBase):
     def render(self, config: dict[str, Any], setup: Setup, sample: Sample, mode: str = "reference") -> str:
         """A full program for ``setup`` that issues exactly ``config`` (the same program for every ``mode``)."""
         return render_program(config, setup, sample)
+
+    def render_workflow(self, calls: list[dict[str, Any]], sample: Sample) -> str:
+        """The oracle's whole program for a workflow task: sends ``calls`` in order, each reference read
+        from the answer it names, a 429 sent again after its ``Retry-After``."""
+        return render_workflow_program(calls, sample)
 
     def constraint(self, spec: Any, setup: Setup, *, references: bool = True, compact: bool = False) -> Any:
         """The grammar of a legal call to the API of ``spec`` for constrained decoding (see grammar.py)."""

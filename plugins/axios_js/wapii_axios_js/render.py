@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import Sample, Setup, js_literal, js_string
+from wapii_core.api import Sample, Setup, js_literal, js_string, render_js_workflow
 
 from .prompt import starter_code
 
@@ -71,3 +71,28 @@ def render_program(config: dict[str, Any], setup: Setup, sample: Sample) -> str:
     if setup is Setup.full:
         return starter + call
     return starter + "\naxios." + call
+
+
+WORKFLOW_HELPER = """\
+const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+// Sends a request (again after the wait a 429 answer asks for, at most 5 times); gives the JSON answer.
+async function send(request) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return (await request()).data;
+    } catch (error) {
+      if (!error.response || error.response.status !== 429 || attempt === 5) throw error;
+      await sleep(Number(error.response.headers['retry-after']) || 1);
+    }
+  }
+}
+"""
+"""The workflow program's ``send``: axios rejects any status of 400 or above, so a 429 is retried from its rejection."""
+
+
+def render_workflow_program(calls: list[dict[str, Any]], sample: Sample) -> str:
+    """The oracle's whole program for a workflow task: each call rendered as :func:`render_call` writes it,
+    its references read from the earlier answers (:func:`wapii_core.api.render_js_workflow`)."""
+    return render_js_workflow(starter_code(sample, Setup.workflow), WORKFLOW_HELPER, calls,
+                              lambda config: "axios." + render_call(config))

@@ -4,22 +4,32 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.api import Dataset, Prompt, Sample, Setup, context_prompt, context_starter, context_template, js_string
+from wapii_core.api import (Dataset, Prompt, Sample, Setup, context_prompt, context_starter, context_template, js_string,
+                            workflow_prompt, workflow_starter)
 
 CONTEXT_TEMPLATE = "context_prompt_template.md"
 """The published prompt for tasks with code context, worded for fetch instead of Axios."""
 SYNTAX = "fetch(url[, options])"
 """How the prompt describes the call."""
+WORKFLOW_NOTES = [
+    "The program runs as a Node.js script, where `fetch` is a global; `await` each answer before using it.",
+    "`fetch` resolves with any status: check `response.status` yourself, and read the answer with `await response.json()`.",
+    "`fetch` sends a body as given: pass a JSON body through `JSON.stringify(...)` and set the `Content-Type` header to "
+    "its media type; pass a form as `new URLSearchParams(...)` and a multipart body as a `FormData`.",
+]
+"""What the workflow prompt says about fetch in particular."""
 
 
 def starter_code(sample: Sample, setup: Setup) -> str:
     """The code the model continues: the task as a comment and, per setup, the call's start.
 
-    ``import``: the comment only (fetch is a global); ``full``: up to ``fetch(``; ``argument``: up
+    ``import`` and ``workflow``: the comment only (fetch is a global); ``full``: up to ``fetch(``; ``argument``: up
     to the URL literal (the query, appended with ``+``, the method and the rest follow). A task with
     code context continues its real code, its ``axios.`` replaced by ``fetch(``
     (:func:`wapii_core.api.context_starter`; a ``template_url`` is given in backticks).
     """
+    if setup is Setup.workflow:
+        return workflow_starter(sample, "//", "")
     if sample.context is not None:
         return context_starter(sample, setup, "fetch(", lambda url: url)
     head = f"// {sample.task}\n"
@@ -39,7 +49,12 @@ def instructions_template() -> str:
 
 def build_prompt(sample: Sample, setup: Setup, dataset: Dataset, extra_instructions: str = "") -> Prompt:
     """The full prompt for one sample: instructions (placeholders filled) followed by the starter code;
-    a task with code context gets this package's context prompt (the dataset's, worded for fetch)."""
+    a task with code context gets this package's context prompt (the dataset's, worded for fetch); a
+    workflow task the workflow prompt (:func:`wapii_core.api.workflow_prompt`, with fetch's own notes)."""
+    if setup is Setup.workflow:
+        return workflow_prompt(starter_code(sample, setup), language="JavaScript", library="the built-in `fetch` function",
+                               api=dataset.display_names.get(sample.api, sample.api), notes=WORKFLOW_NOTES,
+                               fence="javascript", call_start="fetch(", extra_instructions=extra_instructions)
     if sample.context is not None:
         template = resources.files("wapii_fetch_js").joinpath(CONTEXT_TEMPLATE)
         with resources.as_file(template) as path:

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from wapii_core.api import (FORM_TYPE, MULTIPART_TYPE, Sample, Setup, header_value, is_json, js_literal, js_string, media_type,
-                            wire_text)
+                            render_js_workflow, wire_text)
 
 from .prompt import starter_code
 
@@ -107,3 +107,30 @@ def render_program(config: dict[str, Any], setup: Setup, sample: Sample) -> str:
     if setup is Setup.full:
         return starter + arguments + ");\n"
     return starter + "\nfetch(" + arguments + ");\n"
+
+
+WORKFLOW_HELPER = """\
+const sleep = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+// Sends a request (again after the wait a 429 answer asks for, at most 5 times); gives the JSON answer.
+async function send(request) {
+  for (let attempt = 0; ; attempt++) {
+    const response = await request();
+    if (response.status === 429 && attempt < 5) {
+      await sleep(Number(response.headers.get('retry-after')) || 1);
+      continue;
+    }
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${response.status} ${response.statusText}: ${text}`);
+    return text ? JSON.parse(text) : null;
+  }
+}
+"""
+"""The workflow program's ``send``: fetch resolves with any status, so the status is checked here."""
+
+
+def render_workflow_program(calls: list[dict[str, Any]], sample: Sample) -> str:
+    """The oracle's whole program for a workflow task: each call's arguments as :func:`call_arguments`
+    writes them, its references read from the earlier answers (:func:`wapii_core.api.render_js_workflow`)."""
+    return render_js_workflow(starter_code(sample, Setup.workflow), WORKFLOW_HELPER, calls,
+                              lambda config: "fetch(" + call_arguments(config) + ")")

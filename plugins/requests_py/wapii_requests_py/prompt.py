@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.api import Dataset, Prompt, PythonLibrary, Sample, Setup, py_string
+from wapii_core.api import Dataset, Prompt, PythonLibrary, Sample, Setup, py_string, workflow_prompt, workflow_starter
 
 
 def starter_code(library: PythonLibrary, sample: Sample, setup: Setup) -> str:
-    """The code the model continues: the task as a comment, the import, and per setup the call's start."""
+    """The code the model continues: the task as a comment, the import, and per setup the call's start
+    (``workflow``: nothing more, the model writes the whole program)."""
+    if setup is Setup.workflow:
+        return workflow_starter(sample, "#", library.import_line)
     comment = "".join(f"# {line}\n" for line in sample.task.splitlines() or [""])
     head = comment + library.import_line
     if setup is Setup.imports:
@@ -32,7 +35,14 @@ def instructions_template() -> str:
 
 def build_prompt(library: PythonLibrary, sample: Sample, setup: Setup, dataset: Dataset,
                  extra_instructions: str = "") -> Prompt:
-    """The full prompt for one sample: instructions (placeholders filled) followed by the starter code."""
+    """The full prompt for one sample: instructions (placeholders filled) followed by the starter code;
+    a workflow task gets the workflow prompt (:func:`wapii_core.api.workflow_prompt`)."""
+    if setup is Setup.workflow:
+        notes = [f"Pass a JSON body with `json=`, a form body with `data=` and a multipart body with `files=`; "
+                 f"{library.title} then encodes the body and sets its `Content-Type` header to match."]
+        return workflow_prompt(starter_code(library, sample, setup), language="Python", library=f"the {library.title} library",
+                               api=dataset.display_names.get(sample.api, sample.api), notes=notes, fence="python",
+                               call_start=f"{library.call_name}.", extra_instructions=extra_instructions)
     instructions = instructions_template().format(
         library=library.title,
         syntax=library.syntax,

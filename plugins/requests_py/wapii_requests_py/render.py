@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from wapii_core.api import (PYTHON_REQUEST_METHODS, PythonLibrary, Sample, Setup, py_call_arguments, py_literal,
-                            py_string, py_whole_number, wire_text)
+                            py_string, py_whole_number, render_py_workflow, wire_text)
 
 from .prompt import starter_code
 
@@ -74,3 +74,27 @@ def render_program(library: PythonLibrary, config: dict[str, Any], setup: Setup,
     if setup is Setup.full:
         return starter + call
     return starter + f"\n{library.module}." + call
+
+
+WORKFLOW_HELPER = """\
+import time
+
+
+def send(request):
+    \"\"\"Sends a request (again after the wait a 429 answer asks for, at most 5 times); returns the JSON answer.\"\"\"
+    for attempt in range(6):
+        response = request()
+        if response.status_code == 429 and attempt < 5:
+            time.sleep(float(response.headers.get('Retry-After', 1)))
+            continue
+        response.raise_for_status()
+        return response.json() if response.content else None
+"""
+"""The workflow program's ``send``, the same for requests and httpx (``raise_for_status`` fails any other status of 400 or above)."""
+
+
+def render_workflow_program(library: PythonLibrary, calls: list[dict[str, Any]], sample: Sample, mode: str = "wire") -> str:
+    """The oracle's whole program for a workflow task: each call as :func:`render_call` writes it for
+    ``mode``, its references read from the earlier answers (:func:`wapii_core.api.render_py_workflow`)."""
+    return render_py_workflow(starter_code(library, sample, Setup.workflow), WORKFLOW_HELPER, calls,
+                              lambda config: f"{library.module}." + render_call(library, config, mode))

@@ -88,9 +88,28 @@ function target(url) {
   return out;
 }
 
+/** Whether a header list's `Content-Type` is a URL-encoded form (as axios then sends an object body). */
+function isForm(pairs) {
+  return pairs.some(([name, value]) => String(name).toLowerCase() === 'content-type'
+    && String(value).split(';')[0].trim().toLowerCase() === 'application/x-www-form-urlencoded');
+}
+
+/** A decoded form (axios's record) as the URL-encoded text sent: a list is one pair per item, a value
+ * that is not a string its JSON text (`wapii_core/mock/configs.py` writes a config's form alike). */
+function formText(data) {
+  const form = new URLSearchParams();
+  for (const [key, value] of Object.entries(data)) {
+    for (const item of Array.isArray(value) ? value : [value]) {
+      if (item !== null && item !== undefined) form.append(key, typeof item === 'string' ? item : JSON.stringify(item));
+    }
+  }
+  return form.toString();
+}
+
 /**
  * The HTTP/1.1 message of a request a hook recorded: `{url, method, headers: [[n, v]] | {n: v}, body?}`
- * (finished: the body a latin-1 string of its bytes) or axios's record (`params`, `data` as logged).
+ * (finished: the body a latin-1 string of its bytes) or axios's record (`params`, `data` as logged:
+ * sent URL-encoded under a form's `Content-Type`, as axios sends it, else as JSON).
  * Throws for what a server would refuse to read (a method or header name that is no token, a value
  * that breaks its line).
  */
@@ -105,12 +124,14 @@ function wireMessage(recorded) {
   }
   const method = String(request.method || 'GET').toUpperCase();
   if (!TOKEN.test(method)) throw new Error(`invalid HTTP method ${JSON.stringify(method)}`);
+  const pairs = Array.isArray(request.headers) ? request.headers : Object.entries(request.headers || {});
   let body = Buffer.alloc(0);
   if (typeof request.body === 'string') body = latin1(request.body);
   else if (request.data !== undefined && request.data !== null) {
-    body = Buffer.from(typeof request.data === 'string' ? request.data : JSON.stringify(request.data), 'utf8');
+    body = Buffer.from(typeof request.data === 'string' ? request.data
+      : isForm(pairs) && typeof request.data === 'object' && !Array.isArray(request.data) ? formText(request.data)
+        : JSON.stringify(request.data), 'utf8');
   }
-  const pairs = Array.isArray(request.headers) ? request.headers : Object.entries(request.headers || {});
   const lines = [`${method} ${target(url)} HTTP/1.1`];
   let host = false;
   for (const [name, value] of pairs) {
