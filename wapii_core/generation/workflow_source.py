@@ -13,13 +13,12 @@ string) is an error, never a program that sends the token.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-REFERENCE = re.compile(r"\{\{(\d+)\.([^{}]+?)\}\}")
-"""``{{N.path}}``: the value at ``path`` in the JSON body of the answer to call ``N``."""
+from wapii_core.base.references import Reference
+
 TOKEN_PREFIX = "__wapii_reference_"
 
 
@@ -36,17 +35,18 @@ Parts = list["str | AnswerRef"]
 
 
 def reference_parts(text: str) -> Parts:
-    """``text`` split into literal texts and :class:`AnswerRef` (no empty texts)."""
+    """``text`` split into literal texts and :class:`AnswerRef` (no empty texts), as
+    :meth:`~wapii_core.base.references.Reference.parts` reads it; a setup call's reference
+    (``{{sN...}}``, which the core replaces before rendering) is a ValueError."""
     parts: Parts = []
-    at = 0
-    for found in REFERENCE.finditer(text):
-        if found.start() > at:
-            parts.append(text[at:found.start()])
-        path = tuple(int(seg) if seg.isdigit() else seg for seg in found.group(2).split("."))
-        parts.append(AnswerRef(int(found.group(1)), path))
-        at = found.end()
-    if at < len(text):
-        parts.append(text[at:])
+    for part in Reference.parts(text):
+        if isinstance(part, str):
+            parts.append(part)
+        elif part.setup:
+            raise ValueError(f"{part} names a setup call's answer, which the program cannot read: "
+                             "replace it with its value before rendering")
+        else:
+            parts.append(AnswerRef(part.call, tuple(int(seg) if seg.isdigit() else seg for seg in part.path.split("."))))
     return parts
 
 
@@ -110,21 +110,7 @@ def render_parts(parts: Parts) -> str:
 
 def referenced_answers(calls: list[dict[str, Any]]) -> set[int]:
     """The indexes of the calls whose answers a later call reads."""
-    found: set[int] = set()
-
-    def walk(value: Any) -> None:
-        if isinstance(value, str):
-            found.update(int(match.group(1)) for match in REFERENCE.finditer(value))
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-
-    for call in calls:
-        walk({key: call.get(key) for key in ("url", "headers", "params", "data")})
-    return found
+    return {ref.call for ref in Reference.all_in(calls) if not ref.setup}
 
 
 def answer_name(index: int) -> str:
