@@ -1,6 +1,6 @@
 """Hostile workflow programs (docs/workflows.md), judged in one batch with a correct one: a program
 that floods the task's mock with creations and one that writes terminal escapes and markup into the
-objects it creates are judged (``wrong``, their damage named), within the documented bounds, without
+object it creates are judged (``wrong``, the damage or the difference named), within the documented bounds, without
 changing the verdict of the correct program beside them; what they wrote reaches ``wapii show`` only
 made inert."""
 
@@ -50,8 +50,8 @@ def test_what_a_program_writes_into_the_store_reaches_the_terminal_inert(judged)
     from wapii_core.report.sample_story import workflow_parts
 
     escapes = judged["escapes"]
-    assert escapes.verdict == "wrong" and escapes.workflow.damage
+    assert escapes.verdict == "wrong" and "created otherwise than asked" in escapes.workflow.missing[0]
     out = io.StringIO()
     Console(file=out, color_system=None, width=200).print(*workflow_parts(escapes))
-    assert "x1b" in out.getvalue()  # the escape is shown, as text
+    assert "\\u001b" in out.getvalue() or "\\x1b" in out.getvalue()  # the escape is shown, as text
     assert_contained(out.getvalue())

@@ -31,7 +31,7 @@ TASK = {
 
 
 def dataset_dir(tmp_path: Path, entries: list[dict]) -> Path:
-    (tmp_path / "specs").mkdir()
+    (tmp_path / "specs").mkdir(parents=True)
     (tmp_path / "specs" / "asana.yaml").symlink_to(shared_path("wapiibench", "specs", "asana.yaml"))
     (tmp_path / "dataset.json").write_text(json.dumps(entries))
     return tmp_path

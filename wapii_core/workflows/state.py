@@ -13,6 +13,9 @@ compared whole, identifiers mapped.
 What the expected run did that the program did not is **missing** (the end state does not match);
 what the program did that the task did not ask for is **collateral damage**: an object created that
 pairs with none expected (created twice, say), an object changed or deleted that the task leaves alone.
+An expected object that no created object matches pairs with the program's next created object of its
+collection that matches nothing either, if any: the program tried and got it wrong (missing), which
+is not damage.
 """
 
 from __future__ import annotations
@@ -100,19 +103,33 @@ def compare_states(before: dict[str, Any], expected: dict[str, Any], actual: dic
                 "under": _links(state, collection, identifier)}
 
     unpaired = list(got_created)
-    for collection, identifier in want_created:
+    unmatched = []
+    for collection, identifier in want_created:  # first the objects the program made as expected
         wanted = given(expected, exp_objects, collection, identifier)
         pair = next((p for p in unpaired if p[0] == collection
                      and _mapped(given(actual, act_objects, *p), {**diff.ids, p[1]: identifier}) == wanted), None)
         if pair is None:
-            same_kind = [p for p in unpaired if p[0] == collection]
-            near = (f"; the program's nearest: {_short(given(actual, act_objects, *same_kind[0])['fields'])}"
-                    if same_kind else "")
-            diff.missing.append(f"{collection}: no object created with {_short(wanted['fields'])}"
-                                f"{' under ' + _short(wanted['under']) if wanted['under'] else ''}{near}")
+            unmatched.append((collection, identifier, wanted))
             continue
         unpaired.remove(pair)
         diff.ids[pair[1]] = identifier
+    for collection, identifier, wanted in unmatched:  # then an attempt at each, made otherwise: not damage
+        pair = next((p for p in unpaired if p[0] == collection), None)
+        where = f" under {_short(wanted['under'])}" if wanted['under'] else ""
+        if pair is None:
+            diff.missing.append(f"{collection}: no object created with {_short(wanted['fields'])}{where}")
+            continue
+        unpaired.remove(pair)
+        diff.ids[pair[1]] = identifier
+        got = _mapped(given(actual, act_objects, *pair), diff.ids)
+        fields = sorted({k for k in set(wanted["fields"]) | set(got["fields"])
+                         if wanted["fields"].get(k) != got["fields"].get(k)})
+        detail = ", ".join(f"{k}: {_short(got['fields'].get(k), 60)} (expected {_short(wanted['fields'].get(k), 60)})"
+                           for k in fields[:3])
+        if got["under"] != wanted["under"]:
+            detail = ", ".join(filter(None, [detail, f"under {_short(got['under'], 60)} (expected "
+                                                     f"{_short(wanted['under'], 60)})"]))
+        diff.missing.append(f"{collection}/{pair[1]} created otherwise than asked: {detail}")
     for collection, identifier in want_changed:
         want = {"object": exp_objects[collection][identifier], "under": _links(expected, collection, identifier)}
         got_obj = act_objects.get(collection, {}).get(identifier)
