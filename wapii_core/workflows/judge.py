@@ -21,14 +21,22 @@ from __future__ import annotations
 from typing import Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
-from wapii_core.base.model import Capture, Exchange, Sample, SampleResult, WorkflowResult, WorkflowStep
+from wapii_core.base.model import SPECIAL_HEADERS, Capture, Exchange, Sample, SampleResult, WorkflowResult, WorkflowStep
 from wapii_core.workflows.replay import Replay
 from wapii_core.workflows.state import Generated, _mapped, compare_states
 
 READS = ("get", "head", "options")
 TRANSPORT_HEADERS = frozenset({"host", "content-length", "connection", "user-agent", "accept-encoding",
-                               "transfer-encoding", "keep-alive", "expect", "te", "upgrade", "http2-settings"})
-"""Headers a library or the transport writes on its own: not part of what a program asked for."""
+                               "transfer-encoding", "keep-alive", "expect", "te", "upgrade", "http2-settings",
+                               "accept-language", "sec-fetch-mode"})
+"""Headers a library or the transport writes on its own (fetch's ``accept-language: *`` and
+``sec-fetch-mode: cors`` among them), whatever their value: not part of what a program is judged on
+in a workflow (a program that sets one of them itself is not judged on it either)."""
+
+
+CANONICAL = {name.lower(): name for name in SPECIAL_HEADERS}
+"""``accept`` as ``Accept``: the spelling the judge gives the headers that never count (a request's
+headers are judged by name regardless of case)."""
 
 
 def _transport(name: str, value: str) -> bool:
@@ -45,7 +53,8 @@ def sent_config(exchange: Exchange) -> dict[str, Any]:
     message = exchange.request
     body = (message.body.encode("utf-8") if message.body is not None
             else base64.b64decode(message.body_base64) if message.body_base64 else b"")
-    headers = [(str(pair[0]), str(pair[1])) for pair in message.headers if len(pair) == 2]
+    headers = [(CANONICAL.get(str(pair[0]).lower(), str(pair[0])), str(pair[1]))
+               for pair in message.headers if len(pair) == 2]
     return normalise_wire_request(WireRequest(exchange.method, exchange.url, headers, body), own_header=_transport)
 
 
