@@ -18,6 +18,7 @@ mapped to the expected run's first (the end state pairs them). The verdict (docs
 
 from __future__ import annotations
 
+import json
 from typing import Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
@@ -55,7 +56,13 @@ def sent_config(exchange: Exchange) -> dict[str, Any]:
             else base64.b64decode(message.body_base64) if message.body_base64 else b"")
     headers = [(CANONICAL.get(str(pair[0]).lower(), str(pair[0])), str(pair[1]))
                for pair in message.headers if len(pair) == 2]
-    return normalise_wire_request(WireRequest(exchange.method, exchange.url, headers, body), own_header=_transport)
+    config = normalise_wire_request(WireRequest(exchange.method, exchange.url, headers, body), own_header=_transport)
+    if isinstance(config.get("data"), str) and not any(name.lower() == "content-type" for name, _ in headers):
+        try:  # no Content-Type: a JSON body, as the wire mode reads one (axios's in-process capture sends none)
+            config["data"] = json.loads(config["data"])
+        except ValueError:
+            pass
+    return config
 
 
 def _map_ids(config: dict[str, Any], ids: dict[str, str]) -> dict[str, Any]:
