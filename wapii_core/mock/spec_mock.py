@@ -77,6 +77,7 @@ class SpecMock(ObjectRules, AnswerMaker):
             self._by_segments.setdefault(str(template).strip("/").count("/"), []).append(str(template))
         self._skeletons: dict[tuple[str, str, str], Any] = {}
         self._generated: dict[tuple[int, str, float], Any] = {}
+        self.objects_made: dict[tuple[int, str, str], dict[str, Any]] = {}  # (seed, collection, id) -> object
         self._validator: Any = None
         self._lock = threading.Lock()
 

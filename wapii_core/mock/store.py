@@ -89,16 +89,18 @@ class Store:
         self.counters[collection] = self.counters.get(collection, 0) + 1
         return self.counters[collection]
 
-    def state(self) -> dict[str, Any]:
+    def state(self, copied: bool = True) -> dict[str, Any]:
         """A JSON-able snapshot of what the program made: ``{"collections": {name: {id: object}},
-        "links": {name: {id: {parent collection: parent id}}}}``; objects only materialised are left out."""
+        "links": {name: {id: {parent collection: parent id}}}}``; objects only materialised are left out.
+        ``copied=False``: the objects themselves, for a reader that changes nothing and keeps nothing
+        past the store's next change (a judge reading a finished program's store)."""
         collections: dict[str, dict[str, Any]] = {}
         links: dict[str, dict[str, Any]] = {}
         for name, objects in self._collections.items():
             for identifier, record in objects.items():
                 if record.materialised:
                     continue
-                collections.setdefault(name, {})[identifier] = copy.deepcopy(record.object)
+                collections.setdefault(name, {})[identifier] = copy.deepcopy(record.object) if copied else record.object
                 if record.links:
                     links.setdefault(name, {})[identifier] = dict(record.links)
         return {"collections": collections, "links": links}

@@ -79,6 +79,16 @@ def _map_ids(config: dict[str, Any], ids: dict[str, str]) -> dict[str, Any]:
     return out
 
 
+def operation(spec: Any, config: dict[str, Any]) -> str | None:
+    """``POST /tasks``: the spec operation a request's URL (as sent) and method name, or None."""
+    url = config.get("sent_url", config.get("url"))
+    method = config.get("sent_method", config.get("method"))
+    if not isinstance(url, str) or not isinstance(method, str):
+        return None
+    paths = spec.candidates(url, True)
+    return f"{method.upper()} {paths[0]}" if paths else None
+
+
 def _align(sent: list[str | None], expected: list[str | None]) -> list[tuple[int, int]]:
     """Pairs ``(i, j)`` of a longest common subsequence of two lists of operations (None matches nothing)."""
     n, m = len(sent), len(expected)
@@ -125,9 +135,9 @@ def judge_workflow(sample: Sample, spec: Any, expected: Replay, capture: Capture
     def as_sample(config: dict[str, Any]) -> Sample:
         return sample.model_copy(update={"config": config, "calls": None, "setup_calls": None})
 
-    own = {i: judge_pair(as_sample(configs[i]), spec, configs[i]) for i in steps_sent}
-    wanted = [judge_pair(as_sample(step.call), spec, step.call).resolved_endpoint for step in expected.steps]
-    pairs = _align([own[i].resolved_endpoint for i in steps_sent], wanted)
+    wanted = expected.operations or [operation(spec, step.call) for step in expected.steps]
+    expected.operations = wanted
+    pairs = _align([operation(spec, configs[i]) for i in steps_sent], wanted)
     paired_sent = {steps_sent[i]: j for i, j in pairs}
     paired_expected = {j: steps_sent[i] for i, j in pairs}
 
@@ -146,14 +156,16 @@ def judge_workflow(sample: Sample, spec: Any, expected: Replay, capture: Capture
         correct += result.verdict == "correct"
         steps.append(WorkflowStep(expected=j, sent=i, endpoint=result.resolved_endpoint or wanted[j], write=write,
                                   verdict=result.verdict, reasons=result.reasons))
+    own: dict[int, SampleResult] = {}
     for i in steps_sent:
-        if own[i].verdict == "illegal":
-            illegal += 1
-        if i not in paired_sent:
-            extra += 1
-            steps.append(WorkflowStep(sent=i, endpoint=own[i].resolved_endpoint, verdict=own[i].verdict,
-                                      reasons=own[i].reasons,
-                                      write=str(exchanges[i].method).lower() not in READS))
+        if i in paired_sent:  # its pair's verdict says whether it is legal (the same operation)
+            illegal += steps[paired_sent[i]].verdict == "illegal"
+            continue
+        own[i] = judge_pair(as_sample(configs[i]), spec, configs[i])  # against itself: legal or not
+        illegal += own[i].verdict == "illegal"
+        extra += 1
+        steps.append(WorkflowStep(sent=i, endpoint=own[i].resolved_endpoint, verdict=own[i].verdict,
+                                  reasons=own[i].reasons, write=str(exchanges[i].method).lower() not in READS))
     steps.sort(key=lambda s: (s.sent if s.sent is not None else 10**6, s.expected if s.expected is not None else -1))
 
     changes = any(str(step.call.get("method", "get")).lower() not in READS for step in expected.steps)

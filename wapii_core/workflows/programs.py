@@ -17,7 +17,7 @@ from wapii_core.base.model import Capture, Extraction, Generation, ResultTimings
 from wapii_core.base.protocols import Adapter, Dataset
 from wapii_core.base.text import exception_line, shortened
 from wapii_core.workflows.judge import judge_workflow
-from wapii_core.workflows.replay import Replay, oracle_calls, replay, task_responder
+from wapii_core.workflows.replay import Replay, Started, oracle_calls, replay, task_responder
 
 
 class WorkflowJudge:
@@ -36,6 +36,7 @@ class WorkflowJudge:
         self._mocks: dict[str, Any] = {}
         self._specs: dict[str, Any] = {}
         self._replays: dict[str, Replay] = {}
+        self._setups: dict[str, Started] = {}  # each task's mock after its setup, forked for every program
 
     def mock(self, api: str) -> Any:
         from wapii_core.mock import SpecMock
@@ -52,7 +53,15 @@ class WorkflowJudge:
 
     def oracle_calls(self, sample: Sample) -> list[dict[str, Any]]:
         """The task's calls as the oracle's program gets them (RunContext.oracle_calls)."""
-        return oracle_calls(sample, task_responder(sample, self.mock(sample.api)))
+        return oracle_calls(sample, self.started(sample))
+
+    def started(self, sample: Sample) -> Started:
+        """A fresh mock of the task, its setup made: the task's first one is kept and forked for the others."""
+        template = self._setups.get(sample.id)
+        if template is None:
+            template = self._setups[sample.id] = task_responder(sample, self.mock(sample.api),
+                                                                str(self.dataset.source or ""))
+        return task_responder(sample, self.mock(sample.api), template=template)
 
     def check(self, samples: list[Sample]) -> None:
         """Replay every task before any program runs: a task its API's mock cannot do ends the run in one line."""
@@ -84,8 +93,7 @@ class WorkflowJudge:
 
         extractions = [self._extract(gen) for gen in generations]
         runnable = [(gen, ext) for gen, (ext, _) in zip(generations, extractions) if ext.call is not None]
-        started = [task_responder(self._samples[gen.sample], self.mock(self._samples[gen.sample].api))
-                   for gen, _ in runnable]
+        started = [self.started(self._samples[gen.sample]) for gen, _ in runnable]
         unrun = False
         captures: list[Capture] = []
         if runnable:
@@ -102,7 +110,7 @@ class WorkflowJudge:
                 capture, state, generated = Capture(error=ext.error or "no_request", detail=detail), None, None
             else:
                 capture, start = next(ran)
-                state, generated = start.responder.state(), start.responder.generated
+                state, generated = start.responder.state(copied=False), start.responder.generated
             if capture.error is None:
                 capture = capture.model_copy(update={"detail": None})  # the adapter's note on a first call
             elif capture.detail:

@@ -48,13 +48,18 @@ class Started:
     before: dict[str, Any]
 
 
-def task_responder(sample: Sample, mock: Any, where: str = "") -> Started:
+def task_responder(sample: Sample, mock: Any, where: str = "", template: "Started | None" = None) -> Started:
     """A fresh responder of ``mock`` (the :class:`~wapii_core.mock.SpecMock` of the task's API) with
     the task's setup replayed and its faults armed. A setup call the mock refuses, or a reference in
-    it that resolves to nothing, is an :class:`InputError` naming the task (``where``: the dataset file)."""
+    it that resolves to nothing, is an :class:`InputError` naming the task (``where``: the dataset file).
+    ``template``: the same task's responder made before, whose setup is forked instead of replayed
+    (the same store: the setup's answers do not depend on anything else)."""
     from wapii_core.mock import FaultPlan, config_request
     from wapii_core.mock.faults import FaultState
 
+    plan = FaultPlan.model_validate(sample.faults) if sample.faults else None
+    if template is not None:
+        return Started(template.responder.fork(plan), template.setup_answers, template.before)
     responder = mock.responder(seed=workflow_seed(sample))
     answers: list[Any] = []
     for position, call in enumerate(sample.setup_calls or []):
@@ -67,7 +72,7 @@ def task_responder(sample: Sample, mock: Any, where: str = "") -> Started:
             raise InputError(where or sample.id, f"{sample.id} setup[{position}]: the mock answered "
                                                  f"{response.status} ({response.reason})")
         answers.append(parsed_body(response.body))
-    responder.faults = FaultState(FaultPlan.model_validate(sample.faults) if sample.faults else None)
+    responder.faults = FaultState(plan)
     return Started(responder, answers, responder.state())
 
 
@@ -89,6 +94,7 @@ class Replay:
     steps: list[ExpectedStep] = field(default_factory=list)
     before: dict[str, Any] = field(default_factory=dict)
     after: dict[str, Any] = field(default_factory=dict)
+    operations: list[str | None] = field(default_factory=list)  # each step's spec operation (the judge fills it once)
 
     @property
     def answers(self) -> list[Any]:

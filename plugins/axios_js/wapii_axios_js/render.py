@@ -83,7 +83,8 @@ async function send(request) {
       return (await request()).data;
     } catch (error) {
       if (!error.response || error.response.status !== 429 || attempt === 5) throw error;
-      await sleep(Number(error.response.headers['retry-after']) || 1);
+      const wait = Number(error.response.headers['retry-after'] ?? NaN);
+      await sleep(Number.isFinite(wait) ? wait : 1);
     }
   }
 }

@@ -117,7 +117,8 @@ async function send(request) {
   for (let attempt = 0; ; attempt++) {
     const response = await request();
     if (response.status === 429 && attempt < 5) {
-      await sleep(Number(response.headers.get('retry-after')) || 1);
+      const wait = Number(response.headers.get('retry-after') ?? NaN);
+      await sleep(Number.isFinite(wait) ? wait : 1);
       continue;
     }
     const text = await response.text();
