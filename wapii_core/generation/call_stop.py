@@ -51,11 +51,12 @@ def brackets_balance(code: str) -> bool:
     return quote is None and not stack
 
 
-def call_complete_predicate(adapter: Any, starter: str) -> Callable[[str], bool] | None:
+def call_complete_predicate(adapter: Any, starter: str, setup: Any = None) -> Callable[[str], bool] | None:
     """For one request: ``text -> whether starter + text holds a complete call`` (see the module
-    docstring), or None when the adapter's extraction depends on what follows the call."""
+    docstring), or None when the adapter's extraction depends on what follows the call, or in the
+    ``workflow`` setup (``setup``: the run's), whose program goes on after its first call."""
     capabilities = getattr(adapter, "capabilities", None)
-    if capabilities is None or not capabilities.single_call:
+    if capabilities is None or not capabilities.single_call or getattr(setup, "value", setup) == "workflow":
         return None
 
     def complete(text: str) -> bool:

@@ -94,6 +94,11 @@ def test_a_call_is_complete_once_the_axios_cut_cannot_be_open_any_more():
     assert not complete("get('u')\n")  # a chained .then may follow
     assert not complete("post('u', {\n  data: 'a;b',\n")  # the ';' is inside a string
     assert not complete("post('u', {\n  data: { a: 1 },\n")
+    # a workflow's program goes on after its first call: nothing stops it there
+    from wapii_core.base.setups import Setup
+
+    assert call_complete_predicate(axios, FULL, Setup.workflow) is None
+    assert call_complete_predicate(axios, FULL, Setup.full) is not None
 
 
 def test_adapters_whose_extraction_keeps_later_statements_are_left_alone():

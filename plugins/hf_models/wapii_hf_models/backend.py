@@ -70,7 +70,7 @@ class HFBackend:
         # fence, which starter + answer would read as a finished call
         self.stop_at_call = (self.options.stop_at_call and not is_constrained(context)
                              and (not self.chat or self.prefill)
-                             and call_complete_predicate(self.adapter, "") is not None)
+                             and call_complete_predicate(self.adapter, "", getattr(context, "setup", None)) is not None)
         self.fingerprint = fingerprint_dir(Path(self.source.location)) if self.source.local else None
         o = self.options
         cache_impl = o.cache_implementation

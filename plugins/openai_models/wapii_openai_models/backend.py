@@ -67,7 +67,8 @@ class OpenAIBackend:
         # the hf backend's rule, applied to the streamed answer where it continues the starter (a base
         # model, or a prefilled chat; constrained runs end where the grammar does)
         self.stop_at_call = (o.stop_at_call and self.streaming and not is_constrained(context)
-                             and (not self.chat or self.prefill) and call_complete_predicate(self.adapter, "") is not None)
+                             and (not self.chat or self.prefill)
+                             and call_complete_predicate(self.adapter, "", getattr(context, "setup", None)) is not None)
         self.cache = GenerationCache(enabled=not self.options.no_cache)
         self.model_calls = 0  # requests sent to a server (cache hits excluded); for tests and logs
         self._count_lock = threading.Lock()
