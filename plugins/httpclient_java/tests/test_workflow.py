@@ -227,3 +227,44 @@ def test_references_of_every_json_type_are_sent_as_the_answer_gave_them(adapter)
         "n": 5, "f": 1.5, "b": True, "none": None, "o": first["o"], "s": first["s"],
         "mix": f"a b/c?d has 5 and {json.dumps(first['o'])}", "deep": [{"gid": "g-1"}]}
     assert parse_qs(third.body.decode()) == {"s": [first["s"]], "b": ["true"]}
+
+
+SHADOW = """// a type named `wapii` in the program's own package turns the launcher's install into a no-op
+import java.net.URI;
+import java.net.http.*;
+
+class wapii {
+    static final class Launch {
+        static void install() {
+        }
+    }
+}
+
+public class Main {
+    public static void main(String[] args) throws Exception {
+        HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("https://app.asana.com/api/1.0/projects")).build(),
+                                        HttpResponse.BodyHandlers.ofString());
+    }
+}
+"""
+
+
+class Counting:
+    def __init__(self) -> None:
+        self.answered = 0
+
+    def answer(self, request: MockRequest) -> MockResponse:
+        self.answered += 1
+        return MockResponse(200, (), b"{}")
+
+
+@pytest.mark.slow
+def test_a_program_that_skips_the_install_speaks_tls_that_the_recorder_cannot_read(adapter) -> None:
+    """A whole program can shadow ``wapii`` (as any program can remove the provider): its request then
+    goes out in real TLS, which the recorder cannot read: nothing is answered or recorded."""
+    if adapter.name != "httpclient_java":
+        pytest.skip("one library is enough: the shadowing is the compiler's, not the library's")
+    responder = Counting()
+    (done,) = run(adapter, [SHADOW], [responder])
+    assert done.error == "runtime_error" and done.request is None and "compile" not in (done.detail or ""), done
+    assert responder.answered == 0 and not done.exchanges
