@@ -14,7 +14,9 @@ that are its library's own.
   and ends the program on any other status >= 400. A ``{{N.path}}`` reference is read at run time
   from answer N, parsed by a small JSON reader the program carries (:data:`HELPERS`: the JDK has none):
   typed (JSON) where a string of a JSON body is exactly one reference, else spliced as text,
-  percent-encoded in the URL, the query and a form.
+  percent-encoded in the URL, the query and a form (a string as it is, anything else as its JSON
+  text: a reference to a list or null in a query or a form is sent as that text, not as repeated or
+  left-out fields).
 """
 
 from __future__ import annotations
@@ -437,6 +439,9 @@ def _marked(config: dict[str, Any], marks: _Marks, limit: int) -> dict[str, Any]
 def render_workflow(program: "JavaProgram", calls: list[dict[str, Any]], sample: Sample) -> str:
     """The oracle's whole program for ``calls`` (see the module docstring), starting with the workflow
     starter. ``ValueError`` for a call the library cannot send or a reference to a later call."""
+    if not (program.response_type and program.status and program.retry_after and program.answer_text):
+        raise ValueError(f"{program.package} names no way to read an answer (JavaProgram.response_type, status, "
+                         "retry_after, answer_text): it renders no workflow")
     marks = _Marks(calls)
     lines: list[str] = []
     for n, config in enumerate(calls):
