@@ -4,7 +4,8 @@ that are its library's own.
 
 - The starter is the task as a comment and the library's imports with ``java.util.*``; the model
   writes the class ``Main`` and everything in it.
-- :func:`extract_program`: the whole program (cut at a closing code fence), as a compilation unit
+- :func:`extract_program`: the whole program (cut at a closing code fence, and before prose after
+  its last class), as a compilation unit
   opening with :data:`UNIT_PACKAGE` (:func:`~.javasource.program_source` gives it the runner's
   package and installs wapii's launcher first); its own ``package`` is dropped and a main class of
   another name is renamed ``Main``. A program without a class is run as ``main``'s statements.
@@ -46,7 +47,7 @@ TEMPLATE = """\
 Below is the start of a Java program that uses {library} to talk to the {api} API. The comment at its top says what the program must do: several requests, one after another.
 
 Guidelines:
-- Write the whole program: a class `Main` whose `public static void main(String[] args) throws Exception` sends every request the task needs, each with `{syntax}`, and nothing else.
+- Write the whole program: a class `Main` whose `public static void main(String[] args) throws Exception` sends the requests the task needs, in order, each with `{syntax}`; send no request the task does not ask for.
 - Every answer is JSON. Where a request needs a value that an earlier answer returned (the identifier of what was found or created), read it from that answer at run time; never make one up. The JDK has no JSON parser and no JSON library is available: parse what you need yourself.
 - An answer with status 429 carries a `Retry-After` header (seconds): wait that long and send the same request again. Any other status of 400 or more is a failure: end the program with an exception.
 - For credentials, write `<token>` where a bearer or OAuth token goes and `<key>` where an API key goes.
@@ -299,11 +300,39 @@ def _blank(code: str, start: int, end: int) -> str:
     return code[:start] + "".join(c if c == "\n" else " " for c in code[start:end]) + code[end:]
 
 
+def _type_end(toks: list[Any], name_at: int) -> int | None:
+    """The token that closes the body of the type whose name is the token ``name_at`` (None: unclosed)."""
+    depth, k = 0, name_at
+    while k < len(toks) and toks[k].text != "{":
+        k += 1
+    for j in range(k, len(toks)):
+        depth += (toks[j].text == "{") - (toks[j].text == "}")
+        if depth == 0 and toks[j].text == "}":
+            return j
+    return None
+
+
+def _cut_prose(code: str) -> str:
+    """``code`` up to the end of its last top-level type when only prose follows it (text without a
+    brace: no Java after a compilation unit's types), else as it is."""
+    try:
+        toks = tokens(code)
+    except ValueError:
+        toks = _tokens_before_truncation(code)
+    types = _top_level_types(toks)
+    end = _type_end(toks, types[-1][0]) if types else None
+    if end is None:
+        return code
+    rest = code[toks[end].end:]
+    return code[:toks[end].end] + "\n" if rest.strip() and "{" not in rest and "}" not in rest else code
+
+
 def extract_program(code: str, methods: tuple[str, ...]) -> Extraction:
-    """The whole program in the form the runner compiles (see the module docstring):
-    ``incomplete_request`` when it ends inside a comment, a literal or a block; ``no_request`` when it
-    holds no call of the library's request ``methods``."""
-    code = _cut_fence(code)
+    """The whole program in the form the runner compiles (see the module docstring), cut at a closing
+    code fence and before prose after its last class: ``incomplete_request`` when it ends inside a
+    comment, a literal or a block; ``no_request`` when it holds no call of the library's request
+    ``methods``."""
+    code = _cut_prose(_cut_fence(code))
     span = (0, len(code))
     try:
         toks = tokens(code)

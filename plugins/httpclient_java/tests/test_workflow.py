@@ -101,6 +101,17 @@ def test_extract_program_keeps_the_whole_program_and_cuts_the_prose() -> None:
         in program_source(statements, "p0")
 
 
+def test_extract_program_cuts_prose_after_the_last_class_without_a_fence() -> None:
+    adapter = make("httpclient_java")
+    program = MODEL_PROGRAM.split("```")[0]
+    unit = adapter.extract_program(program + "\nThat's it: the program's main sends one request.\n").call
+    assert unit.rstrip().endswith("}") and "That's it" not in unit
+    assert adapter.extract_program(program + "\nclass Helper { }\n").call.rstrip().endswith("class Helper { }")
+    cut_inside = adapter.extract_program(program.replace("System.out", 'String s = "open\nSystem.out')).error
+    assert cut_inside == "no_request"  # a line ends inside a literal of the class itself: nothing is cut off
+    assert adapter.extract_program(program[:program.rindex("}")]).error == "incomplete_request"
+
+
 def test_extract_program_errors() -> None:
     adapter = make("okhttp_java")
     assert adapter.extract_program("import okhttp3.*;\npublic class Main { public static void main(String[] a) {} }").error == "no_request"
