@@ -279,3 +279,72 @@ def test_a_program_that_skips_the_install_speaks_tls_that_the_recorder_cannot_re
     (done,) = run(adapter, [SHADOW], [responder])
     assert done.error == "runtime_error" and done.request is None and "compile" not in (done.detail or ""), done
     assert responder.answered == 0 and not done.exchanges
+
+
+HAND_WRITTEN = """
+public class AsanaTasks {
+    static final String API = "https://app.asana.com/api/1.0";
+    CLIENT
+
+    // the string value of the first `key` at `depth` of a JSON text
+    static String field(String text, String key, int depth) {
+        int level = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '{' || c == '[') level++;
+            else if (c == '}' || c == ']') level--;
+            else if (c == '"') {
+                Matcher m = Pattern.compile("\\"" + key + "\\"\\\\s*:\\\\s*\\"([^\\"]*)\\"").matcher(text).region(i, text.length());
+                if (level == depth && m.lookingAt()) return m.group(1);
+                for (i++; text.charAt(i) != '"'; i++) if (text.charAt(i) == '\\\\') i++;
+            }
+        }
+        throw new IllegalStateException("no " + key + " in " + text);
+    }
+
+    CALL
+
+    public static void main(String[] args) throws Exception {
+        String projects = call("GET", "/projects?workspace=1201", null);
+        String project = field(projects, "gid", 3);
+        String task = call("POST", "/tasks", "{\\"data\\": {\\"name\\": \\"Draft press release\\", \\"projects\\": [\\"" + project + "\\"]}}");
+        call("POST", "/tasks/" + field(task, "gid", 2) + "/stories", "{\\"data\\": {\\"text\\": \\"First draft due Friday\\"}}");
+    }
+}
+```
+
+The program looks the project up, creates the task in it and comments on the task.
+"""
+LIBRARY_PARTS = {
+    "httpclient_java": ("static final HttpClient CLIENT = HttpClient.newHttpClient();", """static String call(String method, String path, String json) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(API + path)).header("Authorization", "Bearer <token>");
+        if (json != null) request.header("Content-Type", "application/json");
+        request.method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        HttpResponse<String> response = CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() >= 400) throw new IllegalStateException(response.statusCode() + " " + response.body());
+        return response.body();
+    }"""),
+    "okhttp_java": ("static final OkHttpClient CLIENT = new OkHttpClient();", """static String call(String method, String path, String json) throws Exception {
+        RequestBody body = json == null ? null : RequestBody.create(MediaType.parse("application/json"), json);
+        Request request = new Request.Builder().url(API + path).header("Authorization", "Bearer <token>").method(method, body).build();
+        try (Response response = CLIENT.newCall(request).execute()) {
+            String text = response.body().string();
+            if (response.code() >= 400) throw new IllegalStateException(response.code() + " " + text);
+            return text;
+        }
+    }"""),
+}
+
+
+@pytest.mark.slow
+def test_a_hand_written_program_with_a_static_client_runs_whole(adapter, asana) -> None:
+    """A model-like program (its own class name, a client built in a static field, helper methods,
+    a closing fence and prose) is extracted whole and runs to the same end state as the oracle's."""
+    client, call = LIBRARY_PARTS[adapter.name]
+    starter = adapter.prompt(SAMPLE, Setup.workflow, Dataset()).starter
+    program = (starter + "import java.util.regex.*;\n" + HAND_WRITTEN).replace("CLIENT\n", client + "\n", 1).replace("CALL\n", call + "\n", 1)
+    hand, oracle = asana.responder(seed=1, setup=SETUP), asana.responder(seed=1, setup=SETUP)
+    done = run(adapter, [program, adapter.render_workflow(workflow(setup_project(oracle)), SAMPLE)], [hand, oracle])
+    assert done[0].error is None and done[1].error is None, done
+    assert [(e.method, e.status) for e in done[0].exchanges] == [("GET", 200), ("POST", 201), ("POST", 201)]
+    assert hand.state() == oracle.state()
