@@ -257,18 +257,24 @@ def program_source(call: str, package: str) -> str:
             f"public static void main(String[] args) throws Exception {{ {INSTALL}\n{call[split:].strip()}\n}}\n}}\n")
 
 
-def _unit_source(unit: str, toks: list[Token], package: str) -> str:
-    end = next((k for k, tok in enumerate(toks) if tok.text == ";"), 0)
-    brace, depth = None, 0
+def top_level_types(toks: list[Token]) -> list[tuple[int, str]]:
+    """``(index of its name's token, name)`` of each type a compilation unit declares at its top level."""
+    found, depth = [], 0
     for k, tok in enumerate(toks):
         if tok.text in ("{", "(", "["):
             depth += 1
         elif tok.text in ("}", ")", "]"):
             depth -= 1
-        elif (depth == 0 and tok.text in ("class", "record") and k + 1 < len(toks) and toks[k + 1].text == "Main"
-              and (k == 0 or toks[k - 1].text != ".")):
-            brace = next((j for j in range(k + 2, len(toks)) if toks[j].text == "{"), None)
-            break
+        elif (depth == 0 and tok.kind == "ident" and tok.text in _CLASS_WORDS and k + 1 < len(toks)
+              and toks[k + 1].kind == "ident" and (k == 0 or toks[k - 1].text != ".")):
+            found.append((k + 1, toks[k + 1].text))
+    return found
+
+
+def _unit_source(unit: str, toks: list[Token], package: str) -> str:
+    end = next((k for k, tok in enumerate(toks) if tok.text == ";"), 0)
+    main = next((at for at, name in top_level_types(toks) if name == "Main" and toks[at - 1].text in ("class", "record")), None)
+    brace = next((j for j in range(main, len(toks)) if toks[j].text == "{"), None) if main is not None else None
     install = "" if brace is None else f" static {{ {INSTALL} }}"
     at = toks[brace].end if brace is not None else len(unit)
     return f"package {package};" + unit[toks[end].end:at] + install + unit[at:]

@@ -31,7 +31,7 @@ from wapii_core.base.model import Extraction, Prompt, Sample
 from wapii_core.base.protocols import Dataset
 from wapii_core.judge.wire_bodies import FORM_TYPE, MULTIPART_TYPE, media_type
 from wapii_core.jvm.javasource import (Truncated, _call_index, _cut_fence, _tokens_before_truncation, java_string,
-                                       tokens)
+                                       tokens, top_level_types)
 from wapii_core.jvm.render import PATH_SAFE, java_encoded_url, java_query_string
 
 if TYPE_CHECKING:
@@ -260,23 +260,6 @@ def workflow_prompt(program: "JavaProgram", sample: Sample, dataset: Dataset) ->
 
 
 # -- extraction ------------------------------------------------------------------------------------
-_TYPE_WORDS = {"class", "interface", "enum", "record"}
-
-
-def _top_level_types(toks: list[Any]) -> list[tuple[int, str]]:
-    """``(token index of the name, name)`` of each type declared at the top level."""
-    found, depth = [], 0
-    for k, tok in enumerate(toks):
-        if tok.text in ("{", "(", "["):
-            depth += 1
-        elif tok.text in ("}", ")", "]"):
-            depth -= 1
-        elif (depth == 0 and tok.kind == "ident" and tok.text in _TYPE_WORDS and k + 1 < len(toks)
-              and toks[k + 1].kind == "ident" and (k == 0 or toks[k - 1].text != ".")):
-            found.append((k + 1, toks[k + 1].text))
-    return found
-
-
 def _has_main(toks: list[Any], name_at: int) -> bool:
     """Whether the type whose name is the token ``name_at`` declares a method ``main`` in its body."""
     depth, k = 0, name_at
@@ -319,7 +302,7 @@ def _cut_prose(code: str) -> str:
         toks = tokens(code)
     except ValueError:
         toks = _tokens_before_truncation(code)
-    types = _top_level_types(toks)
+    types = top_level_types(toks)
     end = _type_end(toks, types[-1][0]) if types else None
     if end is None:
         return code
@@ -350,7 +333,7 @@ def extract_program(code: str, methods: tuple[str, ...]) -> Extraction:
         depth -= tok.text in ("}", ")", "]")
     if depth > 0:
         return Extraction(error="incomplete_request")
-    types = _top_level_types(toks)
+    types = top_level_types(toks)
     if not types:
         return Extraction(call=code.strip("\n") + "\n", span=span)
     names = {name for _, name in types}
