@@ -26,6 +26,7 @@ from wapii_core.jvm.javasource import extract_java_call
 from wapii_core.jvm.program import JavaProgram
 from wapii_core.jvm.runner import DEFAULT_TIMEOUT_S, JavaResult, JavaRunner
 from wapii_core.jvm.support import JavaLibrary
+from wapii_core.jvm.workflow import extract_program, render_workflow, workflow_prompt
 from wapii_core.pyhttp.recording import wire_record
 from wapii_core.sandbox.wire_capture import WireError, WireRequest, parse_requests
 
@@ -81,6 +82,8 @@ class JavaAdapterBase:
 
     # the protocol -------------------------------------------------------------------------------
     def prompt(self, sample: Sample, setup: Setup, dataset: Dataset) -> Prompt:
+        if setup is Setup.workflow:
+            return workflow_prompt(self.program, sample, dataset)
         return self.program.prompt(sample, setup, dataset)
 
     def render(self, config: dict[str, Any], setup: Setup, sample: Sample) -> str:
@@ -88,6 +91,14 @@ class JavaAdapterBase:
 
     def extract(self, code: str) -> Extraction:
         return extract_java_call(code, self.methods)
+
+    def extract_program(self, code: str) -> Extraction:
+        """A workflow's whole program, as ``execute`` runs it (:func:`~wapii_core.jvm.workflow.extract_program`)."""
+        return extract_program(code, self.methods)
+
+    def render_workflow(self, calls: list[dict[str, Any]], sample: Sample) -> str:
+        """The oracle's whole program for a workflow's ``calls`` (:func:`~wapii_core.jvm.workflow.render_workflow`)."""
+        return render_workflow(self.program, calls, sample)
 
     def setup(self) -> None:
         """Checks the JDK and the runtime (a one-line error naming what to install), builds wapii's

@@ -241,11 +241,40 @@ of a compile error's message are the same as without it)."""
 
 def program_source(call: str, package: str) -> str:
     """The compilation unit a JVM runs for an extracted call: ``package``, the call's imports, and its
-    statements as the body of ``Main.main`` (which may throw any exception), after :data:`INSTALL`."""
+    statements as the body of ``Main.main`` (which may throw any exception), after :data:`INSTALL`.
+    A whole program (a compilation unit opening with a ``package`` declaration: a workflow's,
+    :func:`wapii_core.jvm.workflow.extract_program`) gets ``package`` instead of its own, and a static
+    initialiser running :data:`INSTALL` first in its class ``Main`` (before the class's own static
+    fields, which may build a client), on the line of the class's brace."""
     try:
         toks = tokens(call)
     except ValueError:
         toks = []
+    if toks and toks[0].kind == "ident" and toks[0].text == "package":
+        return _unit_source(call, toks, package)
     split = _after_imports(toks) if toks else 0
     return (f"package {package};\n{call[:split].strip()}\n\npublic class Main {{\n"
             f"public static void main(String[] args) throws Exception {{ {INSTALL}\n{call[split:].strip()}\n}}\n}}\n")
+
+
+def top_level_types(toks: list[Token]) -> list[tuple[int, str]]:
+    """``(index of its name's token, name)`` of each type a compilation unit declares at its top level."""
+    found, depth = [], 0
+    for k, tok in enumerate(toks):
+        if tok.text in ("{", "(", "["):
+            depth += 1
+        elif tok.text in ("}", ")", "]"):
+            depth -= 1
+        elif (depth == 0 and tok.kind == "ident" and tok.text in _CLASS_WORDS and k + 1 < len(toks)
+              and toks[k + 1].kind == "ident" and (k == 0 or toks[k - 1].text != ".")):
+            found.append((k + 1, toks[k + 1].text))
+    return found
+
+
+def _unit_source(unit: str, toks: list[Token], package: str) -> str:
+    end = next((k for k, tok in enumerate(toks) if tok.text == ";"), 0)
+    main = next((at for at, name in top_level_types(toks) if name == "Main" and toks[at - 1].text in ("class", "record")), None)
+    brace = next((j for j in range(main, len(toks)) if toks[j].text == "{"), None) if main is not None else None
+    install = "" if brace is None else f" static {{ {INSTALL} }}"
+    at = toks[brace].end if brace is not None else len(unit)
+    return f"package {package};" + unit[toks[end].end:at] + install + unit[at:]

@@ -44,6 +44,15 @@ class JavaProgram:
     """The builder call that sets the URL, ``{url}`` for the quoted URL with its query."""
     builder_tail: Callable[[dict[str, Any]], str]
     """The builder calls after the URL (headers, method, body) through the end of the statement."""
+    response_type: str = ""
+    """The type of what the call's statement gives (a workflow's oracle assigns it to ``response``);
+    this and the three below are what a library that runs workflow tasks names (empty: it runs none)."""
+    status: str = ""
+    """``response``'s status code, as an expression."""
+    retry_after: str = ""
+    """``response``'s ``Retry-After`` header (or null), as an expression."""
+    answer_text: str = ""
+    """``response``'s body as a String, as an expression."""
 
     def starter(self, sample: Sample, setup: Setup) -> str:
         """The prompt's starter code for ``setup``."""

@@ -24,7 +24,7 @@ class HttpClientAdapter(JavaAdapterBase):
     program = PROGRAM
     methods = ("send", "sendAsync")
     capabilities = AdapterCapabilities(language="java", library="java.net.http.HttpClient", single_call=False, constrained=False,
-                                       modes=("wire",), wire_capture=True, answers=True)
+                                       modes=("wire",), wire_capture=True, answers=True, workflows=True)
 
     def java_library(self) -> JavaLibrary:
         warmup = resources.files("wapii_httpclient_java").joinpath("Warmup.java").read_text(encoding="utf-8")

@@ -41,5 +41,6 @@ def _builder_tail(config: dict[str, Any]) -> str:
 PROGRAM = JavaProgram(
     package="wapii_httpclient_java", syntax=SYNTAX, call_start=CALL_START, imports=IMPORTS, open=OPEN,
     call="client.send(HttpRequest.newBuilder()", argument="client.send(HttpRequest.newBuilder(URI.create({url}",
-    argument_close="))", url_call="\n            .uri(URI.create({url}))", builder_tail=_builder_tail)
-
+    argument_close="))", url_call="\n            .uri(URI.create({url}))", builder_tail=_builder_tail,
+    response_type="HttpResponse<String>", status="response.statusCode()",
+    retry_after='response.headers().firstValue("Retry-After").orElse(null)', answer_text="response.body()")

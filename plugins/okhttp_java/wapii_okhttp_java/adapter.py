@@ -56,7 +56,7 @@ class OkHttpAdapter(JavaAdapterBase):
     program = PROGRAM
     methods = ("newCall",)
     capabilities = AdapterCapabilities(language="java", library="OkHttp", single_call=False, constrained=False,
-                                       modes=("wire",), wire_capture=True, answers=True,
+                                       modes=("wire",), wire_capture=True, answers=True, workflows=True,
                                        system_packages=(PACKAGE,))
 
     def java_library(self) -> JavaLibrary:

@@ -41,5 +41,6 @@ def _builder_tail(config: dict[str, Any]) -> str:
 PROGRAM = JavaProgram(
     package="wapii_okhttp_java", syntax=SYNTAX, call_start=CALL_START, imports=IMPORTS, open=OPEN,
     call="client.newCall(new Request.Builder()", argument="client.newCall(new Request.Builder().url({url}",
-    argument_close=")", url_call="\n                .url({url})", builder_tail=_builder_tail)
-
+    argument_close=")", url_call="\n                .url({url})", builder_tail=_builder_tail,
+    response_type="Response", status="response.code()", retry_after='response.header("Retry-After")',
+    answer_text="response.body().string()")
