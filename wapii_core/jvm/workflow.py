@@ -28,6 +28,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from wapii_core.base.model import Extraction, Prompt, Sample
+from wapii_core.base.references import Reference
 from wapii_core.base.protocols import Dataset
 from wapii_core.judge.wire_bodies import FORM_TYPE, MULTIPART_TYPE, media_type
 from wapii_core.jvm.javasource import (Truncated, _call_index, _cut_fence, _tokens_before_truncation, java_string,
@@ -41,7 +42,6 @@ UNIT_PACKAGE = "package wapii_program;"
 """What an extracted whole program opens with (on its first line, so its line numbers stay): the mark
 of a compilation unit, whose package the runner replaces (an extracted call never opens with one)."""
 WORKFLOW_IMPORTS = "import java.util.*;\n"
-REFERENCE = re.compile(r"\{\{(s?)(\d+)\.([^{}\s]+)\}\}")
 
 TEMPLATE = """\
 Below is the start of a Java program that uses {library} to talk to the {api} API. The comment at its top says what the program must do: several requests, one after another.
@@ -382,20 +382,22 @@ class _Marks:
             return [self.replace(item, limit, context) for item in value]
         if not isinstance(value, str) or "{{" not in value:
             return value
-        whole = REFERENCE.fullmatch(value)
-        if whole and context == "json":
+        whole = Reference.whole(value)
+        if whole is not None and context == "json":
             return self._mark(*self._target(whole), limit=limit, expression=lambda v: f"Json.write({v})", typed=True)
         wrap = {"url": lambda t: f"enc({t}, {java_string(PATH_SAFE)})", "query": lambda t: f'enc({t}, "")',
                 "form": lambda t: f'enc({t}, "")', "json": lambda t: f"Json.esc({t})"}.get(context, lambda t: t)
-        return REFERENCE.sub(lambda m: self._mark(*self._target(m), limit=limit,
-                                                  expression=lambda v: wrap(f"Json.text({v})"), typed=False), value)
+        return "".join(part if isinstance(part, str) else
+                       self._mark(*self._target(part), limit=limit, expression=lambda v: wrap(f"Json.text({v})"),
+                                  typed=False)
+                       for part in Reference.parts(value))
 
     @staticmethod
-    def _target(match: re.Match[str]) -> tuple[int, str]:
-        if match.group(1):
-            raise ValueError(f"{match.group()} refers to a setup answer; render_workflow takes calls whose setup "
+    def _target(ref: Reference) -> tuple[int, str]:
+        if ref.setup:
+            raise ValueError(f"{ref} refers to a setup answer; render_workflow takes calls whose setup "
                              "references are resolved")
-        return int(match.group(2)), match.group(3)
+        return ref.call, ref.path
 
     def java(self, source: str) -> str:
         """``source`` with every string literal that holds placeholders turned into the concatenation
