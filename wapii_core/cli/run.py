@@ -63,7 +63,8 @@ def run_command(
     model: ModelOption = None,
     setup: list[str] = typer.Option(["full"], "--setup", "-s",
                                       help="full: starter ends with `axios.`; argument: method and URL given; "
-                                           "import: only the import. Repeat for several."),
+                                           "import: only the import; workflow: a whole program of several calls, for a workflow "
+                                           "dataset (docs/workflows.md). Repeat for several."),
     mode: Optional[str] = typer.Option(None, "--mode", help="Comparison: reference (the paper's; axios_js's "
                                        "default), strict (spec path characters matched literally), wire (what "
                                        "is sent; the Python adapters' default) or journal (the journal edition's: "
