@@ -20,6 +20,7 @@ from wapii_core.pyhttp.capture import python_capture
 from wapii_core.pyhttp.extract import extract_python_call, extract_python_program
 from wapii_core.pyhttp.library import PythonLibrary
 from wapii_core.pyhttp.normalise import normalise_python_request
+from wapii_core.sandbox.dialogue import answers
 
 class SnippetPool(Protocol):
     """What the adapter needs of a pool: ``start`` (in the background), ``run`` (one result per snippet,
@@ -94,8 +95,9 @@ class PythonAdapterBase(ClosedOnExit):
             return []
         pool = self._pool.get()
         results = pool.run(list(calls), responders) if responders is not None else pool.run(list(calls))
-        return [python_capture(result, call).model_copy(update={"execution_s": result.elapsed_s})
-                for result, call in zip(results, calls)]
+        answered = [answers(r) for r in responders] if responders is not None else [False] * len(calls)
+        return [python_capture(result, call, by).model_copy(update={"execution_s": result.elapsed_s})
+                for result, call, by in zip(results, calls, answered)]
 
     def normalise(self, request: dict[str, Any]) -> dict[str, Any]:
         """The neutral config of a captured request (see :mod:`wapii_core.pyhttp.normalise`)."""

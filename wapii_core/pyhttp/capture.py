@@ -11,7 +11,7 @@ from wapii_core.pyhttp.source_query import written_query
 from wapii_core.sandbox.wire_capture import WireError, parse_requests
 
 
-def python_capture(result: Any, call: str) -> Capture:
+def python_capture(result: Any, call: str, answered: bool = False) -> Capture:
     """A pool result as a Capture: the first request the snippet sent down the wire channel, or why
     there is none.
 
@@ -21,12 +21,13 @@ def python_capture(result: Any, call: str) -> Capture:
     ``runtime_error`` with a ``bad_capture`` detail. The request itself comes only from the bytes
     sent, and the typed query values of reference mode from the source of ``call``
     (:mod:`wapii_core.pyhttp.source_query`): the snippet's own answer can make it fail, never change what
-    it is judged on.
+    it is judged on. ``answered``: a responder answered the snippet, whose record is its exchanges (the
+    first request of an answered run is never judged: its source is not read for query types).
     """
-    return _judged(result, call).model_copy(update={"exchanges": getattr(result, "exchanges", None)})
+    return _judged(result, call, answered).model_copy(update={"exchanges": getattr(result, "exchanges", None)})
 
 
-def _judged(result: Any, call: str) -> Capture:
+def _judged(result: Any, call: str, answered: bool = False) -> Capture:
     if not result.ok:
         if result.error == "no_request":
             return Capture(error="no_request", detail=result.detail)
@@ -39,7 +40,7 @@ def _judged(result: Any, call: str) -> Capture:
     if not sent:
         return Capture(error="no_request", detail="the program ended without issuing a request")
     try:
-        record = wire_record(sent[0], written_query(call))
+        record = wire_record(sent[0], {} if answered else written_query(call))
     except ValueError as exc:
         return Capture(error="runtime_error", detail=f"bad_capture: {exc}")
     detail = f"{len(sent)} requests issued; the first is judged" if len(sent) > 1 else None
