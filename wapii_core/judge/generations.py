@@ -37,6 +37,21 @@ def expected_request(sample: Sample) -> dict[str, Any] | None:
     return sample.config
 
 
+def extracted(gen: Generation, extract: Callable[[str], Extraction], constrained: bool) -> tuple[Extraction, str | None]:
+    """``(extraction, detail)`` of one generation by ``extract`` (an adapter's ``extract``, or its
+    ``extract_program`` for a workflow): a generation that timed out or was unsatisfiable is that
+    error, a constrained one cut by the token limit is incomplete, and an extractor that raises on
+    the code makes it a ``runtime_error`` whose detail says why."""
+    if gen.finish_reason in ("timeout", "unsatisfiable"):
+        return Extraction(error=gen.finish_reason), None
+    if constrained and gen.finish_reason == "length":
+        return Extraction(error="incomplete_request"), None
+    try:
+        return extract(gen.code or ""), None
+    except Exception as exc:  # e.g. a parser's MemoryError on absurdly nested code
+        return Extraction(error="runtime_error"), f"extraction failed: {exception_line(exc)}"
+
+
 def call_span(code: str | None, call: str | None, span: tuple[int, int] | None) -> tuple[int, int] | None:
     """Where the judged call sits in the program: the extractor's span, else where ``call`` occurs as is."""
     if span is not None:
@@ -154,14 +169,7 @@ class Judge:
 
     def _extract(self, gen: Generation) -> tuple[Extraction, str | None]:
         """``(extraction, detail)`` of one generation (metrics.md §2)."""
-        if gen.finish_reason in ("timeout", "unsatisfiable"):
-            return Extraction(error=gen.finish_reason), None
-        if self.constrained and gen.finish_reason == "length":
-            return Extraction(error="incomplete_request"), None
-        try:
-            return self.adapter.extract(gen.code or ""), None
-        except Exception as exc:  # e.g. a parser's MemoryError on absurdly nested code
-            return Extraction(error="runtime_error"), f"extraction failed: {exception_line(exc)}"
+        return extracted(gen, self.adapter.extract, self.constrained)
 
     def _normalised(self, captured: dict[str, Any]) -> tuple[dict[str, Any] | None, str | None]:
         """``(request, None)``, or ``(None, "bad_capture: ...")`` when the capture is too large to be

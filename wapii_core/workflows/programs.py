@@ -76,14 +76,9 @@ class WorkflowJudge:
         return self._specs[api]
 
     def _extract(self, gen: Generation) -> tuple[Extraction, str | None]:
-        if gen.finish_reason in ("timeout", "unsatisfiable"):
-            return Extraction(error=gen.finish_reason), None
-        if self.constrained and gen.finish_reason == "length":
-            return Extraction(error="incomplete_request"), None
-        try:
-            return self.adapter.extract_program(gen.code or ""), None  # type: ignore[attr-defined]
-        except Exception as exc:  # noqa: BLE001 - a parser's failure on hostile code is the program's
-            return Extraction(error="runtime_error"), f"extraction failed: {exception_line(exc)}"
+        from wapii_core.judge.generations import extracted
+
+        return extracted(gen, self.adapter.extract_program, self.constrained)  # type: ignore[attr-defined]
 
     def __call__(self, generations: list[Generation]) -> list[SampleResult]:
         """One result per generation, in order; nothing one program does stops the others being judged."""
