@@ -309,7 +309,7 @@ def test_datasets_list_takes_a_data_dir_and_shows_no_pseudo_dataset():
     done = wapii("datasets", "list", "--data-dir", str(WAPIIBENCH), cwd=REPO)
     assert done.returncode == 0, done.stderr
     names = [line.split()[0] for line in done.stdout.splitlines() if line and not line.startswith(" ")]
-    assert names == ["demo", "wapiibench", "workflows"]
+    assert names == ["demo", "wapiibench", "wapiibench-context", "workflows"]
     assert "wapiibench   available" in done.stdout
     assert "workflows    available" in done.stdout
 

@@ -73,7 +73,7 @@ def test_builtin_plugins_are_discovered_like_third_party_ones():
     listed = {p["name"]: p for p in json.loads(run_cli("plugins", "--json").stdout)}
     assert listed["core"]["distribution"] == "wapii"
     assert set(listed["core"]["backends"]) >= {"oracle", "replay"}
-    assert set(listed["core"]["datasets"]) == {"demo", "wapiibench", "workflows"}
+    assert set(listed["core"]["datasets"]) == {"demo", "wapiibench", "wapiibench-context", "workflows"}
     assert listed["core"]["metrics"] == ["pass_at_k", "spec_validation", "wapii", "workflows"]
     assert listed["axios_js"]["distribution"] == "wapii-axios-js"
     assert listed["axios_js"]["adapters"] == ["axios_js"]

@@ -1,7 +1,8 @@
 """The core's built-in plugin, discovered through the ``wapii`` entry-point group like any other.
 
 It registers the ``oracle`` and ``replay`` backends, the ``wapii`` metric provider (the paper's
-table rows) and the ``wapiibench``, ``demo`` and ``workflows`` datasets. Imports are deferred to first use.
+table rows) and the ``wapiibench``, ``wapiibench-context``, ``demo`` and ``workflows`` datasets. Imports are
+deferred to first use.
 """
 
 from __future__ import annotations
@@ -81,6 +82,21 @@ def _fetch_wapiibench(data_dir: Path, base_url: str | None = None) -> Path:
 _wapiibench.fetch = _fetch_wapiibench  # type: ignore[attr-defined]
 
 
+def _wapiibench_context(data_dir: Path | None) -> Any:
+    from wapii_core.datasets.fetch_context import load_wapiibench_context
+
+    return load_wapiibench_context(data_dir)
+
+
+def _fetch_wapiibench_context(data_dir: Path, base_url: str | None = None) -> Path:
+    from wapii_core.datasets.fetch_context import fetch_wapiibench_context
+
+    return fetch_wapiibench_context(data_dir, base_url)
+
+
+_wapiibench_context.fetch = _fetch_wapiibench_context  # type: ignore[attr-defined]
+
+
 def _demo(data_dir: Path | None) -> Any:
     from wapii_core.datasets.loader import load_demo
 
@@ -97,6 +113,9 @@ def _workflows(data_dir: Path | None) -> Any:
 def register_datasets(register: Callable[..., None]) -> None:
     register("wapiibench", _wapiibench, description="WAPIIBench: 395 tasks over Asana, Google Calendar, "
              "Google Sheets and Slack Web (download with `wapii datasets fetch wapiibench`)")
+    register("wapiibench-context", _wapiibench_context,
+             description="WAPIIBench's real-world tasks in code context (the journal edition): 28 tasks over 11 APIs "
+                         "(download with `wapii datasets fetch wapiibench-context`)")
     register("demo", _demo, description="the project's own bundled demo API (always available)")
     register("workflows", _workflows, description="multi-step tasks (2-4 calls chained through the mock's answers) "
              "over the demo API, Asana, Google Calendar and Slack (needs WAPIIBench's specs: `wapii datasets fetch "

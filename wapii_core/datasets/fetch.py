@@ -108,20 +108,52 @@ def fetch_wapiibench(
     mirror with the repository's layout works too. On any failure the target directory is left
     as it was (absent, or the previous copy) and a one-line :class:`WapiiError` names the file.
     """
-    target = wapiibench_dir(data_dir)
-    base = (base_url or WAPIIBENCH_BASE_URL).rstrip("/")
+    return fetch_files(wapiibench_dir(data_dir), WAPIIBENCH_FILES, (base_url or WAPIIBENCH_BASE_URL),
+                       label="wapiibench", progress=progress, timeout=timeout, force=force)
+
+
+RECORDED_FILE = "sha256-recorded.json"
+"""Where a download that records digests keeps the sha256 of each file upstream publishes none for:
+written on the first download, and every later download of the same directory is checked against it."""
+
+
+def fetch_files(
+    target: Path,
+    files: tuple[RemoteFile, ...],
+    base_url: str,
+    *,
+    label: str,
+    progress: bool = True,
+    timeout: float = 60.0,
+    force: bool = False,
+    record: bool = False,
+) -> Path:
+    """Download ``files`` from ``base_url`` into ``target`` whole or not at all; return ``target``.
+
+    Every pinned sha256 is checked. With ``record``, the sha256 of each unpinned file is checked
+    against :data:`RECORDED_FILE` of the previous download, or recorded there on the first one (and
+    said so on stderr). On any failure ``target`` is left as it was and a one-line
+    :class:`WapiiError` names the file.
+    """
+    import sys
+
+    base = base_url.rstrip("/")
     if target.exists() and not target.is_dir():
         raise WapiiError(f"{target}: exists and is not a directory")
-    if not force and is_complete(target):  # nothing to gain, and it works offline
-        import sys
-
-        print(f"{target}: already complete, every pinned sha256 verified; nothing downloaded (delete the directory "
+    previous = read_recorded(target) if record else {}
+    if not force and _is_complete(target, files, previous if record else None):  # works offline
+        checked = "every pinned sha256 and every recorded one" if record else "every pinned sha256"
+        print(f"{target}: already complete, {checked} verified; nothing downloaded (delete the directory "
               "to download it again)", file=sys.stderr)
         return target
+    digests: dict[str, str] = {}
     try:
-        with staged_directory(target) as staging, _progress(progress, len(WAPIIBENCH_FILES)) as bar:
-            for remote in WAPIIBENCH_FILES:
-                _fetch_one(remote, f"{base}/{remote.upstream}", staging, bar, timeout)
+        with staged_directory(target) as staging, _progress(progress, len(files), label) as bar:
+            for remote in files:
+                digests[remote.local] = _fetch_one(remote, f"{base}/{remote.upstream}", staging, bar, timeout,
+                                                   previous.get(remote.local), target)
+            if record:
+                _write_recorded(staging, {f.local: digests[f.local] for f in files if f.sha256 is None})
     except WapiiError as exc:
         state = "left unchanged" if target.exists() else "not created"
         import urllib.error
@@ -134,27 +166,71 @@ def fetch_wapiibench(
     except OSError as exc:  # writing the files, or putting them in the directory's place
         state = "left unchanged" if target.exists() else "not created"
         raise WapiiError(f"{target}: could not write the downloaded files: {one_line(exc)}; {target} {state}") from exc
+    first = [f.local for f in files if record and f.sha256 is None and f.local not in previous]
+    if first:
+        print(f"{label}: upstream publishes no sha256 for {len(first)} file(s) ({', '.join(first)}); recorded the "
+              f"sha256 of this first download in {target / RECORDED_FILE}, and later downloads are checked "
+              "against it", file=sys.stderr)
     return target
 
 
 def is_complete(target: Path) -> bool:
     """Whether ``target`` holds every WAPIIBench file, each with its pinned sha256 where one is pinned."""
-    for remote in WAPIIBENCH_FILES:
+    return _is_complete(target, WAPIIBENCH_FILES, None)
+
+
+def _is_complete(target: Path, files: tuple[RemoteFile, ...], recorded: dict[str, str] | None) -> bool:
+    """Whether ``target`` holds every one of ``files`` with its pinned sha256 (and, when ``recorded`` is
+    given, every unpinned file with its recorded sha256)."""
+    for remote in files:
         path = target / remote.local
         if not path.is_file():
             return False
-        if remote.sha256 is not None and hashlib.sha256(path.read_bytes()).hexdigest() != remote.sha256:
+        expected = remote.sha256 if remote.sha256 is not None else (recorded or {}).get(remote.local)
+        if expected is None and recorded is not None:
+            return False  # nothing recorded for it: download and record
+        if expected is not None and hashlib.sha256(path.read_bytes()).hexdigest() != expected:
             return False
     return True
 
 
-def _fetch_one(remote: RemoteFile, url: str, staging: Path, bar: _Bar, timeout: float) -> None:
-    """Download one file into the staging directory and check its sha256 (when pinned)."""
+def read_recorded(target: Path) -> dict[str, str]:
+    """The sha256 values a previous download recorded in ``target`` (none: an empty mapping)."""
+    import json
+
+    path = target / RECORDED_FILE
+    if not path.is_file():
+        return {}
+    try:
+        files = json.loads(path.read_text(encoding="utf-8")).get("files")
+        if isinstance(files, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+            return files
+    except (ValueError, AttributeError, UnicodeDecodeError):
+        pass
+    raise WapiiError(f"{path}: not the record of a previous download (a JSON object whose 'files' maps each file to "
+                     "its sha256); delete it to record the digests anew")
+
+
+def _write_recorded(staging: Path, digests: dict[str, str]) -> None:
+    import json
+
+    record = {"note": "sha256 of the files upstream publishes none for, recorded on their first download; "
+                      "every later download is checked against them", "files": dict(sorted(digests.items()))}
+    (staging / RECORDED_FILE).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+
+
+def _fetch_one(remote: RemoteFile, url: str, staging: Path, bar: _Bar, timeout: float,
+               recorded: str | None = None, target: Path | None = None) -> str:
+    """Download one file into the staging directory, check its sha256 (pinned, else ``recorded``), return it."""
     dest = staging / remote.local
     dest.parent.mkdir(parents=True, exist_ok=True)
     digest = _download(url, dest, remote.local, bar, timeout)
     if remote.sha256 is not None and digest != remote.sha256:
         raise WapiiError(f"{remote.local}: sha256 mismatch (expected {remote.sha256}, got {digest}) from {url}")
+    if remote.sha256 is None and recorded is not None and digest != recorded:
+        raise WapiiError(f"{remote.local}: sha256 mismatch (expected {recorded}, recorded on its first download in "
+                         f"{(target or staging) / RECORDED_FILE}; got {digest}) from {url}")
+    return digest
 
 
 def _download(url: str, dest: Path, name: str, bar: _Bar, timeout: float) -> str:
@@ -202,9 +278,9 @@ class _Bar:
 class _RichBar(_Bar):
     """One line on stderr: a bar over the files, the bytes of the current file so far, its name."""
 
-    def __init__(self, progress: "Progress", total_files: int) -> None:
+    def __init__(self, progress: "Progress", total_files: int, label: str) -> None:
         self._progress = progress
-        self._task = progress.add_task("wapiibench", total=total_files, file="", size="")
+        self._task = progress.add_task(label, total=total_files, file="", size="")
         self._received = 0
 
     def start(self, name: str) -> None:
@@ -222,7 +298,7 @@ class _RichBar(_Bar):
 
 
 @contextmanager
-def _progress(enabled: bool, total_files: int) -> Iterator[_Bar]:
+def _progress(enabled: bool, total_files: int, label: str) -> Iterator[_Bar]:
     if not enabled:
         yield _Bar()
         return
@@ -234,4 +310,4 @@ def _progress(enabled: bool, total_files: int) -> Iterator[_Bar]:
                TextColumn("{task.fields[size]:>10}"),
                TextColumn("{task.fields[file]}", table_column=Column(no_wrap=True, overflow="ellipsis", max_width=28)))
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        yield _RichBar(progress, total_files)
+        yield _RichBar(progress, total_files, label)
