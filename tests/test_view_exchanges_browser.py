@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from browser_page import Page
 from support import run_cli
 from wapii_core.mock.exchange import MockRequest, MockResponse
 from wapii_core.sandbox.dialogue import record
@@ -40,15 +41,12 @@ def test_a_sample_s_exchanges_are_shown_in_order_and_inert(tmp_path: Path) -> No
     done = run_cli("view", str(run), "--bundle", str(tmp_path / "bundle"), "--no-open")
     assert done.returncode == 0, done.stderr
     site = tmp_path / "bundle"
-    problems: list[str] = []
     with playwright.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("pageerror", lambda e: problems.append(f"exception: {e}"))
-            page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(site.as_uri() + "/")
-                       else (problems.append(route.request.url), route.abort()))
-            page.goto((site / "index.html").as_uri())
+            shown = Page(browser, site, 1280)
+            page = shown.page
+            shown.open()
             page.wait_for_selector("body[data-listed]")
             page.locator("#contentArea .srow", has_text=first["sample"]).first.click()
             page.wait_for_selector("body[data-sample]")
@@ -60,6 +58,6 @@ def test_a_sample_s_exchanges_are_shown_in_order_and_inert(tmp_path: Path) -> No
             assert HOSTILE in rows.nth(1).inner_text()  # shown as text
             assert page.locator("#exchanges img").count() == 0
             assert page.evaluate("document.body.dataset.pwned") is None
+            assert not shown.outside and not [p for p in shown.problems if p.startswith("exception")], shown.problems
         finally:
             browser.close()
-    assert not problems, problems

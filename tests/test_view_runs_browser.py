@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from browser_page import Page
 from support import REPO, run_cli
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -63,30 +64,6 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, di
         verdicts[run] = {json.loads(line)["sample"]: json.loads(line)["verdict"]
                          for line in (runs / path / "results.jsonl").read_text().splitlines()}
     return root / "bundle", verdicts
-
-
-class Page:
-    """A page on a bundle, with no network outside it and every console error or exception kept."""
-
-    def __init__(self, browser, site: Path, width: int) -> None:
-        self.problems: list[str] = []
-        self.outside: list[str] = []
-        self.page = browser.new_page(viewport={"width": width, "height": 900})
-        self.page.on("console", lambda m: self.problems.append(f"console {m.type}: {m.text}")
-                     if m.type in ("error", "warning") else None)
-        self.page.on("pageerror", lambda e: self.problems.append(f"exception: {e}"))
-        self.page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(site.as_uri() + "/")
-                        else (self.outside.append(route.request.url), route.abort()))
-        self.site = site
-
-    def open(self, fragment: str = "") -> None:
-        self.page.goto((self.site / "index.html").as_uri() + fragment)
-
-    def check(self) -> None:
-        assert not self.problems, self.problems
-        assert not self.outside, f"network requests: {self.outside}"
-        overflow = self.page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
-        assert overflow <= 0, f"the page is {overflow}px wider than the window"
 
 
 def _tasks(page) -> list[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from browser_page import Page
 from support import run_cli
 from test_workflows import BASE, CREATE, PROGRAM, PROGRAMS, TASK, dataset_dir
 
@@ -36,15 +37,12 @@ def test_a_workflow_sample_shows_its_steps_and_end_state_inert(tmp_path: Path) -
     done = run_cli("view", str(run), "--bundle", str(tmp_path / "bundle"), "--no-open")
     assert done.returncode == 0, done.stderr
     site = tmp_path / "bundle"
-    problems: list[str] = []
     with playwright.sync_playwright() as driver:
         browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("pageerror", lambda e: problems.append(f"exception: {e}"))
-            page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(site.as_uri() + "/")
-                       else (problems.append(route.request.url), route.abort()))
-            page.goto((site / "index.html").as_uri())
+            shown = Page(browser, site, 1280)
+            page = shown.page
+            shown.open()
             page.wait_for_selector("body[data-listed]")
             page.locator("#contentArea .srow", has_text="asana/0").first.click()
             page.wait_for_selector("body[data-sample]")
@@ -56,6 +54,6 @@ def test_a_workflow_sample_shows_its_steps_and_end_state_inert(tmp_path: Path) -
             assert "damage" in state and "<img src=x onerror=" in state  # the stored markup, shown as text
             assert page.locator("#end-state img, #steps img").count() == 0
             assert page.evaluate("document.body.dataset.pwned") is None
+            assert not shown.outside and not [p for p in shown.problems if p.startswith("exception")], shown.problems
         finally:
             browser.close()
-    assert not problems, problems
