@@ -206,13 +206,14 @@ def benign_problems(benign, alone: dict, mixed: dict) -> list[str]:
 
 def hostile_problems(expect: dict, mixed: dict, errors: tuple[str, ...] = ("runtime_error",)) -> list[str]:
     """Each hostile program (``expect``: sample id -> (name, expectation)) judged correct, or expected
-    to end in one of ``errors`` and judged otherwise."""
+    to end in one of ``errors`` (``a|b``: in either) and judged otherwise."""
     problems = []
     for sid, (name, expectation) in expect.items():
         result = mixed[sid]
+        allowed = expectation.split("|")
         if result["verdict"] == "correct":
             problems.append(f"{name}: judged correct")
-        elif expectation in errors and result["error"] != expectation:
+        elif all(one in errors for one in allowed) and result["error"] not in allowed:
             problems.append(f"{name}: expected {expectation}, got {result['verdict']} {result['error']} "
                             f"{result['error_detail']}")
     return problems

@@ -16,7 +16,7 @@ program's own ``compile_limit``, its batch compiled). The run must end with
 (one worker, so each runs right after a hostile one) must get the verdict it gets in a run without
 them; no canary (watched folder, loopback server, secret strings, leftover processes, the marker)
 may trip. A program's first line says what it must get: ``// expect: not_correct``,
-``// expect: runtime_error`` or ``// expect: timeout``.
+``// expect: runtime_error``, ``// expect: timeout`` or ``// expect: runtime_error|timeout`` (either).
 """
 
 from __future__ import annotations
