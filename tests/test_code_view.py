@@ -24,6 +24,21 @@ def test_allow_list_carves_out_hidden_branches(tmp_path: Path) -> None:
     assert allow_list([tmp_path / "pkg" / "data" / "demo"], hidden) == []
 
 
+def test_a_link_in_a_carved_root_is_left_out_whatever_it_points_to(tmp_path: Path) -> None:
+    """A root holding a hidden branch is allowed entry by entry; a link among its entries would make
+    Landlock allow its target (a checkout's ``wapii_core/specs`` points to ``../specs``, the demo's
+    dataset): it is no entry of the allow list."""
+    outside = tmp_path / "specs"
+    (outside / "demo").mkdir(parents=True)
+    (outside / "demo" / "dataset.json").write_text("[]")
+    root = tmp_path / "pkg"
+    (root / "datasets" / "hidden").mkdir(parents=True)
+    (root / "code.py").write_text("")
+    (root / "specs").symlink_to(outside)
+    allowed = allow_list([root], [root / "datasets" / "hidden"])
+    assert root / "code.py" in allowed and not any(p == root / "specs" or p == outside for p in allowed)
+
+
 def test_the_working_directory_and_path_entries_are_no_read_roots(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     secret_dir = tmp_path / "project"
     secret_dir.mkdir()

@@ -123,7 +123,9 @@ def allow_list(roots: Iterable[Path], hidden: Iterable[Path]) -> list[Path]:
         if path in inside or not path.is_dir() or path.is_symlink():
             return
         for entry in sorted(path.iterdir()):
-            if not hides(entry.resolve(), hidden):
+            # a link is never a rule of its own: Landlock would allow its target, wherever that is
+            # (the root it sits in allowed only what lies beneath the root)
+            if not entry.is_symlink() and not hides(entry.resolve(), hidden):
                 add(entry)
 
     for root in roots:
