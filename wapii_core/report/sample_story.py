@@ -229,8 +229,8 @@ def _without_subject(reason: str, path: str, verdict: str) -> str:
 
 
 def workflow_step_lines(result: ResultLine) -> list[tuple[str, str, str]]:
-    """One ``(step, verdict, detail)`` per step of a judged workflow, in the order sent (missing
-    steps after the request before them): the exchange number, the expected call it pairs with."""
+    """One ``(step, verdict, detail)`` per step of a judged workflow, in the order sent (the
+    calls no request paired with last): the request's number, the expected call it pairs with."""
     rows = []
     assert result.workflow is not None
     for step in result.workflow.steps:
