@@ -14,15 +14,7 @@ from typing import Any, Iterator
 
 from wapii_core.openapi.refs import Resolver
 
-from wapii_core.openapi.request_validation import (
-    OperationValidator,
-    Violation,
-    Wire,
-    cast_where,
-    media_kind,
-    parameter_where,
-    schema_violations,
-)
+from wapii_core.openapi.violations import Violation, Wire, cast_where, media_kind, parameter_where, schema_violations
 
 RESOLVED_CACHE = 65536
 """Spec locations whose resolved node openapi-core's spec object keeps (a few hundred per operation validated)."""
@@ -48,15 +40,15 @@ class _Request:
 class ReferenceSpec:
     """openapi-core's parameter and body validators for one spec document."""
 
-    def __init__(self, validator: OperationValidator) -> None:
+    def __init__(self, document: dict[str, Any], server: str, openapi31: bool) -> None:
         from jsonschema_path import SchemaPath
         from openapi_core.validation.request import validators
 
-        self.server = validator.server
+        self.server = server
         # resolved_cache_maxsize: jsonschema_path keeps each location it resolved (openapi-core reads the
         # same operation, parameter and schema nodes again for every request)
-        self.spec = SchemaPath.from_dict(json_aliased(validator.document), resolved_cache_maxsize=RESOLVED_CACHE)
-        version = "V31" if validator.openapi31 else "V30"  # 3.1: its JSON Schema dialect (type lists, ...)
+        self.spec = SchemaPath.from_dict(json_aliased(document), resolved_cache_maxsize=RESOLVED_CACHE)
+        version = "V31" if openapi31 else "V30"  # 3.1: its JSON Schema dialect (type lists, ...)
         parameters_cls = getattr(validators, f"{version}RequestParametersValidator")
         body_cls = getattr(validators, f"{version}RequestBodyValidator")
         # spec_validator_cls=None: real-world specs are often not strictly valid; validate requests only.
