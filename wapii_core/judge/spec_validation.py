@@ -21,7 +21,7 @@ from typing import Any, Iterable
 from wapii_core.base.metric_kinds import Metric
 from wapii_core.base.model import SampleResult
 from wapii_core.base.text import exception_line
-from wapii_core.openapi.request_validation import KINDS, Violation
+from wapii_core.openapi.violations import KINDS, Violation
 from wapii_core.base.protocols import Dataset
 
 KIND_ROWS = {"type": "Wrong types (v)", "enum": "Bad enum values (v)",

@@ -55,9 +55,7 @@ from wapii_core.openapi.request_decoding import (
 from wapii_core.openapi.path_finder import find, request_url
 from wapii_core.openapi.openapi_core_engine import aliased_contents
 from wapii_core.openapi.refs import Resolver
-
-from wapii_core.openapi.request_validation import (
-    OperationValidator,
+from wapii_core.openapi.violations import (
     Violation,
     Wire,
     cast_message,
@@ -66,16 +64,17 @@ from wapii_core.openapi.request_validation import (
     schema_violations,
 )
 
+
 class CompiledSpec:
     """The compiled operations of one spec document (built lazily, one operation at a time)."""
 
-    def __init__(self, validator: OperationValidator) -> None:
+    def __init__(self, document: dict[str, Any], server: str, openapi31: bool = False) -> None:
         from openapi_schema_validator import OAS30WriteValidator
         from referencing import Registry
         from referencing.jsonschema import DRAFT202012
 
-        self.document = validator.document
-        self.server = validator.server
+        self.document = document
+        self.server = server
         self._validator_class = OAS30WriteValidator
         # what jsonschema_path builds for openapi-core: the document as a 2020-12 resource at ""
         self._resolver = Registry().with_resource("", DRAFT202012.create_resource(self.document)).resolver("")

@@ -15,11 +15,16 @@ job (metrics.md §5), not this module's.
 Two engines give these answers. :mod:`~wapii_core.openapi.compiled_engine` builds what an operation
 needs once (its parameters, casts, media types and jsonschema validators) and then validates a
 request in microseconds; :mod:`~wapii_core.openapi.openapi_core_engine` runs openapi-core itself (about
-10 ms a request) and serves every operation the compiled engine does not cover (content-typed
+0.5 ms a request, with what it builds kept per operation) and serves every operation the compiled
+engine does not cover (content-typed
 parameters, styles other than form and simple, object-typed parameters and form fields,
 composed schemas with object parts where openapi-core casts, media types other than JSON and
 forms, remote ``$ref``s, ..., and every operation of an OpenAPI 3.1 document).
-``tests/test_openapi_engines.py`` holds the two to equal results, request by request.
+``tests/test_openapi_engines.py`` holds the two to equal results, request by request. The compiled
+engine is kept because it is measurably faster end to end: ``benchmarks/bench_validation_engines.py``
+(``wapii run --backend replay`` over corpus_a, both engines side by side) measured openapi-core
+1.33-1.34x slower in wall time and 1.5-1.6x in CPU time (docs/benchmarks.md); issue 37's bar for
+keeping it is 1.3x.
 
 :meth:`OperationValidator.validate` never raises: a field of the wrong shape (``headers`` that
 are not an object, a header value holding a line break) is a violation of that request, and a
@@ -30,66 +35,22 @@ from __future__ import annotations
 
 import json
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from wapii_core.base.media import MULTIPART_TYPE, form_kind, header_value, is_json, media_type
+from wapii_core.base.media import MULTIPART_TYPE, header_value, media_type
 from wapii_core.base.text import exception_line
 from wapii_core.openapi.refs import Resolver
+from wapii_core.openapi.violations import KINDS, Violation, Wire, media_kind, scalar
 
-KINDS = ("type", "enum", "missing_required", "other")
+__all__ = ["KINDS", "NotCompiled", "OperationValidator", "Violation", "Wire"]
 
-LEGACY_JSON_MEDIA = "text/json"
-"""A name for JSON from before ``application/json``: a body declared as it is encoded as JSON too
-(it is not a JSON media type of :func:`~wapii_core.base.media.is_json`, so a body sent as it is kept as text)."""
 MULTIPART_BOUNDARY = "wapii-boundary-7d1f0c"
 MAX_MESSAGE = 300
 """Characters kept of an exception's text in an ``other`` violation."""
 CACHED_SPECS = 16
 """Specs whose validators (and compiled operations) a process keeps."""
-
-
-@dataclass(frozen=True)
-class Violation:
-    kind: str  # one of KINDS
-    where: str  # "query parameter 'limit'", "request body", "request body property 'title'"
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.message}"
-
-
-@dataclass
-class Wire:
-    """The request a spec-abiding client sends for a configuration: what both engines validate."""
-
-    method: str  # lower case
-    query: list[tuple[str, str]]  # in order, a list value repeated or joined as its style says
-    headers: list[tuple[str, str]]  # in order; looked up case-insensitively, first match
-    path: dict[str, str]
-    body: bytes | None
-    media: str  # the media type the body is validated as
-    data: Any = None  # the configuration's body values (to name the property a form value came from)
-    problems: list[Violation] = field(default_factory=list)  # fields of the wrong shape
-
-
-def scalar(value: Any) -> str:
-    """A value as a query, header, path or form field carries it."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (dict, list)):
-        return json.dumps(value, separators=(",", ":"))
-    return str(value)
-
-
-def media_kind(media: str) -> str:
-    """``json``, ``form``, ``multipart`` or ``unsupported``."""
-    base = media_type(media)
-    if is_json(base) or base == LEGACY_JSON_MEDIA:
-        return "json"
-    return form_kind(base) or "unsupported"
 
 
 def _type_name(value: Any) -> str:
@@ -274,7 +235,7 @@ class OperationValidator:
                         from wapii_core.openapi.compiled_engine import CompiledSpec as Engine
                     else:
                         from wapii_core.openapi.openapi_core_engine import ReferenceSpec as Engine
-                    engine = self._engines[name] = Engine(self)
+                    engine = self._engines[name] = Engine(self.document, self.server, self.openapi31)
         return engine
 
     def content_type_declared(self, config: dict[str, Any], template: str) -> bool | None:
@@ -296,46 +257,6 @@ def _deduplicated(violations: list[Violation]) -> list[Violation]:
     """Each violation once; an enum violation dropped where the same value already has a type one."""
     typed = {v.where for v in violations if v.kind == "type"}
     return list(dict.fromkeys(v for v in violations if not (v.kind == "enum" and v.where in typed)))
-
-
-# ---------------------------------------------------------------------- shared by both engines
-
-def parameter_where(name: str, location: str | None) -> str:
-    return f"{location} parameter '{name}'" if location else f"parameter '{name}'"
-
-
-def schema_error_kind(error: Any) -> str:
-    return {"type": "type", "enum": "enum", "required": "missing_required", "const": "enum"}.get(
-        getattr(error, "validator", None), "other")
-
-
-def schema_error_where(base: str, error: Any) -> str:
-    path = [str(p) for p in getattr(error, "absolute_path", [])]
-    if getattr(error, "validator", None) == "required" and isinstance(error.instance, dict):
-        missing = [r for r in error.validator_value if r not in error.instance]
-        path = path + missing[:1]
-    if base == "request body" and path:
-        return f"request body property '{'.'.join(path)}'"
-    return base + (f" item {'.'.join(path)}" if path else "")
-
-
-def schema_violations(base: str, errors: Any) -> list[Violation]:
-    """jsonschema errors of a value at ``base`` as violations (one per error)."""
-    return [Violation(schema_error_kind(e), schema_error_where(base, e), e.message) for e in errors]
-
-
-def cast_where(where: str, value: Any, data: Any) -> str:
-    """Name the body property a form value that failed to cast came from (openapi-core does not)."""
-    if where != "request body" or not isinstance(data, dict):
-        return where
-    names = [k for k, v in data.items() if scalar(v) == str(value) or (isinstance(v, list) and
-                                                                         str(value) in map(scalar, v))]
-    return f"request body property '{names[0]}'" if len(names) == 1 else where
-
-
-def cast_message(value: Any, schema_type: str | None) -> str:
-    """openapi-core's text for a value that cannot be cast."""
-    return f"Failed to cast value to {schema_type} type: {value}"
 
 
 _cache: dict[str, OperationValidator] = {}
