@@ -230,7 +230,7 @@ class Completed:
     else is the plugin's: reading and setting an attribute reach the plugin, ``isinstance`` sees the
     plugin's class, and ``with`` enters and exits the plugin."""
 
-    __slots__ = ("_wapii_plugin", "_wapii_given")
+    __slots__ = ("_wapii_plugin", "_wapii_given", "__weakref__")
 
     def __init__(self, plugin: Any, given: dict[str, Any]) -> None:
         object.__setattr__(self, "_wapii_plugin", plugin)
