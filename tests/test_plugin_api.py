@@ -15,7 +15,7 @@ from wapii_core import api
 from wapii_core.base import hookspecs
 from wapii_core.base.capabilities import AdapterCapabilities
 from wapii_core.base.metric_kinds import Metric
-from wapii_core.base.plugin_checks import PluginError, conform, provider_problem, registration_problem
+from wapii_core.base.plugin_checks import PluginClash, PluginError, conform, provider_problem, registration_problem
 
 from support import REPO, run_cli
 
@@ -180,7 +180,13 @@ class GoodAdapter:
 
 
 def test_an_adapter_gets_the_defaults_of_the_optional_members_it_lacks():
-    adapter = conform("adapter", GoodAdapter())
+    plain = GoodAdapter()
+    adapter = conform("adapter", plain)
+    # the defaults are the core's wrapper's, never set on the plugin's instance
+    assert vars(plain) == {} and not hasattr(plain, "close") and plain.render("c", None, None) == "c"
+    assert isinstance(adapter, GoodAdapter) and conform("adapter", adapter).render("c", None, None, mode="wire") == "c"
+    adapter.seen = 1  # an attribute set by the core reaches the plugin
+    assert plain.seen == 1
     assert adapter.default_mode == "reference" and adapter.isolation() is None and adapter.close() is None
     assert adapter.capabilities == AdapterCapabilities(language="unknown", constrained=False)
     assert adapter.render("c", None, None, mode="wire") == "c"  # ``mode`` taken, and ignored
@@ -206,6 +212,38 @@ def test_an_adapter_that_breaks_its_protocol_is_named(change, problem):
     with pytest.raises(PluginError) as raised:
         conform("adapter", broken())
     assert str(raised.value) == problem
+
+
+def test_each_registration_is_the_plugin_whose_hook_made_it_and_a_clash_is_its_own_error(monkeypatch):
+    import pluggy
+
+    from wapii_core.base import plugins
+
+    manager = pluggy.PluginManager("wapii")
+    manager.add_hookspecs(hookspecs)
+
+    class One:
+        @hookspecs.hookimpl
+        def register_backends(self, register):
+            register("twin", lambda *a: None)
+            register("solo", lambda *a: None, description="only one")
+
+    class Two:
+        @hookspecs.hookimpl
+        def register_backends(self, register):
+            register("twin", lambda *a: None)
+
+    manager.register(One(), name="one")
+    manager.register(Two(), name="two")
+    monkeypatch.setattr(plugins, "load_plugins", lambda: manager)
+    registry = plugins.Registry("register_backends", "backend")
+    entries = registry.entries()
+    assert (entries["solo"].plugin, entries["solo"].description, entries["twin"].plugin) == ("one", "only one", "two")
+    assert registry.entry("solo").problem is None
+    with pytest.raises(PluginClash) as raised:
+        registry.entry("twin")
+    assert str(raised.value) == ("backend 'twin' is registered by both plugin one and plugin two; "
+                                 "uninstall one of them")
 
 
 def test_registrations_are_checked_before_anything_is_created():

@@ -5,9 +5,10 @@ required or optional, an attribute (with its type) or a method (with the positio
 core passes). :func:`registration_problem` checks what ``register(name, value)`` receives (a
 metric provider in full; an adapter or backend class's methods; a factory is callable; a dataset
 loader and its optional ``fetch``). :func:`conform` checks an adapter or backend when its factory
-creates it and installs the documented default of each optional member it lacks, so that
-``adapter.close()``, ``adapter.default_mode``, ``backend.preflight(...)`` or
-``adapter.render(..., mode=...)`` are always there to call.
+creates it and hands the core a :class:`Completed`: the plugin, with the documented default of each
+optional member it lacks (the plugin's instance itself is left as it is), so that ``adapter.close()``,
+``adapter.default_mode``, ``backend.preflight(...)`` or ``adapter.render(..., mode=...)`` are always
+there to call.
 
 A problem is one line naming the member and what is wrong with it; :mod:`wapii_core.base.plugins`
 prefixes the plugin's distribution and the registered name.
@@ -26,6 +27,10 @@ from wapii_core.base.metric_kinds import Metric
 
 class PluginError(WapiiError):
     """What a plugin registered does not follow its protocol (or clashes with another plugin)."""
+
+
+class PluginClash(PluginError):
+    """Two plugins registered the same name (the message names both)."""
 
 
 @dataclass(frozen=True)
@@ -215,22 +220,78 @@ def _adapter_problem(adapter: Any) -> str | None:
     return None
 
 
+class Completed:
+    """An adapter or backend as the core holds it: the plugin's own members, and the protocol's default
+    of each optional member the plugin lacks; an adapter's ``render`` takes ``mode`` whether or not the
+    plugin's does (:func:`conform` makes one).
+
+    The plugin's instance is never changed: the defaults live here, the one place a plugin is completed
+    (base classes such as ``NodeAdapterBase`` are shared implementations, not completion). Everything
+    else is the plugin's: reading and setting an attribute reach the plugin, ``isinstance`` sees the
+    plugin's class, and ``with`` enters and exits the plugin."""
+
+    __slots__ = ("_wapii_plugin", "_wapii_given", "__weakref__")
+
+    def __init__(self, plugin: Any, given: dict[str, Any]) -> None:
+        object.__setattr__(self, "_wapii_plugin", plugin)
+        object.__setattr__(self, "_wapii_given", given)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_wapii_"):  # not set yet (a copy being made): no delegation
+            raise AttributeError(name)
+        given = self._wapii_given
+        if name in given:
+            return given[name]
+        return getattr(self._wapii_plugin, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._wapii_plugin, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        delattr(self._wapii_plugin, name)
+
+    def __dir__(self) -> list[str]:
+        return sorted({*dir(self._wapii_plugin), *self._wapii_given})
+
+    def __repr__(self) -> str:
+        return repr(self._wapii_plugin)
+
+    def __reduce_ex__(self, protocol: Any) -> tuple[Any, ...]:  # a copy is a Completed of the same plugin
+        return Completed, (self._wapii_plugin, self._wapii_given)
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # isinstance(completed, ThePluginsClass) holds
+        return type(self._wapii_plugin)
+
+    def __enter__(self) -> "Completed":
+        type(self._wapii_plugin).__enter__(self._wapii_plugin)
+        return self
+
+    def __exit__(self, *exc_info: object) -> Any:
+        return type(self._wapii_plugin).__exit__(self._wapii_plugin, *exc_info)
+
+
+def plugin_of(instance: Any) -> Any:
+    """The plugin's own instance inside a :class:`Completed` (``instance`` itself otherwise)."""
+    try:
+        return object.__getattribute__(instance, "_wapii_plugin")
+    except AttributeError:
+        return instance
+
+
 def conform(kind: str, instance: Any) -> Any:
-    """``instance`` (an ``adapter`` or ``backend``), checked and completed with the defaults of the
-    optional members it lacks; a :class:`PluginError` (without the plugin's name) when it does not
-    follow its protocol."""
+    """``instance`` (an ``adapter`` or ``backend``), checked, as the core holds it: a :class:`Completed`
+    with the defaults of the optional members it lacks; a :class:`PluginError` (without the plugin's
+    name) when it does not follow its protocol."""
+    instance = plugin_of(instance)
     members = ADAPTER if kind == "adapter" else BACKEND
     problem = members_problem(instance, members)
     if problem is None and kind == "adapter":
         problem = _adapter_problem(instance)
     if problem:
         raise PluginError(problem)
-    try:
-        for member in members:
-            if member.optional and not hasattr(instance, member.name):
-                setattr(instance, member.name, member.default(instance))  # type: ignore[misc]
-        if kind == "adapter" and not _accepts(instance.render, ("config", "setup", "sample"), mode="reference"):
-            instance.render = _render_with_mode(instance.render)
-    except (AttributeError, TypeError) as exc:
-        raise PluginError(f"lacks optional members and takes no attributes ({exc}); define them on its class") from None
-    return instance
+    given = {member.name: member.default(instance) for member in members
+             if member.optional and not hasattr(instance, member.name)}
+    if kind == "adapter" and not _accepts(instance.render, ("config", "setup", "sample"), mode="reference"):
+        given["render"] = _render_with_mode(instance.render)
+    return Completed(instance, given)

@@ -12,7 +12,7 @@ import pluggy
 
 from wapii_core.base import hookspecs
 from wapii_core.base.errors import UnknownNameError, did_you_mean
-from wapii_core.base.plugin_checks import PluginError, conform, provider_problem, registration_problem
+from wapii_core.base.plugin_checks import PluginClash, PluginError, conform, provider_problem, registration_problem
 
 GROUP = "wapii"
 
@@ -76,6 +76,7 @@ class Entry:
     description: str = ""
     problem: str | None = None
     default: bool = True  # metric providers: applied unless --no-default-metrics (else only with --metric)
+    clash: bool = False  # the problem is that two plugins registered the name (a PluginClash when used)
 
 
 @dataclass
@@ -96,22 +97,23 @@ class Registry:
         if self._entries is None:
             manager = load_plugins()
             entries: dict[str, Entry] = {}
-            for impl in getattr(manager.hook, self.hook).get_hookimpls():
-                plugin_name = manager.get_name(impl.plugin) or "?"
-
-                def register(name: str, value: Any, description: str = "", default: bool = True,
-                             _plugin: str = plugin_name) -> None:
-                    entry = Entry(name, value, _plugin, description, registration_problem(self.kind, value),
-                                  bool(default))
-                    if name in entries:
-                        both = sorted({plugin_label(entries[name].plugin), plugin_label(_plugin)})
-                        entry.problem = (f"{self.kind} {name!r} is registered by both {' and '.join(both)}; "
-                                         "uninstall one of them")
-                    entries[name] = entry
-
-                impl.function(register)
+            impls = getattr(manager.hook, self.hook).get_hookimpls()  # only to tell whose registration is whose
+            for impl in impls:
+                others = [other.plugin for other in impls if other.plugin is not impl.plugin]
+                call = manager.subset_hook_caller(self.hook, remove_plugins=others)  # pluggy calls the hook
+                call(register=functools.partial(self._register, entries, manager.get_name(impl.plugin) or "?"))
             self._entries = entries
         return self._entries
+
+    def _register(self, entries: dict[str, Entry], plugin: str, name: str, value: Any, description: str = "",
+                  default: bool = True) -> None:
+        """``register(name, value, description="", default=True)`` as ``plugin``'s hook calls it."""
+        entry = Entry(name, value, plugin, description, registration_problem(self.kind, value), bool(default))
+        if name in entries:
+            both = sorted({plugin_label(entries[name].plugin), plugin_label(plugin)})
+            entry.problem = f"{self.kind} {name!r} is registered by both {' and '.join(both)}; uninstall one of them"
+            entry.clash = True
+        entries[name] = entry
 
     def entry(self, name: str) -> Entry:
         """The usable entry of ``name``; a one-line :class:`WapiiError` when there is none."""
@@ -121,15 +123,16 @@ class Registry:
             raise UnknownNameError(f"unknown {self.kind} {name!r}{did_you_mean(name, list(entries))} (known: {known}; "
                                    f"`wapii plugins` lists what is installed){failures_note()}")
         entry = entries[name]
+        if entry.clash:
+            raise PluginClash(entry.problem)
         if entry.problem is not None:
-            if " is registered by both " in entry.problem:
-                raise PluginError(entry.problem)
             raise PluginError(f"{plugin_label(entry.plugin)}: {self.kind} {name!r} {entry.problem}")
         return entry
 
     def get(self, name: str) -> Any:
         """What ``name`` was registered with; for adapters and backends, a factory whose instances are
-        checked against their protocol and completed with the defaults of optional members."""
+        checked against their protocol and handed over completed with the defaults of optional members
+        (:class:`~wapii_core.base.plugin_checks.Completed`)."""
         entry = self.entry(name)
         if self.kind == "metric provider":
             problem = provider_problem(entry.value)

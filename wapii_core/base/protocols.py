@@ -137,7 +137,8 @@ class Adapter(Protocol):
     - ``setup()``: install what the adapter needs (idempotent).
 
     Optional (declared below with their defaults; :mod:`wapii_core.base.plugin_checks` checks each one an
-    adapter has, and installs the default of each one it lacks, when the adapter is created):
+    adapter has when the adapter is created, and the core holds it completed with the default of each one
+    it lacks, :class:`~wapii_core.base.plugin_checks.Completed`; the adapter itself is left as it is):
     ``default_mode``, ``capabilities``, ``constraint(spec, setup, **options)``, ``isolation()``,
     ``start()``, ``close()``.
     """

@@ -2,7 +2,7 @@
 
 While a command runs, every temporary directory the process makes (the sandbox supervisors'
 working directories, ``wapii-<pool>-*``, among them) is created inside one directory of its own,
-``<tmp>/wapii-<pid>-<random>``, whose ``owner.lock`` the process holds locked (``fcntl.flock``)
+``<tmp>/wapii-<pid>-<random>``, whose ``owner.lock`` the process holds locked (``flock``: :mod:`wapii_core.base.file_lock`)
 until it ends. A process that ends normally removes that directory; one killed with SIGKILL
 cannot, so the next wapii command removes every such directory whose owner is gone: its pid no
 longer runs and its lock is free (the kernel drops a dead process's locks; the lock also covers a
@@ -31,7 +31,7 @@ def process_scratch() -> Iterator[Path | None]:
     """Remove stale scratch directories, then make this process's own the default temporary directory
     (``tempfile.tempdir``) until the block ends, when it is removed. Where no temporary directory
     can be made, the block runs without one (``None``) and whatever needs one reports it."""
-    import fcntl
+    from wapii_core.base.file_lock import flock
 
     try:
         base = Path(tempfile.gettempdir())
@@ -43,7 +43,7 @@ def process_scratch() -> Iterator[Path | None]:
         yield None
         return
     fd = os.open(root / OWNER_FILE, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    fcntl.flock(fd, fcntl.LOCK_EX)
+    flock(fd)
     previous = tempfile.tempdir
     tempfile.tempdir = str(root)
     try:
@@ -109,7 +109,7 @@ def _running(pid: int) -> bool:
 
 def _lock_free(path: Path) -> bool:
     """Whether nobody holds ``path`` locked (True when it does not exist: its owner died before making it)."""
-    import fcntl
+    from wapii_core.base.file_lock import flock
 
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
@@ -118,8 +118,7 @@ def _lock_free(path: Path) -> bool:
     except OSError:
         return False
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        return True
+        return flock(fd, wait=False)
     except OSError:
         return False
     finally:

@@ -4,7 +4,7 @@
 exception the sibling takes the target's place in one rename (a previous target moved aside first and
 put back if the rename fails), and it is removed otherwise, so a reader never sees half a directory.
 :func:`build_once` builds a cache directory (npm packages, a converted model) at most once among
-processes: under a file lock (``filelock``), and a complete directory a racing builder put in place
+processes: under a file lock (:func:`wapii_core.base.file_lock.locked`), and a complete directory a racing builder put in place
 first is kept.
 """
 
@@ -63,12 +63,12 @@ def build_once(target: Path, ready: Callable[[Path], bool], build: Callable[[Pat
     """``target``, built by ``build(staging)`` into a staged directory (see :func:`staged_directory`)
     unless ``ready(target)`` already; one process builds at a time (a lock file beside ``target``),
     and one that waited uses what the other built. Safe to call from several processes at once."""
-    from filelock import FileLock
+    from wapii_core.base.file_lock import locked
 
     if ready(target):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    with FileLock(target.parent / f".{target.name}.lock"):
+    with locked(target.parent / f".{target.name}.lock"):
         if ready(target):
             return target
         with staged_directory(target, ready=ready, mode=mode) as staging:

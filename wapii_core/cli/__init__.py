@@ -19,24 +19,10 @@ import typer
 from wapii_core.base.errors import GenerationPending, WapiiError
 from wapii_core.cli import (adapters, backends, cluster_template, compare, datasets, doctor, export, merge, mock, plugins,
                             report, run, show, view)
+from wapii_core.cli.interrupt import Interrupted, raise_interrupted
 from wapii_core.cli.plain_help import App
 
 app = App(name="wapii", help="Benchmark how well language models write code that calls web APIs.")
-
-
-class Interrupted(BaseException):
-    """Ctrl-C or SIGTERM, raised from the signal handler.
-
-    Not a KeyboardInterrupt: typer turns that into a silent exit 130, and a command's cleanup (the
-    progress display restoring the cursor, the run store closing its files) runs either way."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-def _raise_interrupted(signum: int, frame: Any) -> None:
-    raise Interrupted(signum)
 
 
 def _version(value: bool) -> None:
@@ -103,7 +89,7 @@ def _command_scope() -> Iterator[None]:
     with contextlib.ExitStack() as stack:
         try:
             for signum in (signal.SIGINT, signal.SIGTERM):
-                handlers[signum] = signal.signal(signum, _raise_interrupted)
+                handlers[signum] = signal.signal(signum, raise_interrupted)
         except ValueError:  # not the main thread: signals are the main thread's to handle
             pass
         stack.callback(lambda: [signal.signal(s, h) for s, h in handlers.items()])

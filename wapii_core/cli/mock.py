@@ -25,7 +25,7 @@ def mock_command(
     data_dir: DataDirOption = None,
 ) -> None:
     """Serve the API's mock: responses, state and faults derived from its OpenAPI spec (docs/mock.md)."""
-    from wapii_core.cli import Interrupted
+    from wapii_core.cli.interrupt import Interrupted
     from wapii_core.mock.spec_mock import SpecMock
     from wapii_core.mock.server import MockServer
 

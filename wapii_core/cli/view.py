@@ -27,7 +27,7 @@ def view_command(
     import tempfile
     import webbrowser
 
-    from wapii_core.cli import Interrupted
+    from wapii_core.cli.interrupt import Interrupted
     from wapii_core.cli.progress import progress_bars
     from wapii_core.view.bundle import write_bundle
     from wapii_core.view.runs import run_directories

@@ -9,8 +9,12 @@ from typing import Any
 
 from wapii_core.mock.incoming import Incoming
 from wapii_core.mock.plan import Collection, Pagination, Step
-from wapii_core.mock.responder import MESSAGE_FIELDS, NO_BODY
 from wapii_core.mock.schemas import DeclaredResponse
+
+MESSAGE_FIELDS = ("message", "error", "detail", "error_description", "description", "title", "msg")
+"""The string properties an error body's message goes in (the first one its schema has)."""
+NO_BODY = object()
+"""The answer to a request whose response has no body (a delete, an empty response)."""
 
 GENERATED = 4096
 """Generated values a mock remembers (then it starts afresh)."""

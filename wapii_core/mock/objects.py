@@ -10,8 +10,8 @@ import zlib
 from typing import Any
 
 from wapii_core.mock.plan import ID_FIELDS, Collection, _singular
-from wapii_core.mock.responder import _rng
 from wapii_core.mock.store import Record, Store
+from wapii_core.mock.values import seeded_rng
 
 
 class ObjectRules:
@@ -35,7 +35,7 @@ class ObjectRules:
         if plain:
             return str(1_200_000_000_000 + 1_000_000 * (seed % 1_000_000) + 1000 * start + number)
         for attempt in range(20):
-            value = self.values.make(schema, _rng(seed, "id", collection.name, number, attempt), collection.id_field)
+            value = self.values.make(schema, seeded_rng(seed, "id", collection.name, number, attempt), collection.id_field)
             if isinstance(value, (str, int)) and str(value) and store.get(collection.name, str(value)) is None \
                     and "/" not in str(value):
                 return str(value)
@@ -108,7 +108,7 @@ class ObjectRules:
         if schema is None or (collection.object_schema is not None and resolve(schema) is resolve(
                 collection.object_schema)) or self.schemas.valid(schema, obj):
             return copy.deepcopy(obj)
-        made = self.generate(schema, _rng(seed, "shape", collection.name, identifier))
+        made = self.generate(schema, seeded_rng(seed, "shape", collection.name, identifier))
         if not isinstance(made, dict):
             return made
         properties = self.values.object_properties(schema)

@@ -21,23 +21,23 @@ from __future__ import annotations
 import copy
 import json
 import pickle
-import random
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from wapii_core.mock.answers import NO_BODY
 from wapii_core.mock.exchange import MockRequest, MockResponse
 from wapii_core.mock.faults import FaultPlan, FaultState
 from wapii_core.mock.incoming import BadBody, Incoming, credentials_present, read_request
 from wapii_core.mock.plan import Collection, Step, WRAPPERS, _singular
 from wapii_core.mock.schemas import DeclaredResponse
 from wapii_core.mock.store import Store, StoreFull
+from wapii_core.mock.values import seeded_rng
 
 if TYPE_CHECKING:
-    from wapii_core.mock.spec_mock import SpecMock
+    from wapii_core.mock.derived import DerivedMock
 
 DEFAULT_PAGE = 50
 MAX_PAGE = 1000
-MESSAGE_FIELDS = ("message", "error", "detail", "error_description", "description", "title", "msg")
 _REASONS = {200: "OK", 201: "Created", 202: "Accepted", 204: "No Content", 400: "Bad Request", 401: "Unauthorized",
             404: "Not Found", 405: "Method Not Allowed", 413: "Content Too Large", 422: "Unprocessable Content",
             429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway",
@@ -57,7 +57,7 @@ class SpecResponder:
     """Answers one sample's requests (:class:`~wapii_core.mock.exchange.Responder`); build it with
     :meth:`SpecMock.responder`. Not thread-safe by itself (the HTTP server serialises requests)."""
 
-    def __init__(self, mock: "SpecMock", seed: int, faults: FaultPlan | None, open_world: bool = False) -> None:
+    def __init__(self, mock: "DerivedMock", seed: int, faults: FaultPlan | None, open_world: bool = False) -> None:
         self.mock = mock
         self.seed = seed
         self.open_world = open_world
@@ -288,7 +288,7 @@ class SpecResponder:
         key = (self.seed, collection, identifier)
         value = made.get(key)
         if value is None:  # the same seed and identifier make the same object: made once per mock
-            value = self.mock.generate(found.object_schema, _rng(self.seed, "object", collection, identifier))
+            value = self.mock.generate(found.object_schema, seeded_rng(self.seed, "object", collection, identifier))
             value = value if isinstance(value, dict) else {}
             if len(made) >= MADE_OBJECTS:
                 made.clear()
@@ -312,7 +312,7 @@ class SpecResponder:
         return dict(data) if isinstance(data, dict) else {}
 
     def _skeleton(self, step: Step, response: DeclaredResponse | None, key: str, empty: bool = False) -> Any:
-        return self.mock.skeleton(step, response, _rng(self.seed, "answer", key, self.answered), empty)
+        return self.mock.skeleton(step, response, seeded_rng(self.seed, "answer", key, self.answered), empty)
 
     def _respond(self, step: Step, body: Any, headers: tuple[tuple[str, str], ...] = ()) -> MockResponse:
         status = self.mock.success_status(step)
@@ -322,20 +322,13 @@ class SpecResponder:
 
     def _error(self, step: Step | None, status: int, message: str,
                headers: tuple[tuple[str, str], ...] = (), extra: dict[str, Any] | None = None) -> MockResponse:
-        body = self.mock.error_body(step, status, message, _rng(self.seed, "error", status, self.answered), extra)
+        body = self.mock.error_body(step, status, message, seeded_rng(self.seed, "error", status, self.answered), extra)
         return _json(status, body, headers, f"{status}: {message}"[:300])
-
-
-NO_BODY = object()
 
 
 def _json(status: int, body: Any, headers: tuple[tuple[str, str], ...], reason: str) -> MockResponse:
     data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return MockResponse(status, (("Content-Type", "application/json"), *headers), data, reason=reason)
-
-
-def _rng(*parts: Any) -> random.Random:
-    return random.Random(":".join(str(p) for p in parts))
 
 
 def _integer(value: Any, default: int) -> int:

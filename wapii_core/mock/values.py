@@ -29,6 +29,12 @@ from typing import Any
 
 from wapii_core.openapi.refs import Resolver
 
+
+def seeded_rng(*parts: Any) -> random.Random:
+    """A random generator seeded by ``parts`` (joined with ``:``): the same parts, the same values."""
+    return random.Random(":".join(str(p) for p in parts))
+
+
 MAX_DEPTH = 8
 """Nested objects and arrays below the top value."""
 MAX_NODES = 200

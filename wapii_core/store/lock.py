@@ -1,6 +1,6 @@
 """The lock on a run directory: one ``wapii run`` or ``wapii evaluate`` writes it at a time.
 
-:class:`RunLock` holds an exclusive ``fcntl.flock`` on ``<run-dir>/.lock`` (holding the holder's
+:class:`RunLock` holds an exclusive ``flock`` (:mod:`wapii_core.base.file_lock`) on ``<run-dir>/.lock`` (holding the holder's
 pid, for the refusal message) from before anything is read until the run ends. A second process
 is refused at once with a one-line :class:`~wapii_core.base.errors.WapiiError` naming the directory.
 The kernel drops the lock when its holder dies, so a killed run never blocks the next one.
@@ -19,6 +19,7 @@ from pathlib import Path
 from types import TracebackType
 
 from wapii_core.base.errors import InputError, WapiiError
+from wapii_core.base.file_lock import flock
 
 LOCK_FILE = ".lock"
 
@@ -102,8 +103,6 @@ class RunLock:
         return created
 
     def _lock(self) -> int:
-        import fcntl
-
         while True:
             try:
                 fd = _open_lock_file(self.path)
@@ -117,12 +116,13 @@ class RunLock:
             except OSError as exc:
                 raise InputError(self.directory, f"cannot write the run directory: {exc.strerror or exc}") from None
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                got = flock(fd, wait=False)
             except OSError as exc:
+                os.close(fd)
+                raise InputError(self.directory, f"cannot lock the run directory: {exc.strerror or exc}") from None
+            if not got:
                 holder = _holder_pid(fd)
                 os.close(fd)
-                if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                    raise InputError(self.directory, f"cannot lock the run directory: {exc.strerror or exc}") from None
                 who = f"another wapii process (pid {holder})" if holder else "another wapii process"
                 raise WapiiError(f"{self.directory}: {who} is writing this run directory; wait for it to end "
                                  "or use another --out") from None
@@ -139,8 +139,6 @@ class RunLock:
 
     def _lock_shared(self) -> int | None:
         """A shared lock on the existing lock file, or None when there is none; nothing is written."""
-        import fcntl
-
         try:
             fd = _open_lock_file(self.path, create=False)
         except FileNotFoundError:
@@ -150,8 +148,10 @@ class RunLock:
         except OSError as exc:
             raise InputError(self.path, f"cannot open the lock file: {exc.strerror or exc}") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            got = flock(fd, shared=True, wait=False)
         except OSError:
+            got = False
+        if not got:
             holder = _holder_pid(fd)
             os.close(fd)
             who = f"another wapii process (pid {holder})" if holder else "another wapii process"

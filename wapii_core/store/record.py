@@ -285,14 +285,14 @@ def read_generations(directory: Path, live: bool = False) -> list[GenerationLine
     """Every line of ``generations.jsonl`` (a later line for the same sample and draw, a retry, is kept
     after the earlier one; :func:`latest` keeps only the last). ``live``: the directory may be being
     written, so a last line without its newline is one still being written, left out (not an error)."""
-    from wapii_core.store.rundir import read_jsonl
+    from wapii_core.store.run_files import read_jsonl
 
     return read_jsonl(Path(directory) / GENERATIONS_FILE, GenerationLine, unfinished_ok=live)
 
 
 def read_results(directory: Path, live: bool = False) -> list[ResultLine]:
     """Every line of ``results.jsonl`` (``live``: as :func:`read_generations`)."""
-    from wapii_core.store.rundir import read_jsonl
+    from wapii_core.store.run_files import read_jsonl
 
     return read_jsonl(Path(directory) / RESULTS_FILE, ResultLine, unfinished_ok=live)
 

@@ -19,14 +19,14 @@ import json
 import os
 import shutil
 from pathlib import Path
-from typing import Any, Iterable, TypeVar
+from typing import Any, Iterable
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from wapii_core.base.atomic import write_atomic
-from wapii_core.base.errors import InputError, WapiiError
+from wapii_core.base.errors import WapiiError
 from wapii_core.store.lock import RunLock
-from wapii_core.store.run_files import JSONL_CAP, open_for_append, read_run_file, truncate_run_file
+from wapii_core.store.run_files import open_for_append, read_jsonl
 from wapii_core.base.model import Generation, SampleResult
 from wapii_core.store.record import (GENERATIONS_FILE, REPORT_FILE, RESULTS_FILE, RUN_FILE, SUMMARY_FILE, RunRecord,
                                      load_run, load_summary)
@@ -49,52 +49,9 @@ RUN_FILES = (RUN_FILE, GENERATIONS_FILE, RESULTS_FILE, SUMMARY_FILE, REPORT_FILE
 start over; nothing else in the directory is touched)."""
 """How a refusal names an identity key (the others by their own name)."""
 
-M = TypeVar("M", bound=BaseModel)
-
 
 def write_json(path: Path, data: Any) -> None:
     write_atomic(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
-
-
-def read_jsonl(path: Path, model: type[M], *, repair: bool = False, unfinished_ok: bool = False) -> list[M]:
-    """Read a JSONL file of ``model`` lines.
-
-    A last line without its newline is what a crash mid-write leaves: with ``repair`` it is cut
-    off the file and ignored; with ``unfinished_ok`` (a reader of a file another process may be
-    appending to) it is ignored and the file left alone. Any other bad line is an
-    :class:`InputError` naming file and line, and so is a file
-    :func:`~wapii_core.store.run_files.read_run_file` refuses (larger than
-    :data:`~wapii_core.store.run_files.JSONL_CAP`, not a regular file, a link out of the directory).
-    """
-    if not path.exists() and not path.is_symlink():
-        return []
-    raw = read_run_file(path, JSONL_CAP)
-    if raw and not raw.endswith(b"\n"):
-        cut = raw.rfind(b"\n") + 1
-        if unfinished_ok and not repair:
-            raw = raw[:cut]
-        elif not repair:
-            last = raw.count(b"\n") + 1
-            raise InputError(path, f"line {last} is cut off (no newline at the end)")
-        else:
-            truncate_run_file(path, cut)
-            raw = raw[:cut]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise InputError(path, f"line {line}: not UTF-8 text ({exc.reason})") from None
-    items: list[M] = []
-    for number, line in enumerate(text.split("\n"), 1):  # not splitlines(): U+2028 and friends live in values
-        if not line.strip():
-            continue
-        try:
-            items.append(model.model_validate_json(line))
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first.get("loc", ())) or "line"
-            raise InputError(path, f"line {number}: {where}: {first.get('msg', 'invalid')}") from None
-    return items
 
 
 class JsonlAppender:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
 from typing import Any, Iterator
 
 from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest,
@@ -22,18 +21,11 @@ from wapii_core.api import (BackendOptions, CachedAnswer, Generation, Generation
                             WapiiError, cache_key, call_complete_predicate, chat_program, continuation_program,
                             is_constrained, model_input)
 
+from .calls import Call
 from .client import Answer, ApiClient, CallFailed
 from .guided import grammar_fields, guided_grammars
 from .options import OpenAIOptions, parse_options
 from .retry import RetryPolicy
-
-
-@dataclass
-class _Call:
-    request: GenerationRequest
-    body: dict[str, Any]
-    key: str
-    unsatisfiable: bool = False  # constrained: no endpoint fits the starter, the server is not asked
 
 
 def server_stop(prompt: str, stop: str) -> bool:
@@ -120,7 +112,7 @@ class OpenAIBackend:
                        constraint_compact=self.options.constraint_compact)
         return out
 
-    def _call(self, req: GenerationRequest) -> _Call:
+    def _call(self, req: GenerationRequest) -> Call:
         params = self._params()
         body: dict[str, Any] = {"model": self.model, self.options.max_tokens_param: params["max_new_tokens"],
                                 "temperature": params["temperature"], "top_p": params["top_p"], "n": 1}
@@ -142,12 +134,12 @@ class OpenAIBackend:
         if self.guided is not None:
             constraint = self.guided.of(req)
             if constraint is None:
-                return _Call(req, body, "", unsatisfiable=True)
+                return Call(req, body, "", unsatisfiable=True)
             body.update(grammar_fields(self.guided.style, constraint.grammar))
             grammar["constraint"] = constraint.key
         key = cache_key(backend=self.name, model=self.model, endpoint=self.endpoint, input=prompt_input,
                         params=params, draw=req.draw, tag=self.options.cache_tag, **grammar)
-        return _Call(req, body, key)
+        return Call(req, body, key)
 
     # -- generation ---------------------------------------------------------------------------
 
@@ -174,7 +166,7 @@ class OpenAIBackend:
             self._pool = ThreadPoolExecutor(max_workers=o.concurrency, thread_name_prefix="wapii-openai")
         return self._client, self._pool
 
-    def _ask(self, client: ApiClient, call: _Call) -> Answer:
+    def _ask(self, client: ApiClient, call: Call) -> Answer:
         with self._count_lock:
             self.model_calls += 1
         complete = call_complete_predicate(self.adapter, call.request.prompt.starter) if self.stop_at_call else None
@@ -200,12 +192,10 @@ class OpenAIBackend:
         if not misses:
             return
         if self.options.batch != "false":  # provider-side batches or vLLM's batch runner
-            from .batch import batch_generations
-
-            yield from batch_generations(self, misses)
+            yield from self._batched(misses)
             return
         client, pool = self._ensure_started()
-        pending: dict[Future[Answer], _Call] = {pool.submit(self._ask, client, c): c for c in misses}
+        pending: dict[Future[Answer], Call] = {pool.submit(self._ask, client, c): c for c in misses}
         try:
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
@@ -222,11 +212,31 @@ class OpenAIBackend:
             for future in pending:  # the consumer stopped early (interrupt): drop what has not started
                 future.cancel()
 
+    def _batched(self, misses: list[Call]) -> Iterator[Generation]:
+        """The generations for ``misses`` (requests not in the cache) through batches (:mod:`.batch`): each
+        answer is cached and yielded as its batch ends; requests with the same cache key share a line."""
+        from .batch import BatchRun, batch_answers
+
+        context = self._context
+        run = BatchRun(self.options, self.model, self.endpoint, context.run_dir if context else None,
+                       context.progress if context else None)
+        try:
+            for call, outcome in batch_answers(run, misses):
+                req = call.request
+                if isinstance(outcome, str):
+                    yield Generation(sample=req.sample.id, draw=req.draw, finish_reason="error", error=outcome)
+                else:
+                    self.cache.put(call.key, CachedAnswer(text=outcome.text, finish_reason=outcome.finish_reason))
+                    yield self._program(req, outcome)
+        finally:
+            self.model_calls += run.submitted
+            run.close()
+
     def preflight(self, requests: list[GenerationRequest]) -> None:
         """Before a run generates ``requests``: the key, the servers, the model (:mod:`.preflight`)."""
         from .preflight import preflight
 
-        preflight(self, requests)
+        preflight(self.options, self.model, map(self._call, requests), self.cache.get_many)
 
     def close(self) -> None:
         if self._client is not None:

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal
 from pydantic import BaseModel, Field, ValidationError
 from urllib3.exceptions import HTTPError
 
-from wapii_core.api import CachedAnswer, Generation, GenerationPending, InputError, WapiiError, write_atomic
+from wapii_core.api import GenerationPending, InputError, WapiiError, write_atomic
 
 from .client import Answer, parse_answer
 from .options import OpenAIOptions
@@ -42,34 +42,22 @@ from .retry import RetryPolicy, Transient, raise_if_retryable
 from .transport import classify, detail, one_line, pool, redact
 
 if TYPE_CHECKING:
-    from .backend import OpenAIBackend, _Call
+    from .calls import Call
 
 STATE_FILE = "batches.json"
 FILES_DIR = "batch"
 ENDED = ("completed", "failed", "expired", "cancelled")
 PATHS = {"completions": "/v1/completions", "chat": "/v1/chat/completions"}
 
-def batch_generations(backend: "OpenAIBackend", misses: "list[_Call]") -> Iterator[Generation]:
-    """The backend's generations for ``misses`` (requests not in the cache) through batches: each
-    answer is cached and yielded as its batch ends; requests with the same cache key share a line."""
-    context = backend._context
-    run = BatchRun(backend.options, backend.model, backend.endpoint, context.run_dir if context else None,
-                   context.progress if context else None)
-    by_key: dict[str, list[Any]] = {}
+def batch_answers(run: "BatchRun", misses: "list[Call]") -> Iterator[tuple["Call", Answer | str]]:
+    """Each of ``misses`` (requests not in the cache) with its answer through ``run``'s batches, or the
+    reason it failed, as its batch ends; requests with the same cache key share a line."""
+    by_key: dict[str, list[Call]] = {}
     for call in misses:
         by_key.setdefault(call.key, []).append(call)
-    try:
-        for key, outcome in run.answers({key: calls[0].body for key, calls in by_key.items()}):
-            for call in by_key[key]:
-                req = call.request
-                if isinstance(outcome, str):
-                    yield Generation(sample=req.sample.id, draw=req.draw, finish_reason="error", error=outcome)
-                else:
-                    backend.cache.put(key, CachedAnswer(text=outcome.text, finish_reason=outcome.finish_reason))
-                    yield backend._program(req, outcome)
-    finally:
-        backend.model_calls += run.submitted
-        run.close()
+    for key, outcome in run.answers({key: calls[0].body for key, calls in by_key.items()}):
+        for call in by_key[key]:
+            yield call, outcome
 
 
 class BatchRecord(BaseModel):

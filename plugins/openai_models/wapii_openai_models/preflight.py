@@ -15,17 +15,18 @@ Each failure is one :class:`~wapii_core.base.errors.WapiiError` line (exit 2, no
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 from urllib.parse import urlsplit
 
 from urllib3.exceptions import HTTPError, TimeoutError
 
-from wapii_core.api import GenerationRequest, WapiiError
+from wapii_core.api import WapiiError
 
 from .transport import classify, detail, one_line, pool, redact
 
 if TYPE_CHECKING:
-    from .backend import OpenAIBackend
+    from .calls import Call
+    from .options import OpenAIOptions
 
 KEYED_HOSTS = frozenset({
     "api.openai.com", "openrouter.ai", "api.together.xyz", "api.groq.com", "api.deepseek.com",
@@ -37,20 +38,21 @@ PREFLIGHT_TIMEOUT_S = 10.0
 SKIP = "-O preflight=false skips these checks"
 
 
-def preflight(backend: "OpenAIBackend", requests: list[GenerationRequest]) -> None:
-    """The checks above for a run of ``backend`` that will generate ``requests``; none when every
-    answer is cached, with ``-O preflight=false``, or when the requests go to batch files."""
-    o = backend.options
+def preflight(options: OpenAIOptions, model: str, calls: Iterable[Call],
+              cached: Callable[[Iterable[str]], Mapping[str, Any]]) -> None:
+    """The checks above for a run of ``model`` whose requests are ``calls`` (read only when needed);
+    ``cached``: the answers in the cache among the keys given. None when every answer is cached, with
+    ``-O preflight=false``, or when the requests go to batch files."""
+    o = options
     if not o.preflight or o.batch == "files":
         return
-    calls = [c for c in map(backend._call, requests) if not c.unsatisfiable]
-    keys = {c.key for c in calls}
-    if not keys or len(backend.cache.get_many(keys)) == len(keys):
+    keys = {c.key for c in calls if not c.unsatisfiable}
+    if not keys or len(cached(keys)) == len(keys):
         return
     api_key = os.environ.get(o.api_key_env) or None
     check_key(o.base_url, api_key, o.api_key_env)
     for url in o.base_url:
-        check_server(url, backend.model, api_key, o.api_key_env, timeout=min(o.timeout, PREFLIGHT_TIMEOUT_S))
+        check_server(url, model, api_key, o.api_key_env, timeout=min(o.timeout, PREFLIGHT_TIMEOUT_S))
 
 
 def needs_key(base_url: str) -> bool:
