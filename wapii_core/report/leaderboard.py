@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from wapii_core.judge.rows import COUNT_ROWS, lower_is_better
+
 if TYPE_CHECKING:
     from wapii_core.report.tables import Cell, RunData, Table
 
@@ -26,15 +28,13 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("Incomplete (t)", "Incomplete implementations"),
     ("Runtime errors (t)", "Runtime errors"),
 )
-"""(column title, the paper row it shows); the two count rows are shown as shares of judged samples."""
+"""(column title, the paper row it shows); the two count rows are shown as shares of judged samples.
+Whether smaller is better is the row's own (:mod:`wapii_core.judge.rows`)."""
 
-LOWER_IS_BETTER = {"Illegal URLs (e)", "Illegal methods (e)", "Illegal arguments (e)", "Incomplete (t)",
-                   "Runtime errors (t)"}
 
 
 def _cells(run: "RunData", resamples: int, seed: int) -> list["Cell"]:
     from wapii_core.report.tables import Cell
-    from wapii_core.report.rate_terms import COUNT_ROWS
 
     values = run.summary.overall
     judged = run.summary.judged
@@ -61,11 +61,11 @@ def _sort_key(cells: list["Cell"]) -> tuple[float, float]:
 
 
 def _mark_best(rows: list[tuple[str, list["Cell"]]]) -> None:
-    for j, (title, _) in enumerate(COLUMNS):
+    for j, (_, row) in enumerate(COLUMNS):
         values = {cells[j].value for _, cells in rows if cells[j].value is not None}
         if len(values) < 2:
             continue
-        best = min(values) if title in LOWER_IS_BETTER else max(values)
+        best = min(values) if lower_is_better(row) else max(values)
         for _, cells in rows:
             cells[j].best = cells[j].value == best
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from wapii_core.base.model import SampleResult
-from wapii_core.report.rate_terms import COUNT_ROWS, lower_is_better
+from wapii_core.judge.rows import COUNT_ROWS, ROW_NAMES, lower_is_better
 from wapii_core.store.record import FailedGeneration, RunRecord, Summary
 
 RunColumn = tuple[str, RunRecord, Summary]
@@ -92,8 +92,7 @@ class Report:
 
 
 def row_names() -> list[str]:
-    from wapii_core.judge.metrics import ROW_NAMES
-
+    """The paper's rows, in order (:mod:`wapii_core.judge.rows`)."""
     return list(ROW_NAMES)
 
 
