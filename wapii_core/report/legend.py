@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from wapii_core.report.tables import Table
+    from wapii_core.report.model import Table
 
 METRICS_DOC = "docs/metrics.md"
 
