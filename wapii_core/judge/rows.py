@@ -204,8 +204,6 @@ PAPER_ROWS: tuple[PaperRow, ...] = (
     PaperRow("Mean argument value conditional accuracy",
              "mean over samples with correctly named arguments of the share with the correct value",
              *_VALUE_ACCURACY, "argument_value_mean_accuracy_wrt_correct", per_field=True),
-    PaperRow("Samples with query arguments", "share of samples whose request sends a query argument",
-             lambda s: float(bool(s.counts.retrieved.get("params"))), one),
     PaperRow("Total errors", "number of samples that could not be executed",
              nonexecutable, statistic="errors_total", lower_is_better=True, filter={"verdict": "nonexecutable"}),
     PaperRow("Incomplete implementations",
