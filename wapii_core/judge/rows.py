@@ -221,8 +221,8 @@ PAPER_ROWS: tuple[PaperRow, ...] = (
 # ---- what the readers look up -----------------------------------------------------------------------
 
 ROWS_BY_NAME: dict[str, tuple[PaperRow, Scope | None]] = {
-    name: (row, None if row.kind == "count" else name[-2])  # type: ignore[misc]
-    for row in PAPER_ROWS for name in row.names
+    name: (row, scope) for row in PAPER_ROWS
+    for name, scope in (zip(row.names, row.scopes) if row.kind == "rate" else [(row.stem, None)])
 }
 """Row name (``"Correct URLs (e)"``) -> (its declaration, its scope; None for a count)."""
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 from wapii_core.base.model import ERROR_KINDS, SampleResult
-from wapii_core.judge.rows import COUNT_ROWS, RATE_ROW_NAMES, ROWS_BY_NAME, Judged, Quantity
+from wapii_core.judge.rows import COUNT_ROWS, ROWS_BY_NAME, Judged, Quantity
 
 if TYPE_CHECKING:
     import numpy as np
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["COUNT_ROWS", "RATE_ROWS", "Terms", "point_values", "task_terms"]
 
 RATE_ROWS: dict[str, tuple[Quantity, Quantity]] = {
-    name: ROWS_BY_NAME[name][0].terms(ROWS_BY_NAME[name][1]) for name in RATE_ROW_NAMES}  # type: ignore[arg-type]
+    name: row.terms(scope) for name, (row, scope) in ROWS_BY_NAME.items() if scope is not None}
 """Rate row -> (numerator, denominator): its per-sample quantities (:mod:`wapii_core.judge.rows`)."""
 
 COUNT_QUANTITIES: dict[str, Quantity] = {name: ROWS_BY_NAME[name][0].numerator for name in COUNT_ROWS}
