@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 from wapii_core.base.model import ERROR_KINDS, SampleResult
-from wapii_core.judge.rows import COUNT_ROWS, ROWS_BY_NAME, Judged, Quantity
+from wapii_core.judge.rows import COUNT_ROWS, ROWS_BY_NAME, Judged, Quantity, executable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -29,8 +29,25 @@ RATE_ROWS: dict[str, tuple[Quantity, Quantity]] = {
     name: row.terms(scope) for name, (row, scope) in ROWS_BY_NAME.items() if scope is not None}
 """Rate row -> (numerator, denominator): its per-sample quantities (:mod:`wapii_core.judge.rows`)."""
 
-COUNT_QUANTITIES: dict[str, Quantity] = {name: ROWS_BY_NAME[name][0].numerator for name in COUNT_ROWS}
-"""Count row -> the per-sample quantity it sums."""
+
+
+def _plan() -> tuple[list[Quantity], list[tuple[int, int, bool]], list[int]]:
+    """The distinct quantities the rows read (:func:`executable` first), each evaluated once per sample;
+    per rate row (its numerator's index, its denominator's, whether over executable samples only); per
+    count row its quantity's index."""
+    index: dict[Quantity, int] = {executable: 0}
+
+    def at(quantity: Quantity | None) -> int:
+        assert quantity is not None
+        return index.setdefault(quantity, len(index))
+
+    rates = [(at(row.numerator), at(row.denominator), scope == "e")
+             for row, scope in ROWS_BY_NAME.values() if scope is not None]
+    counts = [at(ROWS_BY_NAME[name][0].numerator) for name in COUNT_ROWS]
+    return list(index), rates, counts
+
+
+_QUANTITIES, _RATE_TERMS, _COUNT_TERMS = _plan()
 
 
 def judged(result: SampleResult) -> Judged:
@@ -61,7 +78,7 @@ def task_terms(results: Iterable[SampleResult]) -> Terms:
     """Sum every sample's terms per task (sample id), tasks in order of first appearance."""
     import numpy as np
 
-    rows = list(RATE_ROWS.values())
+    width = len(_RATE_TERMS)
     index: dict[str, int] = {}
     num: list[list[float]] = []
     den: list[list[float]] = []
@@ -70,15 +87,21 @@ def task_terms(results: Iterable[SampleResult]) -> Terms:
         sample = judged(result)
         position = index.setdefault(result.sample, len(index))
         if position == len(num):
-            num.append([0.0] * len(rows))
-            den.append([0.0] * len(rows))
+            num.append([0.0] * width)
+            den.append([0.0] * width)
             counts.append([0.0] * len(COUNT_ROWS))
-        for j, (n, d) in enumerate(rows):
-            num[position][j] += n(sample)
-            den[position][j] += d(sample)
-        for j, row in enumerate(COUNT_ROWS):
-            counts[position][j] += COUNT_QUANTITIES[row](sample)
-    width = len(rows)
+        values = [quantity(sample) for quantity in _QUANTITIES]
+        exe = values[0]
+        task_num, task_den = num[position], den[position]
+        for j, (n, d, executable_only) in enumerate(_RATE_TERMS):
+            if executable_only:  # the (e) row: both terms over executable samples only (as PaperRow.terms)
+                task_num[j] += values[n] * exe
+                task_den[j] += values[d] * exe
+            else:
+                task_num[j] += values[n]
+                task_den[j] += values[d]
+        for j, q in enumerate(_COUNT_TERMS):
+            counts[position][j] += values[q]
     return Terms(list(index), np.array(num, dtype=float).reshape(-1, width),
                  np.array(den, dtype=float).reshape(-1, width),
                  np.array(counts, dtype=float).reshape(-1, len(COUNT_ROWS)))
