@@ -14,6 +14,8 @@ import pytest
 
 from support import REPO, run_cli
 
+from wapii_core.judge.rows import DESCRIPTIONS
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 playwright = pytest.importorskip("playwright.sync_api", reason="needs Playwright (pip install -e '.[test]')")
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (apt-get install -y chromium)"),
@@ -90,6 +92,7 @@ def test_bundle_of_two_runs_shows_an_illegal_sample(bundle: tuple[Path, Path], w
             page.wait_for_function(f"document.body.dataset.listed === '{2 * len(results)}'")
             assert report.evaluate("d => d.open")  # opened above: clearing filters keeps it so
             row = page.locator("#report tr", has_text="Illegal implementations (t)")
+            assert row.locator("td").first.get_attribute("title") == DESCRIPTIONS["Illegal implementations (t)"]
             row.locator("td").nth(2).locator("a").click()  # the replay run's value: its illegal samples
             page.wait_for_function("document.body.dataset.listed === '2'")
             assert "verdict=illegal" in page.url and "run=1" in page.url

@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from wapii_core.report.tables import RunData
+    from wapii_core.report.model import RunData
 
 FACETS = ("model", "dataset", "adapter", "setup", "setting", "mode", "samples")
 """The settings a column label is made of, in the order they are shown."""

@@ -10,8 +10,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from wapii_core.judge.rows import COUNT_ROWS, lower_is_better
+
+from wapii_core.report.labels import comparability_notes, labels
+from wapii_core.report.model import SETUP_TITLES, Cell, Table, setups
+
 if TYPE_CHECKING:
-    from wapii_core.report.tables import Cell, RunData, Table
+    from wapii_core.report.model import RunData
 
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("Correct (t)", "Correct implementations (t)"),
@@ -26,15 +31,12 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("Incomplete (t)", "Incomplete implementations"),
     ("Runtime errors (t)", "Runtime errors"),
 )
-"""(column title, the paper row it shows); the two count rows are shown as shares of judged samples."""
-
-LOWER_IS_BETTER = {"Illegal URLs (e)", "Illegal methods (e)", "Illegal arguments (e)", "Incomplete (t)",
-                   "Runtime errors (t)"}
+"""(column title, the paper row it shows); the two count rows are shown as shares of judged samples.
+Whether smaller is better is the row's own (:mod:`wapii_core.judge.rows`)."""
 
 
-def _cells(run: "RunData", resamples: int, seed: int) -> list["Cell"]:
-    from wapii_core.report.tables import Cell
-    from wapii_core.report.rate_terms import COUNT_ROWS
+
+def _cells(run: "RunData", resamples: int, seed: int) -> list[Cell]:
 
     values = run.summary.overall
     judged = run.summary.judged
@@ -55,29 +57,26 @@ def _cells(run: "RunData", resamples: int, seed: int) -> list["Cell"]:
     return cells
 
 
-def _sort_key(cells: list["Cell"]) -> tuple[float, float]:
+def _sort_key(cells: list[Cell]) -> tuple[float, float]:
     correct, executable = cells[0].value, cells[1].value
     return (-(correct if correct is not None else -1.0), -(executable if executable is not None else -1.0))
 
 
-def _mark_best(rows: list[tuple[str, list["Cell"]]]) -> None:
-    for j, (title, _) in enumerate(COLUMNS):
+def _mark_best(rows: list[tuple[str, list[Cell]]]) -> None:
+    for j, (_, row) in enumerate(COLUMNS):
         values = {cells[j].value for _, cells in rows if cells[j].value is not None}
         if len(values) < 2:
             continue
-        best = min(values) if title in LOWER_IS_BETTER else max(values)
+        best = min(values) if lower_is_better(row) else max(values)
         for _, cells in rows:
             cells[j].best = cells[j].value == best
 
 
-def leaderboard_tables(runs: list["RunData"], resamples: int, seed: int) -> list["Table"]:
+def leaderboard_tables(runs: list["RunData"], resamples: int, seed: int) -> list[Table]:
     """One leaderboard per setup: a row per run (named by what sets it apart), sorted by correct
     implementations (t), then executable implementations (t)."""
-    from wapii_core.report.tables import SETUP_TITLES, Table, _setups
-    from wapii_core.report.labels import comparability_notes, labels
-
     tables = []
-    for setup in _setups(runs):
+    for setup in setups(runs):
         group = [r for r in runs if r.run.setup == setup]
         names, caption = labels(group)
         rows = sorted(((name, _cells(run, resamples, seed), run) for name, run in zip(names, group)),

@@ -1,7 +1,8 @@
 """The legend printed under every report table: what each abbreviation and marker means.
 
-Only the entries a table uses are listed; the full definitions of every row are in the project's
-``docs/metrics.md``.
+Only the entries a table uses are listed: under a table of the paper's rows, what each of its rows
+counts (as :mod:`wapii_core.judge.rows` declares it); the full definitions of every row are in the
+project's ``docs/metrics.md``.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from wapii_core.report.tables import Table
+    from wapii_core.report.model import Table
 
 METRICS_DOC = "docs/metrics.md"
 
@@ -46,4 +47,15 @@ def legend(table: "Table", intervals: bool) -> list[str]:
     if table.title.endswith("spec_validation metrics"):
         about = " ".join([table.caption, *table.columns]).lower()
         lines.append(SPEC_VALIDATION_NOTE + (WAPIIBENCH_BASELINE if "wapiibench" in about else ""))
+    if table.kind == "paper":
+        lines += _row_lines([row for row, _ in table.rows])
     return lines + list(table.descriptions)
+
+
+def _row_lines(names: list[str]) -> list[str]:
+    """``Correct URLs: share of samples whose URL matches the expected path template.``, once per paper row
+    among ``names`` (both scopes of a rate share one line)."""
+    from wapii_core.judge.rows import paper_row
+
+    rows = [row for row in map(paper_row, names) if row is not None]
+    return [f"{row.stem}: {row.description}." for row in dict.fromkeys(rows)]

@@ -12,13 +12,12 @@ from __future__ import annotations
 from typing import Any
 
 from wapii_core.base.metric_kinds import Metric, declared, flatten, kind_of, load_record, per_api
-from wapii_core.report.tables import Cell, RunData, Table
+from wapii_core.report.labels import facets, labels
+from wapii_core.report.model import Cell, RunData, Table
 
 
 def provider_tables(runs: list[RunData], prefix: str, by_api: bool) -> list[Table]:
     """The provider tables of ``runs``, labelled like the paper's (:mod:`wapii_core.report.labels`)."""
-    from wapii_core.report.labels import facets, labels
-
     tables = []
     names = list(dict.fromkeys(name for r in runs for name in r.summary.metrics))
     for name in names:

@@ -2,7 +2,8 @@
 
 Every rate row of metrics.md §7 is ``Σ numerator / Σ denominator`` over samples: a rate of samples
 (denominator 1, or 1 for executable samples), a ratio of argument counts, or a mean of per-sample
-ratios (numerator: the sample's ratio, denominator: 1 where the sample has that ratio). This
+ratios (numerator: the sample's ratio, denominator: 1 where the sample has that ratio); each row
+declares its two per-sample quantities in :mod:`wapii_core.judge.rows`. This
 module computes those two terms for every sample, summed per task (the draws of one task are
 one resampling unit), as numpy arrays: a bootstrap resample is then a weighted sum, done for all
 resamples at once by one matrix product (:mod:`wapii_core.report.stats`).
@@ -17,102 +18,46 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable
 
 from wapii_core.base.model import ERROR_KINDS, SampleResult
+from wapii_core.judge.rows import COUNT_ROWS, ROWS_BY_NAME, Judged, Quantity, executable
 
 if TYPE_CHECKING:
     import numpy as np
 
-COUNT_ROWS = ("Total errors", "Incomplete implementations", "Runtime errors")
-"""Rows that are counts of samples, not rates (no interval)."""
+__all__ = ["COUNT_ROWS", "RATE_ROWS", "Terms", "point_values", "task_terms"]
 
-LOWER_IS_BETTER = ("Illegal implementations", "Illegal URLs", "Illegal methods", "Missing arguments",
-                   "Unexpected arguments", "Unnecessary arguments", "Illegal arguments") + COUNT_ROWS
-"""Row stems (without the (t)/(e) suffix) where a smaller value is the better one."""
-
-INCOMPLETE_ERRORS = ("no_request", "incomplete_request", "timeout", "unsatisfiable")
-
-# name stem -> (numerator quantity, denominator quantity over all samples, ... over executable samples);
-# a numerator that non-executable samples contribute to has an "_exe" variant for the (e) row
-_PAIRED: dict[str, tuple[str, str, str]] = {
-    "Correct implementations": ("correct", "one", "exe"),
-    "Illegal implementations": ("illegal", "one", "exe"),
-    "Correct URLs": ("url_correct", "one", "exe"),
-    "Illegal URLs": ("url_illegal", "one", "exe"),
-    "Correct methods": ("method_correct", "one", "exe"),
-    "Illegal methods": ("method_illegal", "one", "exe"),
-    "Correct argument names": ("correct_name", "expected", "expected_exe"),
-    "Correct argument values": ("correct_value", "expected", "expected_exe"),
-    "Missing arguments": ("missing", "expected", "expected_exe"),
-    "Unexpected arguments": ("unexpected", "all", "all_exe"),
-    "Unnecessary arguments": ("unnecessary", "all", "all_exe"),
-    "Illegal arguments": ("illegal_args", "all", "all_exe"),
-    "Mean argument precision": ("precision", "has_precision", "has_precision"),
-    "Mean argument recall": ("recall", "has_recall_t", "has_recall_e"),
-    "Mean argument Jaccard index": ("jaccard", "has_jaccard_t", "has_jaccard_e"),
-    "Mean argument value conditional accuracy": ("cond_accuracy", "has_cond_accuracy", "has_cond_accuracy"),
-}
+RATE_ROWS: dict[str, tuple[Quantity, Quantity]] = {
+    name: row.terms(scope) for name, (row, scope) in ROWS_BY_NAME.items() if scope is not None}
+"""Rate row -> (numerator, denominator): its per-sample quantities (:mod:`wapii_core.judge.rows`)."""
 
 
-def _rate_rows() -> dict[str, tuple[str, str]]:
-    rows = {"Executable implementations (t)": ("exe", "one")}
-    for stem, (num, den_t, den_e) in _PAIRED.items():
-        rows[f"{stem} (t)"] = (num, den_t)
-        rows[f"{stem} (e)"] = (f"{num}_exe" if num == "missing" else num, den_e)
-    return rows
+
+def _plan() -> tuple[list[Quantity], list[tuple[int, int, bool]], list[int]]:
+    """The distinct quantities the rows read (:func:`executable` first), each evaluated once per sample;
+    per rate row (its numerator's index, its denominator's, whether over executable samples only); per
+    count row its quantity's index."""
+    index: dict[Quantity, int] = {executable: 0}
+
+    def at(quantity: Quantity | None) -> int:
+        assert quantity is not None
+        return index.setdefault(quantity, len(index))
+
+    rates = [(at(row.numerator), at(row.denominator), scope == "e")
+             for row, scope in ROWS_BY_NAME.values() if scope is not None]
+    counts = [at(ROWS_BY_NAME[name][0].numerator) for name in COUNT_ROWS]
+    return list(index), rates, counts
 
 
-RATE_ROWS: dict[str, tuple[str, str]] = _rate_rows()
-"""Rate row -> (numerator quantity, denominator quantity) of :func:`sample_quantities`."""
-
-COUNT_QUANTITIES = {"Total errors": "nonexecutable", "Incomplete implementations": "incomplete",
-                    "Runtime errors": "runtime"}
+_QUANTITIES, _RATE_TERMS, _COUNT_TERMS = _plan()
 
 
-def lower_is_better(row: str) -> bool:
-    """Whether a smaller value of ``row`` is better (illegal, unexpected, missing, errors...)."""
-    stem = row.removesuffix(" (t)").removesuffix(" (e)")
-    return stem in LOWER_IS_BETTER
-
-
-def sample_quantities(result: SampleResult) -> dict[str, float]:
-    """Every quantity a row needs, for one sample, from the comparison's own counts
+def judged(result: SampleResult) -> Judged:
+    """One sample as the rows' quantities read it, with its comparison's own counts
     (:func:`wapii_core.judge.compare.sample_counts`; metrics.md §6-7)."""
     from wapii_core.judge.compare import sample_counts
 
-    counts = sample_counts(result)
-    executable = counts.executable
     if result.error is not None and result.error not in ERROR_KINDS:
         raise ValueError(f"sample {result.sample}: unknown error kind {result.error!r}")
-
-    def total(bucket: dict[str, int]) -> float:
-        return float(bucket.get("all", 0))
-
-    def ratio(values: dict[str, float]) -> tuple[float, float]:
-        """(the sample's ``all`` ratio or 0, whether it has one)."""
-        return (values["all"], 1.0) if "all" in values else (0.0, 0.0)
-
-    exe = float(executable)
-    # a non-executable sample has no ratios, but counts (with 0) in the (t) means of recall and Jaccard
-    # whenever its expected config has any field (metrics.md §6)
-    not_run = float(not executable and "all" in counts.expected)
-    precision, has_precision = ratio(counts.precision)
-    recall, has_recall = ratio(counts.recall)
-    jaccard, has_jaccard = ratio(counts.jaccard)
-    cond_accuracy, has_cond_accuracy = ratio(counts.value_accuracy_wrt_correct_name)
-    expected, everything = total(counts.expected), total(counts.all)
-    return dict(
-        one=1.0, exe=exe, correct=float(result.verdict == "correct"), illegal=float(result.verdict == "illegal"),
-        url_correct=float(result.url == "correct"), url_illegal=float(result.url == "illegal"),
-        method_correct=float(result.method == "correct"), method_illegal=float(result.method == "illegal"),
-        correct_name=total(counts.correct_name), correct_value=total(counts.correct_value),
-        missing=total(counts.missing), missing_exe=total(counts.missing) * exe, unexpected=total(counts.unexpected), unnecessary=total(counts.unnecessary),
-        illegal_args=total(counts.illegal), expected=expected, expected_exe=expected * exe, all=everything,
-        all_exe=everything * exe, precision=precision, has_precision=has_precision,
-        recall=recall, has_recall_t=has_recall + not_run, has_recall_e=has_recall * exe,
-        jaccard=jaccard, has_jaccard_t=has_jaccard + not_run, has_jaccard_e=has_jaccard * exe,
-        cond_accuracy=cond_accuracy, has_cond_accuracy=has_cond_accuracy,
-        nonexecutable=1.0 - exe, incomplete=float(result.error in INCOMPLETE_ERRORS),
-        runtime=float(result.error == "runtime_error"),
-    )
+    return Judged(result, sample_counts(result))
 
 
 @dataclass
@@ -133,24 +78,30 @@ def task_terms(results: Iterable[SampleResult]) -> Terms:
     """Sum every sample's terms per task (sample id), tasks in order of first appearance."""
     import numpy as np
 
-    rows = list(RATE_ROWS.values())
+    width = len(_RATE_TERMS)
     index: dict[str, int] = {}
     num: list[list[float]] = []
     den: list[list[float]] = []
     counts: list[list[float]] = []
     for result in results:
-        q = sample_quantities(result)
+        sample = judged(result)
         position = index.setdefault(result.sample, len(index))
         if position == len(num):
-            num.append([0.0] * len(rows))
-            den.append([0.0] * len(rows))
+            num.append([0.0] * width)
+            den.append([0.0] * width)
             counts.append([0.0] * len(COUNT_ROWS))
-        for j, (n, d) in enumerate(rows):
-            num[position][j] += q[n]
-            den[position][j] += q[d]
-        for j, row in enumerate(COUNT_ROWS):
-            counts[position][j] += q[COUNT_QUANTITIES[row]]
-    width = len(rows)
+        values = [quantity(sample) for quantity in _QUANTITIES]
+        exe = values[0]
+        task_num, task_den = num[position], den[position]
+        for j, (n, d, executable_only) in enumerate(_RATE_TERMS):
+            if executable_only:  # the (e) row: both terms over executable samples only (as PaperRow.terms)
+                task_num[j] += values[n] * exe
+                task_den[j] += values[d] * exe
+            else:
+                task_num[j] += values[n]
+                task_den[j] += values[d]
+        for j, q in enumerate(_COUNT_TERMS):
+            counts[position][j] += values[q]
     return Terms(list(index), np.array(num, dtype=float).reshape(-1, width),
                  np.array(den, dtype=float).reshape(-1, width),
                  np.array(counts, dtype=float).reshape(-1, len(COUNT_ROWS)))

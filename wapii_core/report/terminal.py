@@ -13,7 +13,8 @@ import io
 from typing import TYPE_CHECKING, Any
 
 from wapii_core.base.text import visible
-from wapii_core.report.tables import Report, Table, describe_paired, format_cell, format_interval
+from wapii_core.report.legend import METRICS_DOC, legend
+from wapii_core.report.model import Report, Table, describe_paired, format_cell, format_interval
 from wapii_core.report.labels import wrap_label
 
 if TYPE_CHECKING:
@@ -85,8 +86,6 @@ def _rich_table(table: Table, columns: list[int], texts: list[list[tuple[str, st
 
 def print_table_on(console: "Console", table: Table, intervals: bool) -> None:
     """One table (split into parts when too wide), then its caption, notes and legend."""
-    from wapii_core.report.legend import legend
-
     texts = _cell_texts(table, intervals)
     widths = _widths(table, texts)
     longest = max((len(row) for row, _ in table.rows), default=FIRST_MIN)
@@ -109,8 +108,6 @@ def print_table_on(console: "Console", table: Table, intervals: bool) -> None:
 def print_report_on(console: "Console", report: Report, intervals: bool = False) -> None:
     """Every table of ``report`` on ``console``, then the paired tests, the pairs without one and a
     pointer to the metrics document; intervals only with ``intervals``."""
-    from wapii_core.report.legend import METRICS_DOC
-
     for table in report.tables:
         print_table_on(console, table, intervals)
     if report.resamples and intervals:

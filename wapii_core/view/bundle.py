@@ -40,23 +40,6 @@ HEADLINE = {"correct": "Correct implementations (t)", "executable": "Executable 
             "illegal": "Illegal implementations (t)"}
 """The headline numbers the run list shows (summary rows, in %)."""
 
-ROW_FILTERS: dict[str, dict[str, str]] = {
-    "Executable implementations": {"verdict": "!nonexecutable"},
-    "Correct implementations": {"verdict": "correct"},
-    "Illegal implementations": {"verdict": "illegal"},
-    "Correct URLs": {"url": "correct"},
-    "Illegal URLs": {"url": "illegal"},
-    "Correct methods": {"method": "correct"},
-    "Illegal methods": {"method": "illegal"},
-    "Missing arguments": {"field": "*:missing"},
-    "Unnecessary arguments": {"field": "*:unnecessary"},
-    "Illegal arguments": {"field": "*:illegal"},
-    "Correct argument values": {"field": "*:correct"},
-    "Total errors": {"verdict": "nonexecutable"},
-    "Incomplete implementations": {"error": "incomplete_request"},
-    "Runtime errors": {"error": "runtime_error"},
-}
-"""The filter behind a report row (its name without the ``(t)``/``(e)`` suffix): the samples it counts."""
 
 
 class _Vocab:
@@ -87,7 +70,9 @@ def _write(path: Path, key: str, value: Any) -> None:
 
 
 def _report_rows(runs: list[ViewRun]) -> list[dict[str, Any]]:
-    """The report's rows (summary.json ``overall``) with one formatted value per run and the filter behind them."""
+    """The report's rows (summary.json ``overall``) with one formatted value per run, and for a paper row
+    its sentence and the filter behind it (the samples it counts; :mod:`wapii_core.judge.rows`)."""
+    from wapii_core.judge.rows import DESCRIPTIONS, paper_row
     from wapii_core.report.tables import format_value, row_names
 
     names = list(row_names())
@@ -100,10 +85,10 @@ def _report_rows(runs: list[ViewRun]) -> list[dict[str, Any]]:
         values = [run.summary.values().get(name) for run in runs]
         if all(v is None or isinstance(v, (dict, list)) for v in values):
             continue
-        base = name.rsplit(" (", 1)[0]
+        row = paper_row(name)
         rows.append({"name": name, "values": [format_value(name, v) if not isinstance(v, (dict, list)) else ""
                                               for v in values],
-                     "filter": ROW_FILTERS.get(base)})
+                     "filter": row.filter if row is not None else None, "description": DESCRIPTIONS.get(name)})
     return rows
 
 

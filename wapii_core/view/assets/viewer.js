@@ -304,7 +304,8 @@
       const cells = open.map((r) => [r, row.values[r]]).map(([r, value]) => row.filter && value !== "n/a" && value !== ""
         ? `<td><a href="#${esc(queryOf({ ...row.filter, run: String(r), sel: filters.sel }))}" data-filter>${esc(value)}</a></td>`
         : `<td>${esc(value)}</td>`).join("");
-      return `<tr><td>${esc(row.name)}</td>${cells}</tr>`;
+      const about = row.description ? ` title="${esc(row.description)}"` : "";
+      return `<tr><td${about}>${esc(row.name)}</td>${cells}</tr>`;
     }).join("");
   }
 
