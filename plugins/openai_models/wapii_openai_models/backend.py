@@ -17,10 +17,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest,
-                            GenerationTimings, RunContext,
-                            WapiiError, cache_key, call_complete_predicate, chat_program, continuation_program,
-                            is_constrained, model_input)
+from wapii_core.api import BackendOptions, Generation, GenerationRequest, GenerationTimings, RunContext, WapiiError
+from wapii_core.kits.grammar import is_constrained
+from wapii_core.kits.models import (
+    CachedAnswer, GenerationCache, cache_key, call_complete_predicate, chat_program, continuation_program,
+    model_input,
+)
 
 from .client import Answer, ApiClient, CallFailed
 from .guided import grammar_fields, guided_grammars
