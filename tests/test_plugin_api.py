@@ -204,16 +204,21 @@ def test_every_public_name_is_used_by_a_plugin_or_documented_for_plugin_authors(
     assert {"hookimpl", "Generation", "WapiiError"} <= set(used[PUBLIC]) and "API_VERSION" in names_documented()
 
 
-def test_the_face_is_small_and_each_name_has_one_home():
+def test_the_face_is_small_and_a_name_in_two_kits_is_one_object():
+    """A kit may re-export what its kind of plugin needs from another (``kits.python``'s ``wire_text``
+    is ``kits.wire``'s): the same object, never a variant; nothing of the face is in a kit."""
     assert len(api.__all__) <= 25 and api.API_VERSION == "2.0"
-    homes: dict[str, str] = {}
+    homes: dict[str, tuple[str, object]] = {}
     for module in sorted(FACES):
         exported = importlib.import_module(module)
         assert exported.__all__ == sorted(exported.__all__)
         for name in exported.__all__:
-            if not name.endswith("_VERSION"):
-                assert name not in homes, f"{name} is in both {homes[name]} and {module}"
-                homes[name] = module
+            if name.endswith("_VERSION"):
+                continue
+            if name in homes:
+                assert getattr(exported, name) is homes[name][1] and PUBLIC not in (module, homes[name][0]), \
+                    f"{name}: {homes[name][0]} and {module} differ"
+            homes[name] = (module, getattr(exported, name))
     for kit in KITS:
         assert re.fullmatch(r"\d+\.\d+", importlib.import_module(f"wapii_core.kits.{kit}").KIT_VERSION)
 
@@ -459,3 +464,25 @@ def test_no_default_metrics_applies_only_the_named_providers(plugin_env, tmp_pat
     assert "## result_count metrics" in report and "## Full completion" not in report  # no table of n/a
     done = run_cli("run", "--limit", "3", "--no-default-metrics", "--out", str(tmp_path / "none"), "--quiet")
     one_line_error(done, "no metric provider to apply: --no-default-metrics needs at least one --metric NAME")
+
+
+def test_the_changelogs_migration_table_names_every_1x_name_and_its_home():
+    """Every name of plugin API 1.7 has a row in 2.0's migration table, whose module exports that very
+    name (the table is generated: ``scripts/api_migration.py``)."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    spec = importlib.util.spec_from_file_location("api_migration", REPO / "scripts" / "api_migration.py")
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    text = (REPO / "docs" / "changelog.md").read_text(encoding="utf-8")
+    table = text.split(migration.START, 1)[1].split(migration.END, 1)[0]
+    rows = dict(re.findall(r"^\| `(\w+)` \| `([\w.]+)` \|$", table, flags=re.M))
+    assert set(rows) == set(migration.API_1_NAMES) and len(rows) == 176
+    for name, home in rows.items():
+        assert name in importlib.import_module(home).__all__, (name, home)
+    assert rows["NodeRunner"] == "wapii_core.kits.node" and rows["Sample"] == PUBLIC
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "api_migration.py"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

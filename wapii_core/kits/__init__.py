@@ -19,5 +19,5 @@ own modules never import a kit (kits are faces for plugins only; ``tests/test_la
 
 from __future__ import annotations
 
-KITS = ("node", "python", "jvm", "sandbox", "wire", "grammar", "models", "prompts", "files")
+KITS = ("wire", "grammar", "sandbox", "node", "python", "jvm", "models", "prompts", "files")
 """Every kit, by module name under ``wapii_core.kits``."""

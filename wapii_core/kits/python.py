@@ -26,6 +26,13 @@ _WHERE: dict[str, str] = {
     "RequestMessage": "wapii_core.pyhttp.recording",
     "RequestIssued": "wapii_core.pyhttp.harness",
     "run_until_request": "wapii_core.pyhttp.harness",
+    # What a harness sends, and the answer it gets (None: nothing answers); wire_text as in kits.wire.
+    "send_request": "wapii_core.sandbox.wire_capture",
+    "exchange": "wapii_core.sandbox.wire_capture",
+    "answering": "wapii_core.sandbox.wire_capture",
+    "WireResponse": "wapii_core.sandbox.wire_capture",
+    "serialise_response": "wapii_core.sandbox.wire_capture",
+    "wire_text": "wapii_core.judge.wire",
     # The sandboxed Python workers.
     "PythonPool": "wapii_core.sandbox",
     "SnippetResult": "wapii_core.sandbox",

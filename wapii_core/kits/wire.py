@@ -22,12 +22,6 @@ _WHERE: dict[str, str] = {
     "WireRequest": "wapii_core.sandbox.wire_capture",
     "WireError": "wapii_core.sandbox.wire_capture",
     "parse_requests": "wapii_core.sandbox.wire_capture",
-    "send_request": "wapii_core.sandbox.wire_capture",
-    # Answered requests: a harness sends a request and gets its responder's answer (None: nothing answers).
-    "exchange": "wapii_core.sandbox.wire_capture",
-    "answering": "wapii_core.sandbox.wire_capture",
-    "WireResponse": "wapii_core.sandbox.wire_capture",
-    "serialise_response": "wapii_core.sandbox.wire_capture",
     # Judging what was sent, byte for byte.
     "wire_text": "wapii_core.judge.wire",
     "wire_view": "wapii_core.judge.wire",

@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from wapii_core.api import Setup
-from wapii_core.kits.python import PythonCallGrammar
 from wapii_core.kits.grammar import Constraint, SpecIndex, adapter_constraint, load_api
+from wapii_core.kits.python import PythonCallGrammar
 
 from .library import AIOHTTP
 from .prompt import ANCHOR

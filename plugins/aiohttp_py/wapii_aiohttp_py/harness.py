@@ -26,8 +26,7 @@ import aiohttp
 from aiohttp import client_reqrep, connector
 from aiohttp.client_proto import ResponseHandler
 
-from wapii_core.kits.python import RequestIssued, run_until_request
-from wapii_core.kits.wire import exchange, serialise_response
+from wapii_core.kits.python import RequestIssued, exchange, run_until_request, serialise_response
 
 
 class _WireTransport(asyncio.Transport):

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from wapii_core.api import Sample, Setup
+from wapii_core.kits.wire import wire_text
 from wapii_core.kits.python import (
     PYTHON_REQUEST_METHODS, py_call_arguments, py_literal, py_string, py_whole_number, render_py_workflow,
 )
-from wapii_core.kits.wire import wire_text
 
 from .prompt import ANCHOR, starter_code
 

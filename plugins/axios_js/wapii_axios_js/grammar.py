@@ -29,11 +29,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from wapii_core.api import Setup
-from wapii_core.kits.node import JavaScript, JavaScriptUrl, url_regex
 from wapii_core.kits.grammar import (
     Api, COMPACT_WHITESPACE, Constraint, Endpoint, Entry, FREE_WHITESPACE, LarkWriter, Obj, Prop, SpecIndex, UrlTrie,
     ValueRules, WS, adapter_constraint, alternatives, as_header, escape, literal, load_api, unshadowed,
 )
+from wapii_core.kits.node import JavaScript, JavaScriptUrl, url_regex
 
 from .extract import CUT_OFFS
 

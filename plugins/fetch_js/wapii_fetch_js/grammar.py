@@ -32,13 +32,13 @@ from functools import lru_cache
 from pathlib import Path
 
 from wapii_core.api import Setup
-from wapii_core.kits.node import (
-    EXPRESSION, JavaScript, JavaScriptUrl, QUOTES, js_escape, judged_text, path_value, url_forms,
-)
 from wapii_core.kits.grammar import (
     Api, Bool, COMPACT_WHITESPACE, Constraint, Endpoint, Entry, FREE_WHITESPACE, Int, LarkWriter, Null, Num, Obj,
     OneOf, PATH_ESCAPE, Prop, SpecIndex, Str, UrlTrie, VType, ValueRules, WS, adapter_constraint, alternatives,
     escape, literal, load_api, unshadowed,
+)
+from wapii_core.kits.node import (
+    EXPRESSION, JavaScript, JavaScriptUrl, QUOTES, js_escape, judged_text, path_value, url_forms,
 )
 
 from .extract import CUT_OFFS

@@ -17,8 +17,8 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
 from wapii_core.api import Sample, Setup
-from wapii_core.kits.node import js_literal, js_string, render_js_workflow
 from wapii_core.kits.wire import FORM_TYPE, MULTIPART_TYPE, header_value, is_json, media_type, wire_text
+from wapii_core.kits.node import js_literal, js_string, render_js_workflow
 
 from .prompt import starter_code
 

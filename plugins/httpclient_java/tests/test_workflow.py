@@ -14,8 +14,8 @@ import pytest
 
 from support import shared_path, skip_without_jdk
 from wapii_core.api import Sample, Setup
-from wapii_core.kits.jvm import program_source
 from wapii_core.kits.wire import MockRequest, MockResponse
+from wapii_core.kits.jvm import program_source
 
 NAMES = ("httpclient_java", "okhttp_java")
 API = "https://app.asana.com/api/1.0"

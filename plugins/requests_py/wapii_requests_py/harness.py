@@ -32,8 +32,7 @@ import responses
 import respx
 from httpx._transports import default as httpx_transports
 
-from wapii_core.kits.python import RequestIssued, run_until_request
-from wapii_core.kits.wire import exchange
+from wapii_core.kits.python import RequestIssued, exchange, run_until_request
 
 from .messages import httpx_message, requests_message
 

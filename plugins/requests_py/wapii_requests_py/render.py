@@ -15,11 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from wapii_core.api import Sample, Setup
+from wapii_core.kits.wire import wire_text
 from wapii_core.kits.python import (
     PYTHON_REQUEST_METHODS, PythonLibrary, py_call_arguments, py_literal, py_string, py_whole_number,
     render_py_workflow,
 )
-from wapii_core.kits.wire import wire_text
 
 from .prompt import starter_code
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 import urllib.request
 from typing import Any
 
-from wapii_core.kits.python import NoRequest
-from wapii_core.kits.wire import send_request
+from wapii_core.kits.python import NoRequest, send_request
 
 
 class RequestIssued(BaseException):
