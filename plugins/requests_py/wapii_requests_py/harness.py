@@ -5,7 +5,7 @@ sandboxed worker).
 Requests made with ``requests`` are taken at the transport by ``responses``; requests made with
 ``httpx`` (module functions, ``Client`` and ``AsyncClient``) by ``respx``. Each sends the request as
 the library handed it to its transport (method, URL, headers, body) down the wire channel
-(:func:`wapii_core.kits.wire.exchange`), whose bytes the supervisor judges. In the first-call benchmark
+(:func:`wapii_core.kits.python.exchange`), whose bytes the supervisor judges. In the first-call benchmark
 nothing answers: it raises :class:`RequestIssued`, which stops the program at its first request
 (what the program would do with the response never runs, like the code after the call that the
 reference's extraction cut off). When the sample's responder answers, its answer (status, headers,
