@@ -121,7 +121,7 @@ def check_stop_at_call(run_dir: Path, dataset_dir: Path, setup: str) -> tuple[in
     from wapii_axios_js.prompt import starter_code
     from wapii_core.datasets.loader import load_dataset_dir
     from wapii_core.base.model import Setup
-    from wapii_core.api import call_complete_predicate
+    from wapii_core.kits.models import call_complete_predicate
 
     starters = {s.id: starter_code(s, Setup(setup)) for s in load_dataset_dir(dataset_dir, "subset").samples}
     adapter = AxiosAdapter()

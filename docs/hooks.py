@@ -30,13 +30,13 @@ def on_page_content(html, page, config, files):
     return _ROLE.sub(r"\1", html).replace("::</p>", ":</p>")
 
 
-def _api_names() -> str:
-    """Every name of ``wapii_core.api``, grouped as the module groups them, with the module it comes
-    from and the first sentence of its docstring: tables in Markdown."""
+def _api_names(facade: str = "wapii_core.api") -> str:
+    """Every name of ``facade`` (the plugin API, a kit, the testing module), grouped as the module
+    groups them, with the module it comes from and the first sentence of its docstring: tables in Markdown."""
     import importlib
     import inspect
 
-    source = inspect.getsource(importlib.import_module("wapii_core.api"))
+    source = inspect.getsource(importlib.import_module(facade))
     body = source.split("_WHERE: dict[str, str] = {", 1)[1].split("\n}", 1)[0]
     out: list[str] = []
     for line in body.splitlines():
@@ -58,6 +58,8 @@ _README_LINK = re.compile(r"\]\((?:\.\./)+plugins/(\w+)/README\.md")
 def on_page_markdown(markdown, page, config, files):
     if page.file.src_uri == "reference/plugin-api.md":
         markdown = markdown.replace("<!-- api-names -->", _api_names())
+    for facade in re.findall(r"<!-- names: ([\w.]+) -->", markdown):
+        markdown = markdown.replace(f"<!-- names: {facade} -->", _api_names(facade))
     if not page.file.src_uri.startswith("builtin/"):
         # a page's link to a built-in plugin's README (which works on GitHub and in an editor) leads to
         # that README's page in the site

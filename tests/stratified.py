@@ -96,7 +96,7 @@ def request_constructs(dataset: Dataset) -> dict[str, set[Construct]]:
     every construct some task shows is, so a renderer or normaliser that mishandles one fails on
     the subset as on the whole dataset (a query array joined into one value fails ``google_sheet_v4/11``).
     """
-    from wapii_core.api import SpecIndex, load_api
+    from wapii_core.kits.grammar import SpecIndex, load_api
 
     indexes = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
     apis = {api: load_api(index) for api, index in indexes.items()}

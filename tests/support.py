@@ -53,7 +53,7 @@ def skip_without_jdk(*more) -> None:
     a further toolchain piece, e.g. a library's jars) raises ``WapiiError``; the reason is its message."""
     import pytest
 
-    from wapii_core.api import find_jdk
+    from wapii_core.kits.jvm import find_jdk
     from wapii_core.base.errors import WapiiError
 
     try:

@@ -24,9 +24,13 @@ constrained decoding, generation (prompts, the core's backends), the mock that a
 and scoring, multi-step tasks (their expected runs and judging), the Python HTTP adapters' machinery, the run directory, reports, the run itself (which
 drives every stage), the viewer (which reads runs and reopens their datasets), the command line."""
 
-ENTRY = ("api", "builtin", "__main__")
-"""Top-level modules after the last stage: the plugin API, the core's built-in plugin and ``python -m``.
-They may import any stage; no stage imports them. (``wapii_core`` itself only holds the version.)"""
+ENTRY = ("api", "kits", "testing", "builtin", "__main__")
+"""Top-level modules (and the ``kits`` package) after the last stage: the plugin API's face, its kits
+and testing module, the core's built-in plugin and ``python -m``. They may import any stage; no stage
+imports them. (``wapii_core`` itself only holds the version.)"""
+
+FACES = ("api", "kits", "testing")
+"""What plugins import (``docs/plugins.md``): no other core module imports them, not even an ENTRY one."""
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
@@ -46,7 +50,7 @@ def _stage(module: str) -> str | None:
         return "root"
     if parts[0] in STAGES:
         return parts[0]
-    if len(parts) == 1 and parts[0] in ENTRY:
+    if (len(parts) == 1 or parts[0] == "kits") and parts[0] in ENTRY:
         return "entry"
     return None
 
@@ -92,6 +96,16 @@ def test_no_arrow_from_an_earlier_stage_to_a_later_one() -> None:
     backward = [f"{m} ({_stage(m)}) -> {t} ({_stage(t)})" for m, t in _arrows()
                 if None not in (_stage(m), _stage(t)) and _rank(_stage(m)) < _rank(_stage(t))]
     assert not backward, "imports from an earlier stage into a later one:\n" + "\n".join(backward)
+
+
+def test_no_core_module_imports_the_plugin_face_the_kits_or_testing() -> None:
+    """They are faces for plugins: the core imports the modules they re-export, never them (so that a
+    face can shrink or a kit be versioned without the core noticing)."""
+    def face(module: str) -> bool:
+        return module.split(".")[1:2] != [] and module.split(".")[1] in FACES
+
+    found = [f"{m} -> {t}" for m, t in _arrows() if face(t) and not face(m)]
+    assert not found, "core modules importing wapii_core.api, a kit or wapii_core.testing:\n" + "\n".join(found)
 
 
 def test_no_cycle_between_stages() -> None:

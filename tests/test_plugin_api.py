@@ -4,6 +4,7 @@ the protocols, with one-line errors naming the plugin; commands, datasets and me
 from __future__ import annotations
 
 import ast
+import importlib
 import json
 import os
 import re
@@ -16,48 +17,78 @@ from wapii_core.base import hookspecs
 from wapii_core.base.capabilities import AdapterCapabilities
 from wapii_core.base.metric_kinds import Metric
 from wapii_core.base.plugin_checks import PluginClash, PluginError, conform, provider_problem, registration_problem
+from wapii_core.kits import KITS
 
 from support import REPO, run_cli
 
 PUBLIC = "wapii_core.api"
+FACES = {PUBLIC, "wapii_core.testing", *(f"wapii_core.kits.{kit}" for kit in KITS)}
+"""What a plugin (its code and its tests) may import of the core: the face, the kits, the testing module."""
 
 
-def plugin_packages() -> dict[Path, str]:
+def plugin_packages(root: Path = REPO) -> dict[Path, str]:
     """Every plugin's package directory (the built-in plugins and the example) -> its import name."""
-    roots = [*REPO.glob("plugins/*/wapii_*"), *REPO.glob("tests/example_plugin/wapii_*")]
-    return {root: root.name for root in roots if (root / "__init__.py").exists()}
+    roots = [*root.glob("plugins/*/wapii_*"), *root.glob("tests/example_plugin/wapii_*")]
+    return {path: path.name for path in roots if (path / "__init__.py").exists()}
+
+
+def imported_modules(node: ast.AST) -> list[str]:
+    """The modules an import statement names (``from wapii_core import api``: ``wapii_core.api``)."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+        if node.module in ("wapii_core", "wapii_core.kits"):  # from wapii_core import api / kits import node
+            return [f"{node.module}.{alias.name}" for alias in node.names]
+        return [node.module]
+    return []
 
 
 def forbidden_imports(source: str, own: str, plugins: set[str]) -> list[str]:
-    """``line: module`` of each import in ``source`` of a core module other than the public API,
-    or of another plugin's package (at any depth: function-level imports count too)."""
+    """``line: module`` of each import in ``source`` of a core module other than the face, a kit or
+    the testing module, or of another plugin's package (at any depth: function-level imports count too)."""
     found = []
     for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Import):
-            modules = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            modules = [node.module]
-            if node.module == "wapii_core":  # from wapii_core import api / plugins
-                modules = [f"wapii_core.{alias.name}" for alias in node.names]
-        else:
-            continue
-        for module in modules:
+        for module in imported_modules(node):
             top = module.split(".")[0]
-            if (top == "wapii_core" and module != PUBLIC) or (top in plugins and top != own):
+            if (top == "wapii_core" and module not in FACES) or (top in plugins and top != own):
                 found.append(f"{node.lineno}: {module}")
     return found
 
 
-def test_plugins_import_only_the_public_api_and_no_other_plugin():
+def plugin_import_problems(root: Path = REPO) -> list[str]:
+    """``file:line: module`` for every import of the core around the face, the kits and testing, in
+    every ``.py`` under ``plugins/`` (code and tests) and in the example plugin; and for a plugin's
+    package importing another plugin's."""
+    packages = plugin_packages(root)
+    names = set(packages.values())
+    files = {path: "" for path in sorted(root.glob("plugins/**/*.py"))}
+    for package, own in packages.items():
+        files.update({path: own for path in sorted(package.rglob("*.py"))})
+    problems = []
+    for path, own in files.items():
+        others = names if own else set()  # a plugin's tests may import any plugin (the registry's own tests do)
+        problems += [f"{path.relative_to(root)}:{hit}" for hit in forbidden_imports(path.read_text(), own, others)]
+    return problems
+
+
+def test_plugins_import_only_the_face_the_kits_and_testing_and_no_other_plugin():
     packages = plugin_packages()
     assert {"wapii_axios_js", "wapii_requests_py", "wapii_hf_models", "wapii_openai_models",
             "wapii_example"} <= set(packages.values())
-    names = set(packages.values())
-    problems = []
-    for root, own in packages.items():
-        for path in sorted(root.rglob("*.py")):
-            problems += [f"{path.relative_to(REPO)}:{hit}" for hit in forbidden_imports(path.read_text(), own, names)]
-    assert not problems, "plugins must import the core only through wapii_core.api:\n" + "\n".join(problems)
+    problems = plugin_import_problems()
+    assert not problems, ("plugins (code and tests) must import the core only through wapii_core.api, "
+                          "wapii_core.kits.* and wapii_core.testing:\n" + "\n".join(problems))
+
+
+def test_the_plugin_scan_reads_tests_and_deferred_imports(tmp_path):
+    """(On a tree with today's main's plugin tests, the scan names each file and import.)"""
+    package = tmp_path / "plugins" / "p" / "wapii_p"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("from wapii_core.kits.node import NodeRunner\n")
+    (tmp_path / "plugins" / "p" / "tests").mkdir()
+    (tmp_path / "plugins" / "p" / "tests" / "test_x.py").write_text(
+        "from wapii_core.testing import Judge\ndef test():\n    from wapii_core.run.runner import run\n")
+    assert plugin_import_problems(tmp_path) == ["plugins/p/tests/test_x.py:3: wapii_core.run.runner"]
 
 
 def support_modules() -> set[str]:
@@ -107,52 +138,96 @@ def test_the_import_scan_catches_each_way_around_the_api():
     plugins = {"wapii_a", "wapii_b"}
     source = ("import wapii_core.run.runner\nfrom wapii_core.base.model import Sample\nfrom wapii_core import cli\n"
               "def f():\n    from wapii_b.x import y\n"
-              "from wapii_core.api import Sample\nfrom wapii_core import api\nfrom wapii_a.z import w\nimport json\n")
+              "from wapii_core.api import Sample\nfrom wapii_core import api\nfrom wapii_a.z import w\nimport json\n"
+              "from wapii_core.kits.node import NodeRunner\nfrom wapii_core.kits import jvm\nimport wapii_core.testing\n"
+              "from wapii_core.kits import KITS\nimport wapii_core.kits\n")
     assert forbidden_imports(source, "wapii_a", plugins) == [
-        "1: wapii_core.run.runner", "2: wapii_core.base.model", "3: wapii_core.cli", "5: wapii_b.x"]
+        "1: wapii_core.run.runner", "2: wapii_core.base.model", "3: wapii_core.cli", "13: wapii_core.kits.KITS",
+        "14: wapii_core.kits", "5: wapii_b.x"]
 
 
 def test_every_public_name_resolves_and_nothing_else_does():
     for name in api.__all__:
         assert getattr(api, name) is not None, name
     with pytest.raises(AttributeError, match="not part of the plugin API"):
-        api.RunConfig  # noqa: B018 - internal
+        api.load_plugins  # noqa: B018 - internal
 
 
-def names_plugins_use() -> dict[str, set[str]]:
-    """Each name of the public API a plugin package uses (``from wapii_core.api import X``, or
-    ``api.X`` after ``from wapii_core import api``) -> the plugins using it."""
-    used: dict[str, set[str]] = {}
-    for root, own in plugin_packages().items():
-        for path in sorted(root.rglob("*.py")):
-            tree = ast.parse(path.read_text())
-            aliases = {alias.asname or "api" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-                       and node.module == "wapii_core" for alias in node.names if alias.name == "api"}
-            for node in ast.walk(tree):
-                if isinstance(node, ast.ImportFrom) and node.module == PUBLIC:
-                    names = [alias.name for alias in node.names]
-                elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
-                      and not node.attr.startswith("__")):  # api.__file__ is the module's, not a name of the API
-                    names = [node.attr]
-                else:
-                    continue
-                for name in names:
-                    used.setdefault(name, set()).add(own)
+def names_plugins_use() -> dict[str, dict[str, set[str]]]:
+    """Each face module (the API, a kit, testing) -> each of its names a plugin uses, in its code or its
+    tests (``from M import X``, or ``api.X`` after ``from wapii_core import api``) -> the files using it."""
+    used: dict[str, dict[str, set[str]]] = {module: {} for module in FACES}
+    files = sorted({*REPO.glob("plugins/**/*.py"), *REPO.glob("tests/example_plugin/**/*.py")})
+    for path in files:
+        tree = ast.parse(path.read_text())
+        aliases = {alias.asname or "api" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                   and node.module == "wapii_core" for alias in node.names if alias.name == "api"}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module in FACES:
+                module, names = node.module, [alias.name for alias in node.names]
+            elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                  and not node.attr.startswith("__")):  # api.__file__ is the module's, not a name of the API
+                module, names = PUBLIC, [node.attr]
+            else:
+                continue
+            for name in names:
+                used[module].setdefault(name, set()).add(str(path.relative_to(REPO)))
     return used
 
 
-def names_documented() -> set[str]:
-    """The names the plugin guide (``docs/plugins.md``) writes as code."""
-    return set(re.findall(r"`([A-Za-z_]\w*)", (REPO / "docs" / "plugins.md").read_text(encoding="utf-8")))
+def names_documented(*pages: str) -> set[str]:
+    """The names the plugin guide (``docs/plugins.md``) and ``pages`` (under ``docs/``) write as code."""
+    text = "".join((REPO / "docs" / page).read_text(encoding="utf-8") for page in ("plugins.md", *pages))
+    return set(re.findall(r"`([A-Za-z_]\w*)", text))
+
+
+def face_pages() -> dict[str, str]:
+    """Each face module -> its reference page under ``docs/``."""
+    return {PUBLIC: "reference/plugin-api.md", "wapii_core.testing": "reference/testing.md",
+            **{f"wapii_core.kits.{kit}": f"reference/kits/{kit}.md" for kit in KITS}}
 
 
 def test_every_public_name_is_used_by_a_plugin_or_documented_for_plugin_authors():
-    used, documented = names_plugins_use(), names_documented()
-    idle = [name for name in api.__all__ if name not in used and name not in documented]
-    assert not idle, ("names of wapii_core.api that no plugin uses and docs/plugins.md does not document: "
+    """The face's names are used by a built-in plugin or documented in the guide; a kit's or the testing
+    module's by a plugin (code or tests) or in the guide or the module's own reference page (whose
+    tables of every name are generated at build time and do not count)."""
+    used = names_plugins_use()
+    idle = []
+    for module, page in face_pages().items():
+        documented = names_documented() if module == PUBLIC else names_documented(page)
+        exported = importlib.import_module(module).__all__
+        idle += [f"{module}.{name}" for name in exported
+                 if name not in used[module] and name not in documented and not name.endswith("_VERSION")]
+        assert not set(used[module]) - set(exported), module  # (the import scan's twin)
+    assert not idle, ("names that no plugin uses and no page documents for plugin authors: "
                       f"{', '.join(idle)} (remove them, with a changelog entry, or document them)")
-    assert {"hookimpl", "Generation", "WapiiError"} <= set(used) and "API_VERSION" in documented
-    assert not set(used) - set(api.__all__)  # (the import scan's twin: nothing used that the API lacks)
+    assert {"hookimpl", "Generation", "WapiiError"} <= set(used[PUBLIC]) and "API_VERSION" in names_documented()
+
+
+def test_the_face_is_small_and_a_name_in_two_kits_is_one_object():
+    """A kit may re-export what its kind of plugin needs from another (``kits.python``'s ``wire_text``
+    is ``kits.wire``'s): the same object, never a variant; nothing of the face is in a kit."""
+    assert len(api.__all__) <= 25 and api.API_VERSION == "2.0"
+    homes: dict[str, tuple[str, object]] = {}
+    for module in sorted(FACES):
+        exported = importlib.import_module(module)
+        assert exported.__all__ == sorted(exported.__all__)
+        for name in exported.__all__:
+            if name.endswith("_VERSION"):
+                continue
+            if name in homes:
+                assert getattr(exported, name) is homes[name][1] and PUBLIC not in (module, homes[name][0]), \
+                    f"{name}: {homes[name][0]} and {module} differ"
+            homes[name] = (module, getattr(exported, name))
+    for kit in KITS:
+        assert re.fullmatch(r"\d+\.\d+", importlib.import_module(f"wapii_core.kits.{kit}").KIT_VERSION)
+
+
+def test_a_name_that_left_the_face_says_where_it_went():
+    with pytest.raises(AttributeError, match=r"'NodeRunner' since plugin API 2.0: import it from wapii_core.kits.node"):
+        api.NodeRunner  # noqa: B018
+    with pytest.raises(AttributeError, match="not part of the plugin API"):
+        api.no_such_name  # noqa: B018
 
 
 def test_the_api_version_is_the_changelogs_newest():
@@ -427,3 +502,25 @@ def test_no_default_metrics_applies_only_the_named_providers(plugin_env, tmp_pat
     assert "## result_count metrics" in report and "## Full completion" not in report  # no table of n/a
     done = run_cli("run", "--limit", "3", "--no-default-metrics", "--out", str(tmp_path / "none"), "--quiet")
     one_line_error(done, "no metric provider to apply: --no-default-metrics needs at least one --metric NAME")
+
+
+def test_the_changelogs_migration_table_names_every_1x_name_and_its_home():
+    """Every name of plugin API 1.7 has a row in 2.0's migration table, whose module exports that very
+    name (the table is generated: ``scripts/api_migration.py``)."""
+    import importlib.util
+    import subprocess
+    import sys
+
+    spec = importlib.util.spec_from_file_location("api_migration", REPO / "scripts" / "api_migration.py")
+    migration = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(migration)
+    text = (REPO / "docs" / "changelog.md").read_text(encoding="utf-8")
+    table = text.split(migration.START, 1)[1].split(migration.END, 1)[0]
+    rows = dict(re.findall(r"^\| `(\w+)` \| `([\w.]+)` \|$", table, flags=re.M))
+    assert set(rows) == set(migration.API_1_NAMES) and len(rows) == 176
+    for name, home in rows.items():
+        assert name in importlib.import_module(home).__all__, (name, home)
+    assert rows["NodeRunner"] == "wapii_core.kits.node" and rows["Sample"] == PUBLIC
+    done = subprocess.run([sys.executable, str(REPO / "scripts" / "api_migration.py"), "--check"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -9,7 +9,8 @@ Everything registered is checked against its protocol (:mod:`wapii_core.base.pro
 :mod:`wapii_core.base.plugin_checks`): a member that is missing or cannot be called as the core calls
 it, or a name another plugin registers too, makes that name unusable, with a one-line error
 naming the plugin's distribution when it is used (``wapii plugins`` lists such problems).
-Plugins import from :mod:`wapii_core.api` only; ``docs/plugins.md`` is the author's guide.
+Plugins import from :mod:`wapii_core.api`, the kits (:mod:`wapii_core.kits`) and :mod:`wapii_core.testing` only;
+``docs/plugins.md`` is the author's guide.
 """
 
 from __future__ import annotations

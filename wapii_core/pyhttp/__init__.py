@@ -8,5 +8,5 @@ normalisation (:mod:`.normalise`), the pool result as a
 (:mod:`.adapter`) and Python literals for rendered programs (:mod:`.pyliteral`, :mod:`.render`),
 and the grammar of a legal call in the Python dialect (:mod:`.grammar`).
 
-Adapters (``requests_py``, ``httpx_py``, ``aiohttp_py``) reach all of it through :mod:`wapii_core.api`.
+Adapters (``requests_py``, ``httpx_py``, ``aiohttp_py``) reach all of it through :mod:`wapii_core.kits.python`.
 """

@@ -19,7 +19,7 @@ def adapter():
 @pytest.fixture
 def judged(adapter, demo):
     """``judged(program, sample="larchwood/0", mode="wire") -> SampleResult``."""
-    from wapii_core.run.runner import Judge
+    from wapii_core.testing import Judge
 
     def run(program: str, sample: str = "larchwood/0", mode: str = "wire") -> SampleResult:
         (result,) = Judge(adapter, demo, mode)([Generation(sample=sample, code=program)])

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from wapii_core.pyhttp.extract import extract_python_call
+from wapii_core.kits.python import extract_python_call
 from wapii_aiohttp_py.library import AIOHTTP
 
 HEAD = "# list\nimport aiohttp\n\nasync with aiohttp.ClientSession() as session:\n"

@@ -7,8 +7,9 @@ import pytest
 
 from support import WAPIIBENCH, needs_shared
 from test_grammar_axios import SPEC_VIOLATIONS
-from wapii_core.api import Setup, get_engine
-from wapii_core.grammar import accepts
+from wapii_core.api import Setup
+from wapii_core.kits.grammar import get_engine
+from wapii_core.testing import accepts
 from wapii_aiohttp_py.prompt import starter_code
 
 PETSTORE = WAPIIBENCH / "grammar-cases" / "petstore-expanded-modified.yaml"
@@ -30,7 +31,7 @@ def test_keyword_arguments_and_what_aiohttp_refuses(adapter) -> None:
 
 
 def test_every_expected_call_that_keeps_to_its_spec_is_accepted_in_both_setups(adapter) -> None:
-    from wapii_core.datasets.loader import load_wapiibench
+    from wapii_core.testing import load_wapiibench
 
     wapiibench = load_wapiibench(WAPIIBENCH)
     engine = get_engine()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wapii_core.api import Setup
-from wapii_core.base.setups import CALL_SETUPS
+from wapii_core.testing import CALL_SETUPS
 from wapii_aiohttp_py.prompt import ANCHOR, build_prompt, starter_code
 from wapii_aiohttp_py.render import render_program
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import Dataset, Prompt, PythonAdapterBase, Sample, Setup
+from wapii_core.api import Dataset, Prompt, Sample, Setup
+from wapii_core.kits.python import PythonAdapterBase
 
 from .library import AIOHTTP
 from .pool import HARNESS, PRELOAD, WARMUP
@@ -15,7 +16,7 @@ from .render import render_program, render_workflow_program
 class AiohttpAdapter(PythonAdapterBase):
     """Prompt, rendering and grammar for aiohttp; extraction, sandboxed execution (the harness of
     :mod:`.harness`, capturing at aiohttp's connector) and normalisation from
-    :class:`wapii_core.api.PythonAdapterBase`. Options: ``workers``, ``timeout_s``."""
+    :class:`wapii_core.kits.python.PythonAdapterBase`. Options: ``workers``, ``timeout_s``."""
 
     harness = HARNESS
     preload = PRELOAD

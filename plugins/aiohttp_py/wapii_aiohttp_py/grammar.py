@@ -1,6 +1,6 @@
 """The grammar of a legal aiohttp request: ``<method>(url, <keyword>=…, …)`` after ``    async with session.``.
 
-Written by :class:`wapii_core.api.PythonCallGrammar` (see there for the call's rules): the region
+Written by :class:`wapii_core.kits.python.PythonCallGrammar` (see there for the call's rules): the region
 starts after the starter's ``    async with session.`` and ends with the call's closing parenthesis
 (a program that ends there still issues its request: the extraction closes the header). aiohttp
 refuses booleans in a query (a boolean query parameter is offered as a string only) and ``None`` as
@@ -13,7 +13,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wapii_core.api import Constraint, PythonCallGrammar, Setup, SpecIndex, adapter_constraint, load_api
+from wapii_core.api import Setup
+from wapii_core.kits.grammar import Constraint, SpecIndex, adapter_constraint, load_api
+from wapii_core.kits.python import PythonCallGrammar
 
 from .library import AIOHTTP
 from .prompt import ANCHOR
@@ -31,7 +33,7 @@ def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, co
 
 def constraint(spec: Path | str | SpecIndex, setup: Setup, *, references: bool = True,
                compact: bool = False) -> Constraint:
-    """The constraint for one spec and setup, cached per spec sha256 (see :func:`wapii_core.api.adapter_constraint`);
+    """The constraint for one spec and setup, cached per spec sha256 (see :func:`wapii_core.kits.grammar.adapter_constraint`);
     the options as in the axios grammar."""
     return adapter_constraint(AIOHTTP.adapter, VERSION, spec, setup, build_constraint, references=references,
                               compact=compact)

@@ -7,10 +7,10 @@ writes the request there as it would to a server (request line, headers in the o
 aiohttp writes them, its automatic ones included, the body as its payload serialises, chunked or
 compressed as the call asked). Those bytes are read back into method, headers and body
 (:func:`parse_sent`), put with the request's absolute URL, and sent down the wire channel
-(:func:`wapii_core.api.exchange`), whose bytes the supervisor judges; then, in the first-call
-benchmark, :class:`wapii_core.api.RequestIssued` ends the program at its first request. When the
+(:func:`wapii_core.kits.python.exchange`), whose bytes the supervisor judges; then, in the first-call
+benchmark, :class:`wapii_core.kits.python.RequestIssued` ends the program at its first request. When the
 sample's responder answers, its answer is written back into the connection as a server's HTTP/1.1
-response (:func:`wapii_core.api.serialise_response`), which aiohttp's own parser reads into the
+response (:func:`wapii_core.kits.python.serialise_response`), which aiohttp's own parser reads into the
 response the program gets, and the program runs on. No socket is opened and no name is resolved.
 
 Importing this module (in the worker's pre-loaded parent, before any fork) installs both patches
@@ -26,7 +26,7 @@ import aiohttp
 from aiohttp import client_reqrep, connector
 from aiohttp.client_proto import ResponseHandler
 
-from wapii_core.api import RequestIssued, exchange, run_until_request, serialise_response
+from wapii_core.kits.python import RequestIssued, exchange, run_until_request, serialise_response
 
 
 class _WireTransport(asyncio.Transport):
@@ -158,7 +158,7 @@ _install_patches()
 
 
 def run_snippet(code: str) -> dict[str, Any]:
-    """Runs ``code`` until its first request (:func:`wapii_core.api.run_until_request`); returns
+    """Runs ``code`` until its first request (:func:`wapii_core.kits.python.run_until_request`); returns
     ``{"sent": n}`` (what is judged is read from the wire channel, not from this value)."""
     _capture.sent = 0
     return run_until_request(code, _capture)

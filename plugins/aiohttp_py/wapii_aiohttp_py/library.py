@@ -1,4 +1,4 @@
-"""aiohttp as a benchmark target: its :class:`wapii_core.api.PythonLibrary` record.
+"""aiohttp as a benchmark target: its :class:`wapii_core.kits.python.PythonLibrary` record.
 
 - calls are made on a ``ClientSession`` named ``session``, in an ``async with`` header
   (``async with session.get(url, …) as response:``), so a program that ends right after the call's
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import PythonLibrary
+from wapii_core.kits.python import PythonLibrary
 
 OCTET_STREAM = "application/octet-stream"
 

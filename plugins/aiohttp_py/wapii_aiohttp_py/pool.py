@@ -1,6 +1,6 @@
 """What the sandboxed Python workers of aiohttp_py run: :data:`HARNESS` with :data:`PRELOAD` imported
 and the :data:`WARMUP` snippets run once per worker before it forks (the pool itself is
-:meth:`wapii_core.api.PythonAdapterBase._start_pool`)."""
+:meth:`wapii_core.kits.python.PythonAdapterBase._start_pool`)."""
 
 from __future__ import annotations
 

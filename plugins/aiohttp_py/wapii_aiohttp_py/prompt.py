@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.api import Dataset, Prompt, Sample, Setup, py_string, workflow_prompt, workflow_starter
+from wapii_core.api import Dataset, Prompt, Sample, Setup
+from wapii_core.kits.python import py_string
+from wapii_core.kits.prompts import workflow_prompt, workflow_starter
 
 from .library import AIOHTTP
 
@@ -52,7 +54,7 @@ def starter_code(sample: Sample, setup: Setup) -> str:
 
 def build_prompt(sample: Sample, setup: Setup, dataset: Dataset, extra_instructions: str = "") -> Prompt:
     """The full prompt for one sample: instructions (placeholders filled) followed by the starter code;
-    a workflow task gets the workflow prompt (:func:`wapii_core.api.workflow_prompt`)."""
+    a workflow task gets the workflow prompt (:func:`wapii_core.kits.prompts.workflow_prompt`)."""
     if setup is Setup.workflow:
         return workflow_prompt(starter_code(sample, setup), language="Python", library="the aiohttp library",
                                api=dataset.display_names.get(sample.api, sample.api), notes=WORKFLOW_NOTES,

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import (PYTHON_REQUEST_METHODS, Sample, Setup, py_call_arguments, py_literal, py_string,
-                            py_whole_number, render_py_workflow, wire_text)
+from wapii_core.api import Sample, Setup
+from wapii_core.kits.wire import wire_text
+from wapii_core.kits.python import (
+    PYTHON_REQUEST_METHODS, py_call_arguments, py_literal, py_string, py_whole_number, render_py_workflow,
+)
 
 from .prompt import ANCHOR, starter_code
 
@@ -90,6 +93,6 @@ SESSION_HEADER = "async with aiohttp.ClientSession() as session:"
 
 def render_workflow_program(calls: list[dict[str, Any]], sample: Sample) -> str:
     """The oracle's whole program for a workflow task: one session, each call as :func:`render_call`
-    writes it, its references read from the earlier answers (:func:`wapii_core.api.render_py_workflow`)."""
+    writes it, its references read from the earlier answers (:func:`wapii_core.kits.python.render_py_workflow`)."""
     return render_py_workflow(starter_code(sample, Setup.workflow), WORKFLOW_HELPER, calls,
                               lambda config: "session." + render_call(config), session=SESSION_HEADER)

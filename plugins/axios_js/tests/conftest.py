@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from support import SHARED, shared_path, skip_without_node
-from wapii_core.base.model import Sample
+from wapii_core.api import Sample
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from wapii_axios_js.runtime import CapturedRequest
-from wapii_core.sandbox.node import to_capture
+from wapii_core.kits.node import to_capture
 
 REQUEST = {"url": "https://api.example.com/items", "method": "get",
            "headers": {"Accept": "application/json, text/plain, */*"}, "params": {"limit": 5, "tags": ["a", "b"]}}

@@ -12,7 +12,7 @@ import pytest
 
 from wapii_axios_js.adapter import AxiosAdapter
 from wapii_axios_js.runtime import library
-from wapii_core.sandbox.node import ensure_runtime, js_dir
+from wapii_core.kits.node import ensure_runtime, js_dir
 
 DIFFERENTIAL = Path(__file__).parent / "js" / "capture_differential.js"
 

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from wapii_core.base import plugins
-from wapii_core.base.plugin_checks import conform
-from wapii_core.base.protocols import Adapter
+from wapii_core.api import Adapter
+from wapii_core.testing import adapters, conform
 from wapii_axios_js.adapter import AxiosAdapter
 
 
 def test_registered_through_entry_point() -> None:
-    factory = plugins.adapters.get("axios_js")
-    entry = plugins.adapters.entries()["axios_js"]
+    factory = adapters.get("axios_js")
+    entry = adapters.entries()["axios_js"]
     assert entry.plugin == "axios_js"
     assert entry.description
     adapter = factory()

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from wapii_core.base.model import Sample, Setup
-from wapii_core.base.setups import CALL_SETUPS
-from wapii_core.base.protocols import Dataset
+from wapii_core.api import Dataset, Sample, Setup
+from wapii_core.testing import CALL_SETUPS
 from wapii_axios_js.adapter import AxiosAdapter
 from wapii_axios_js.prompt import starter_code
 

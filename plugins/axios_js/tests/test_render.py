@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.base.model import Sample, Setup
-from wapii_core.base.setups import CALL_SETUPS
+from wapii_core.api import Sample, Setup
+from wapii_core.testing import CALL_SETUPS
 from wapii_axios_js.adapter import AxiosAdapter
 from wapii_axios_js.prompt import starter_code
 from wapii_axios_js.render import js_literal, js_string, render_program
@@ -16,7 +16,7 @@ from wapii_axios_js.render import js_literal, js_string, render_program
 @pytest.mark.slow
 def test_round_trip_of_a_stratified_subset_in_every_setup(adapter: AxiosAdapter, shared) -> None:
     from stratified import oracle_samples
-    from wapii_core.run.runner import load_dataset
+    from wapii_core.testing import load_dataset
 
     samples = oracle_samples(load_dataset("wapiibench", shared / "wapiibench"))
     assert len(samples) >= 20

@@ -9,7 +9,7 @@ import pytest
 
 from wapii_axios_js.adapter import AxiosAdapter
 from wapii_axios_js.runtime import js_dir
-from wapii_core.base.errors import MissingToolError
+from wapii_core.kits.sandbox import MissingToolError
 
 
 def test_shipped_lock_pins_the_reference_versions() -> None:

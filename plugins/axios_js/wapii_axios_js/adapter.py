@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import (AdapterCapabilities, Dataset, Extraction, NodeAdapterBase, Prompt, Sample, Setup,
-                            extract_js_program)
+from wapii_core.api import AdapterCapabilities, Dataset, Extraction, Prompt, Sample, Setup
+from wapii_core.kits.node import NodeAdapterBase, extract_js_program
 
 from .extract import CALL_START, extract_call
 from .normalise import normalise_request
@@ -17,7 +17,7 @@ from .runtime import CapturedRequest, library
 class AxiosAdapter(NodeAdapterBase):
     """Prompt, extraction, sandboxed execution, normalisation and rendering for axios (Node.js).
 
-    Calls run in wapii's sandboxed JavaScript runtime (``wapii_core.api.NodeRunner``; the library's side
+    Calls run in wapii's sandboxed JavaScript runtime (``wapii_core.kits.node.NodeRunner``; the library's side
     is ``runtime.py``); a call past its time or whose worker died is a ``runtime_error`` whose detail
     says so, and so is a captured request that is not a request config (detail ``bad_capture: ...``).
 

@@ -8,13 +8,14 @@ after it, with the marker replaced as listed in :data:`CUT_OFFS`.
 
 from __future__ import annotations
 
-from wapii_core.api import TIMEOUT_MARKER, UNSATISFIABLE_MARKER, Extraction, cut_offs, extract_js_call
+from wapii_core.api import Extraction
+from wapii_core.kits.node import TIMEOUT_MARKER, UNSATISFIABLE_MARKER, cut_offs, extract_js_call
 
 __all__ = ["CALL_START", "CUT_OFFS", "TIMEOUT_MARKER", "UNSATISFIABLE_MARKER", "extract_call"]
 
 CALL_START = "axios."
 CUT_OFFS = cut_offs(CALL_START)
-"""(marker, replacement) in priority order (:func:`wapii_core.api.cut_offs`)."""
+"""(marker, replacement) in priority order (:func:`wapii_core.kits.node.cut_offs`)."""
 
 
 def extract_call(code: str) -> Extraction:

@@ -28,9 +28,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
-                            JavaScriptUrl, LarkWriter, Obj, Prop, Setup, SpecIndex, UrlTrie, ValueRules, alternatives,
-                            as_header, adapter_constraint, escape, literal, load_api, unshadowed, url_regex)
+from wapii_core.api import Setup
+from wapii_core.kits.grammar import (
+    Api, COMPACT_WHITESPACE, Constraint, Endpoint, Entry, FREE_WHITESPACE, LarkWriter, Obj, Prop, SpecIndex, UrlTrie,
+    ValueRules, WS, adapter_constraint, alternatives, as_header, escape, literal, load_api, unshadowed,
+)
+from wapii_core.kits.node import JavaScript, JavaScriptUrl, url_regex
 
 from .extract import CUT_OFFS
 
@@ -127,7 +130,7 @@ def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, co
 
 def constraint(spec: Path | str | SpecIndex, setup: Setup, *, references: bool = True,
                compact: bool = False) -> Constraint:
-    """The constraint for one spec and setup, cached per spec sha256 (see :func:`wapii_core.api.adapter_constraint`).
+    """The constraint for one spec and setup, cached per spec sha256 (see :func:`wapii_core.kits.grammar.adapter_constraint`).
 
     ``references=False`` leaves variables out: every value is a literal. The benchmark runs the
     call on its own (what precedes ``axios.`` is dropped), so a variable can only fail there.

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.api import (Dataset, Prompt, Sample, Setup, context_prompt, context_starter, context_template, js_string,
-                            workflow_prompt, workflow_starter)
+from wapii_core.api import Dataset, Prompt, Sample, Setup
+from wapii_core.kits.node import js_string
+from wapii_core.kits.prompts import (
+    context_prompt, context_starter, context_template, workflow_prompt, workflow_starter,
+)
 
 BENCHMARK_TEMPLATE = "code_generation_prompt.md"
 """The benchmark's own prompt template, a file of the dataset's ``prompts_dir``."""
@@ -26,7 +29,7 @@ def starter_code(sample: Sample, setup: Setup) -> str:
 
     ``workflow``: the task as a comment and the import (the model writes the whole program);
     ``import``: the import only; ``full``: up to ``axios.``; ``argument``: up to the URL argument.
-    A task with code context continues its real code instead (:func:`wapii_core.api.context_starter`;
+    A task with code context continues its real code instead (:func:`wapii_core.kits.prompts.context_starter`;
     a ``template_url`` is given in backticks).
     """
     if setup is Setup.workflow:
@@ -53,7 +56,7 @@ def instructions_template(dataset: Dataset) -> str:
 def build_prompt(sample: Sample, setup: Setup, dataset: Dataset, extra_instructions: str = "") -> Prompt:
     """The full prompt for one sample: instructions (placeholders filled) followed by the starter code;
     a task with code context gets the dataset's context prompt; a workflow task the workflow prompt
-    (:func:`wapii_core.api.workflow_prompt`, with axios's own notes)."""
+    (:func:`wapii_core.kits.prompts.workflow_prompt`, with axios's own notes)."""
     if setup is Setup.workflow:
         return workflow_prompt(starter_code(sample, setup), language="JavaScript", library="the Axios HTTP client",
                                api=dataset.display_names.get(sample.api, sample.api), notes=WORKFLOW_NOTES,

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import Sample, Setup, js_literal, js_string, render_js_workflow
+from wapii_core.api import Sample, Setup
+from wapii_core.kits.node import js_literal, js_string, render_js_workflow
 
 from .prompt import starter_code
 
@@ -94,6 +95,6 @@ async function send(request) {
 
 def render_workflow_program(calls: list[dict[str, Any]], sample: Sample) -> str:
     """The oracle's whole program for a workflow task: each call rendered as :func:`render_call` writes it,
-    its references read from the earlier answers (:func:`wapii_core.api.render_js_workflow`)."""
+    its references read from the earlier answers (:func:`wapii_core.kits.node.render_js_workflow`)."""
     return render_js_workflow(starter_code(sample, Setup.workflow), WORKFLOW_HELPER, calls,
                               lambda config: "axios." + render_call(config))

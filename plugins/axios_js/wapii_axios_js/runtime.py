@@ -14,7 +14,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, JsonValue
 
-from wapii_core.api import NodeLibrary
+from wapii_core.kits.node import NodeLibrary
 
 PRELUDE = "const axios = __wapii__.axios, MockAdapter = __wapii__.MockAdapter, fs = __wapii__.fs, mock = __wapii__.mock;\n"
 """What a program sees, as in the reference's ``node -`` script."""

@@ -236,7 +236,7 @@ def test_what_nodes_fetch_accepts_is_sent_as_it_is(run_one) -> None:
 
 
 def test_a_method_fetch_does_not_upper_case_is_judged_as_sent(run_one) -> None:
-    from wapii_core.judge.wire import wire_view
+    from wapii_core.kits.wire import wire_view
     from wapii_fetch_js.normalise import normalise_record
 
     capture = run_one("fetch('https://api.example.com/p', { method: 'patch' });")

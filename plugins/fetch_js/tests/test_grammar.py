@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.grammar import accepts, get_engine
-from wapii_core.base.model import Setup
-from wapii_core.openapi.index import SpecIndex
+from wapii_core.api import Setup
+from wapii_core.kits.grammar import SpecIndex, get_engine
+from wapii_core.testing import accepts
 from wapii_fetch_js.grammar import build_constraint
 from wapii_fetch_js.render import render_program
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.base.model import Setup
-from wapii_core.base.setups import CALL_SETUPS
+from wapii_core.api import Setup
+from wapii_core.testing import CALL_SETUPS
 from wapii_fetch_js.extract import extract_call
 from wapii_fetch_js.prompt import build_prompt
 from wapii_fetch_js.render import render_program

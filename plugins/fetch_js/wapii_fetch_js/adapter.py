@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import (AdapterCapabilities, Dataset, Extraction, NodeAdapterBase, Prompt, Sample, Setup,
-                            extract_js_program)
+from wapii_core.api import AdapterCapabilities, Dataset, Extraction, Prompt, Sample, Setup
+from wapii_core.kits.node import NodeAdapterBase, extract_js_program
 
 from .extract import CALL_START, extract_call
 from .normalise import normalise_record
@@ -17,7 +17,7 @@ from .runtime import FetchRecord, library
 class FetchAdapter(NodeAdapterBase):
     """Prompt, extraction, sandboxed execution, normalisation and rendering for fetch (Node.js).
 
-    Calls run in wapii's sandboxed JavaScript runtime (``wapii_core.api.NodeRunner``; fetch's side
+    Calls run in wapii's sandboxed JavaScript runtime (``wapii_core.kits.node.NodeRunner``; fetch's side
     is ``runtime.py`` and ``js/hook.js``), which records each request as fetch serialised it. Judged
     by default in ``wire`` mode (:attr:`default_mode`): what fetch sends is strings.
 

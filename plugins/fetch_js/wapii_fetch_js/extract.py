@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 
-from wapii_core.api import TIMEOUT_MARKER, UNSATISFIABLE_MARKER, Extraction, cut_offs, extract_js_call
+from wapii_core.api import Extraction
+from wapii_core.kits.node import TIMEOUT_MARKER, UNSATISFIABLE_MARKER, cut_offs, extract_js_call
 
 __all__ = ["CALL_START", "CUT_OFFS", "TIMEOUT_MARKER", "UNSATISFIABLE_MARKER", "extract_call"]
 
 CALL_START = "fetch("
 CUT_OFFS = cut_offs(CALL_START)
-"""(marker, replacement) in priority order (:func:`wapii_core.api.cut_offs`)."""
+"""(marker, replacement) in priority order (:func:`wapii_core.kits.node.cut_offs`)."""
 _METHOD_FETCH = re.compile(r"[.\w$]fetch\(")
 """``fetch(`` as the name of a method or the end of a longer name: not a call of the global ``fetch``."""
 

@@ -31,10 +31,15 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from wapii_core.api import (COMPACT_WHITESPACE, FREE_WHITESPACE, WS, Api, Constraint, Endpoint, Entry, JavaScript,
-                            JavaScriptUrl, LarkWriter, Obj, PATH_ESCAPE, Prop, Setup, SpecIndex, UrlTrie, ValueRules, VType, alternatives, adapter_constraint,
-                            escape, js_escape, judged_text, literal, load_api, path_value, unshadowed, url_forms, QUOTES, EXPRESSION, Bool,
-                            Int, Null, Num, OneOf, Str)
+from wapii_core.api import Setup
+from wapii_core.kits.grammar import (
+    Api, Bool, COMPACT_WHITESPACE, Constraint, Endpoint, Entry, FREE_WHITESPACE, Int, LarkWriter, Null, Num, Obj,
+    OneOf, PATH_ESCAPE, Prop, SpecIndex, Str, UrlTrie, VType, ValueRules, WS, adapter_constraint, alternatives,
+    escape, literal, load_api, unshadowed,
+)
+from wapii_core.kits.node import (
+    EXPRESSION, JavaScript, JavaScriptUrl, QUOTES, js_escape, judged_text, path_value, url_forms,
+)
 
 from .extract import CUT_OFFS
 
@@ -65,7 +70,7 @@ def _text_without_cuts(allowed: set[str], nonempty: bool, extra: str | None = No
     what the extractor would cut a call at. A plain regex, unlike an excluded one (``& ~…``): the URL
     literals are one lexeme each, too many for llguidance's lexer to build complements of.
     ``path``: a path value, whose escapes are only :data:`PATH_ESCAPE` and which is not ``.`` or
-    ``..`` (what the judge or a URL parser reads as structure: :func:`wapii_core.api.path_text`)."""
+    ``..`` (what the judge or a URL parser reads as structure: :func:`wapii_core.kits.grammar.path_text`)."""
     chars = allowed - {".", ";", "`", "\n", "\r"}
     unit = [_class(chars), PATH_ESCAPE if path else _ESCAPED_ASCII] + ([extra] if extra else [])
     prefixes = sorted({word[:k] for word in CUT_WORDS for k in range(len(word))})
@@ -214,7 +219,7 @@ class FetchGrammar:
 
     def call(self) -> str:
         """The rule for ``url[, options])`` + terminator, over every endpoint of the API: per quote,
-        the URL literals as a trie over path segments (:class:`~wapii_core.api.UrlTrie`, the URLs the
+        the URL literals as a trie over path segments (:class:`~wapii_core.kits.grammar.UrlTrie`, the URLs the
         judge resolves to a better-ranked path left out of each endpoint's branch), once closed and
         once ending in ``?``; records ("", closed URL literal regex, rule for what follows it) per
         endpoint in :attr:`endpoints` (what a completion after the ``argument`` starter ``fetch('<url>'``
@@ -252,7 +257,7 @@ def build_constraint(index: SpecIndex, setup: Setup, references: bool = True, co
 
 def constraint(spec: Path | str | SpecIndex, setup: Setup, *, references: bool = True,
                compact: bool = False) -> Constraint:
-    """The constraint for one spec and setup, cached per spec sha256 (see ``wapii_core.api.adapter_constraint``).
+    """The constraint for one spec and setup, cached per spec sha256 (see ``wapii_core.kits.grammar.adapter_constraint``).
 
     ``references=False`` leaves variables out: every value is a literal (the benchmark runs the
     call on its own, so a variable can only fail there). ``compact``: little whitespace between lexemes.

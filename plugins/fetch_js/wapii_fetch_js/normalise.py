@@ -1,7 +1,7 @@
 """From what fetch sent (:class:`.runtime.FetchRecord`) to the neutral request config that is judged.
 
 The record is the request as fetch put it on the wire; the core's wire normaliser
-(``wapii_core.api.normalise_wire_request``) makes the config, each field as stated there. What is
+(``wapii_core.kits.wire.normalise_wire_request``) makes the config, each field as stated there. What is
 fetch's own:
 
 - the headers fetch adds (:data:`DEFAULTS` with their default values, ``connection``) are dropped;
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from wapii_core.api import WireRequest, normalise_wire_request
+from wapii_core.kits.wire import WireRequest, normalise_wire_request
 
 DEFAULTS = {"accept": "*/*", "accept-language": "*", "sec-fetch-mode": "cors", "user-agent": "node",
             "accept-encoding": "gzip, deflate"}

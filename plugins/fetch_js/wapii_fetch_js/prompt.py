@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.api import (Dataset, Prompt, Sample, Setup, context_prompt, context_starter, context_template, js_string,
-                            workflow_prompt, workflow_starter)
+from wapii_core.api import Dataset, Prompt, Sample, Setup
+from wapii_core.kits.node import js_string
+from wapii_core.kits.prompts import (
+    context_prompt, context_starter, context_template, workflow_prompt, workflow_starter,
+)
 
 CONTEXT_TEMPLATE = "context_prompt_template.md"
 """The published prompt for tasks with code context, worded for fetch instead of Axios."""
@@ -26,7 +29,7 @@ def starter_code(sample: Sample, setup: Setup) -> str:
     ``import`` and ``workflow``: the comment only (fetch is a global); ``full``: up to ``fetch(``; ``argument``: up
     to the URL literal (the query, appended with ``+``, the method and the rest follow). A task with
     code context continues its real code, its ``axios.`` replaced by ``fetch(``
-    (:func:`wapii_core.api.context_starter`; a ``template_url`` is given in backticks).
+    (:func:`wapii_core.kits.prompts.context_starter`; a ``template_url`` is given in backticks).
     """
     if setup is Setup.workflow:
         return workflow_starter(sample, "//", "")
@@ -50,7 +53,7 @@ def instructions_template() -> str:
 def build_prompt(sample: Sample, setup: Setup, dataset: Dataset, extra_instructions: str = "") -> Prompt:
     """The full prompt for one sample: instructions (placeholders filled) followed by the starter code;
     a task with code context gets this package's context prompt (the dataset's, worded for fetch); a
-    workflow task the workflow prompt (:func:`wapii_core.api.workflow_prompt`, with fetch's own notes)."""
+    workflow task the workflow prompt (:func:`wapii_core.kits.prompts.workflow_prompt`, with fetch's own notes)."""
     if setup is Setup.workflow:
         return workflow_prompt(starter_code(sample, setup), language="JavaScript", library="the built-in `fetch` function",
                                api=dataset.display_names.get(sample.api, sample.api), notes=WORKFLOW_NOTES,

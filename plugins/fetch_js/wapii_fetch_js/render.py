@@ -16,8 +16,9 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlsplit
 
-from wapii_core.api import (FORM_TYPE, MULTIPART_TYPE, Sample, Setup, header_value, is_json, js_literal, js_string, media_type,
-                            render_js_workflow, wire_text)
+from wapii_core.api import Sample, Setup
+from wapii_core.kits.wire import FORM_TYPE, MULTIPART_TYPE, header_value, is_json, media_type, wire_text
+from wapii_core.kits.node import js_literal, js_string, render_js_workflow
 
 from .prompt import starter_code
 
@@ -132,6 +133,6 @@ async function send(request) {
 
 def render_workflow_program(calls: list[dict[str, Any]], sample: Sample) -> str:
     """The oracle's whole program for a workflow task: each call's arguments as :func:`call_arguments`
-    writes them, its references read from the earlier answers (:func:`wapii_core.api.render_js_workflow`)."""
+    writes them, its references read from the earlier answers (:func:`wapii_core.kits.node.render_js_workflow`)."""
     return render_js_workflow(starter_code(sample, Setup.workflow), WORKFLOW_HELPER, calls,
                               lambda config: "fetch(" + call_arguments(config) + ")")

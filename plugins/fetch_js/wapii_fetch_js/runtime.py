@@ -15,7 +15,7 @@ from typing import Annotated, Union
 from annotated_types import Len
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictFloat, StrictInt, field_validator
 
-from wapii_core.api import NodeLibrary
+from wapii_core.kits.node import NodeLibrary
 
 WARM_UP = (
     "fetch('https://example.com/a?b=1&c=' + new URLSearchParams({ d: 2 }), { headers: { Authorization: 'Bearer t' } });",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from wapii_core.base.model import GenerationRequest, Prompt, Sample
+from wapii_core.api import GenerationRequest, Prompt, Sample
 
 INSTRUCTIONS = "You are an AI programming assistant. Complete the following code snippet:\n\n```javascript\n"
 TASKS = ["List all books", "Get the book with ID 42 and its reviews in German",

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.base.errors import WapiiError
-from wapii_core.base.protocols import BackendOptions
+from wapii_core.api import BackendOptions, WapiiError
 from wapii_hf_models.backend import HFBackend
 
 

@@ -31,7 +31,7 @@ def test_wapii_tiny_runs_end_to_end_and_a_rerun_loads_no_model(tmp_path, tiny_di
 
     # The same command into a fresh directory, in-process with model loading forbidden: all from the cache.
     import wapii_hf_models.backend as module
-    from wapii_core.run.runner import RunConfig, run
+    from wapii_core.testing import RunConfig, run
 
     monkeypatch.setattr(module, "load_model", lambda *a, **k: pytest.fail("the model was loaded"))
     config = RunConfig(dataset="demo", backend="hf", model="wapii-tiny", limit=5,

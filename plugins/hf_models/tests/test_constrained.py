@@ -10,10 +10,9 @@ import pytest
 import torch
 
 from support import WAPIIBENCH, adapters_where, shared_path
-from wapii_core.base.errors import WapiiError
-from wapii_core.grammar import accepts, get_engine
-from wapii_core.base.model import GenerationRequest, Sample, Setup
-from wapii_core.base.protocols import BackendOptions, Dataset, RunContext
+from wapii_core.api import BackendOptions, Dataset, GenerationRequest, RunContext, Sample, Setup, WapiiError
+from wapii_core.kits.grammar import get_engine
+from wapii_core.testing import accepts
 from wapii_hf_models.logits import GrammarLogitsProcessor
 
 PETSTORE = WAPIIBENCH / "grammar-cases" / "petstore-expanded-modified.yaml"
@@ -186,18 +185,18 @@ def test_a_starter_outside_the_grammar_is_unsatisfiable(petstore_dataset, axios,
 
 @pytest.fixture(scope="module")
 def wapiibench():
-    from wapii_core.datasets.loader import load_wapiibench
+    from wapii_core.testing import load_wapiibench
 
     return load_wapiibench(shared_path("wapiibench", "dataset.json").parent)
 
 
 @pytest.fixture(scope="module", params=["axios_js", "fetch_js", "requests_py", "aiohttp_py"])
 def any_adapter(request):
-    from wapii_core.base import plugins
+    from wapii_core.testing import adapters
 
-    if request.param not in plugins.adapters.names():
+    if request.param not in adapters.names():
         pytest.skip(f"adapter {request.param} is not installed")
-    adapter = plugins.adapters.get(request.param)()
+    adapter = adapters.get(request.param)()
     yield adapter
     adapter.close()
 
@@ -206,7 +205,7 @@ def grammar_constructs(kind: Any, where: str, depth: int = 0) -> set[tuple[str, 
     """The grammar constructs a value of type ``kind`` (:mod:`wapii_core.grammar.types`) is written
     with, as ``(where, construct)``: its type, enums, objects' required, undeclared and many keys,
     array items and ``oneOf`` alternatives, two levels deep."""
-    from wapii_core.grammar.types import Arr, Int, Obj, OneOf, Str
+    from wapii_core.kits.grammar import Arr, Int, Obj, OneOf, Str
 
     out = {(where, type(kind).__name__)}
     if isinstance(kind, (Str, Int)) and kind.enum:
@@ -246,8 +245,7 @@ def stratified_samples(dataset: Dataset) -> list[Sample]:
     call to check (axios_js's full setup had none). 42 samples in all, against every 4th (99)
     before; the whole dataset is ``benchmarks/bench_constrained_legality.py``'s."""
     from stratified import greedy_cover
-    from wapii_core.grammar.endpoints import load_api
-    from wapii_core.openapi.index import SpecIndex
+    from wapii_core.kits.grammar import SpecIndex, load_api
 
     indexes = {api: SpecIndex.load(path) for api, path in dataset.specs.items()}
     apis = {api: load_api(index) for api, index in indexes.items()}
@@ -296,8 +294,7 @@ UNDECLARED = "wapii_undeclared_key"
 def undeclared_key_probes(dataset: Dataset, samples: list[Sample]) -> list[tuple[Sample, dict]]:
     """Each sample whose endpoint takes a body, with a top-level body key its schema does not declare
     added: the judge counts such a key illegal whatever the schema says, so no grammar may allow it."""
-    from wapii_core.grammar.endpoints import load_api
-    from wapii_core.openapi.index import SpecIndex
+    from wapii_core.kits.grammar import SpecIndex, load_api
 
     apis = {api: load_api(SpecIndex.load(path)) for api, path in dataset.specs.items()}
     probes = []
@@ -318,8 +315,7 @@ def shadow_probes(dataset: Dataset, samples: list[Sample]) -> list[tuple[Sample,
     the shadowing template has a placeholder of its own."""
     import re
 
-    from wapii_core.grammar.endpoints import load_api
-    from wapii_core.openapi.index import SpecIndex
+    from wapii_core.kits.grammar import SpecIndex, load_api
 
     probes = []
     for sample in samples:
@@ -344,8 +340,8 @@ def refused_or_legal(adapter, dataset: Dataset, probes: list[tuple[Sample, dict]
     call the grammar refuses (a call that breaks its spec) is left out."""
     from types import SimpleNamespace
 
-    from wapii_core.grammar.audit import own_endpoint_illegal
-    from wapii_core.openapi.index import SpecIndex
+    from wapii_core.kits.grammar import SpecIndex
+    from wapii_core.testing import own_endpoint_illegal
 
     constraints = {api: adapter.constraint(path, Setup.full) for api, path in dataset.specs.items()}
     accepted, telling = [], 0
@@ -401,9 +397,8 @@ def test_constrained_wapii_tiny_produces_no_illegal_url_method_or_argument(wapii
     edit of them changes it): the executable ones of each adapter and setup are counted, and
     :func:`test_the_random_model_finishes_constrained_calls` requires some across them, or these
     tests would prove nothing."""
-    from wapii_core.grammar.audit import constraint_breaches
-    from wapii_core.run.runner import Judge
-    from wapii_core.openapi.index import SpecIndex
+    from wapii_core.kits.grammar import SpecIndex
+    from wapii_core.testing import Judge, constraint_breaches
     from wapii_hf_models.backend import HFBackend
 
     subset = Dataset("wapiibench", stratified_samples(wapiibench), wapiibench.specs, wapiibench.display_names,

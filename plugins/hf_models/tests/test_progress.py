@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.base.protocols import BackendOptions, RunContext
+from wapii_core.api import BackendOptions, RunContext
 from wapii_hf_models.backend import HFBackend
 
 
 @pytest.mark.slow
 def test_the_model_load_and_the_tokens_are_stages_of_their_own(make_reqs):
-    from wapii_core.run.runner import load_dataset
+    from wapii_core.testing import load_dataset
 
     stages: dict[str, list] = {}
 

@@ -13,8 +13,8 @@ import json
 
 import pytest
 
-from wapii_core.run.runner import RunConfig, run
-from wapii_core.api import continuation_program
+from wapii_core.kits.models import continuation_program
+from wapii_core.testing import RunConfig, run
 
 MODEL = "smollm2-135m"
 TASKS = 3
@@ -41,8 +41,8 @@ def lines(path):
 
 def starters():
     from wapii_axios_js.prompt import starter_code
-    from wapii_core.datasets.loader import load_demo
-    from wapii_core.base.model import Setup
+    from wapii_core.api import Setup
+    from wapii_core.testing import load_demo
 
     return {s.id: starter_code(s, Setup.full) for s in load_demo().samples}
 
@@ -82,7 +82,7 @@ def test_every_generation_keeps_the_models_raw_output(smollm2, tmp_path, chat):
 
 
 def test_chat_auto_detects_the_instruct_model_from_its_tokenizer(smollm2):
-    from wapii_core.base.protocols import BackendOptions
+    from wapii_core.api import BackendOptions
     from wapii_hf_models.backend import HFBackend
 
     assert HFBackend(BackendOptions(model=MODEL)).chat

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.generation.call_stop import brackets_balance, call_complete_predicate
+from wapii_core.kits.models import brackets_balance, call_complete_predicate
 from wapii_hf_models.stopping import GeneratedTextStop
 
 STOP = "\n```\n"
@@ -76,9 +76,9 @@ def test_brackets_balance_outside_strings(code, balanced):
 
 def _installed(capability: str, wanted: bool) -> list:
     """The registered adapters whose capabilities say ``capability`` is ``wanted`` (created, not started)."""
-    from wapii_core.base import plugins
+    from wapii_core.testing import adapters
 
-    made = [plugins.adapters.get(name)() for name in plugins.adapters.names()]
+    made = [adapters.get(name)() for name in adapters.names()]
     return [adapter for adapter in made if getattr(adapter.capabilities, capability) is wanted]
 
 
@@ -95,7 +95,7 @@ def test_a_call_is_complete_once_the_axios_cut_cannot_be_open_any_more():
     assert not complete("post('u', {\n  data: 'a;b',\n")  # the ';' is inside a string
     assert not complete("post('u', {\n  data: { a: 1 },\n")
     # a workflow's program goes on after its first call: nothing stops it there
-    from wapii_core.base.setups import Setup
+    from wapii_core.api import Setup
 
     assert call_complete_predicate(axios, FULL, Setup.workflow) is None
     assert call_complete_predicate(axios, FULL, Setup.full) is not None

@@ -18,10 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest,
-                            GenerationTimings, RunConstraints, RunContext, WapiiError, cache_key,
-                            call_complete_predicate, chat_program, continuation_program, is_chat_model,
-                            is_constrained, model_input, parse_options)
+from wapii_core.api import BackendOptions, Generation, GenerationRequest, GenerationTimings, RunContext, WapiiError
+from wapii_core.kits.grammar import RunConstraints, is_constrained
+from wapii_core.kits.models import (
+    CachedAnswer, GenerationCache, cache_key, call_complete_predicate, chat_program, continuation_program,
+    is_chat_model, model_input, parse_options,
+)
 
 from . import tiny
 from .chatmode import is_chat_directory

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, Sequence
 
-from wapii_core.api import Engine, Row, WapiiError, get_engine
+from wapii_core.api import WapiiError
+from wapii_core.kits.grammar import Engine, Row, get_engine
 
 from .decoding import BatchDecoder, Completion
 

@@ -16,7 +16,7 @@ import copy
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Sequence
 
-from wapii_core.api import cut_at_stop
+from wapii_core.kits.models import cut_at_stop
 
 from .loading import LoadedModel
 

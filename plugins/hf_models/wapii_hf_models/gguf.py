@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 from pathlib import Path
 
-from wapii_core.api import WapiiError, build_once, cache_dir
+from wapii_core.api import WapiiError
+from wapii_core.kits.files import build_once, cache_dir
 
 SOURCE_FILE = "wapii-gguf.json"
 """Written last into a converted directory: the GGUF file's name and sha256 (and the marker of a

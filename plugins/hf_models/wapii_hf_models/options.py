@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from wapii_core.api import DecodingOptions
+from wapii_core.kits.models import DecodingOptions
 
 DEFAULT_TOP_K = 50
 """The paper's top-k for sampled draws (and transformers' default)."""

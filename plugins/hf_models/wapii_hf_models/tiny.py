@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wapii_core.api import build_once, bundled_specs_dir, cache_dir
+from wapii_core.kits.files import build_once, bundled_specs_dir, cache_dir
 
 NAME = "wapii-tiny"
 RECIPE = 1

@@ -99,14 +99,14 @@ def test_isolation_names_the_java_layers(adapter) -> None:
 def test_programs_run_on_the_compiling_jdk_too(monkeypatch) -> None:
     """WAPII_JAVA_RUNTIME=jdk: programs run on the JDK's own java (before 25: an AppCDS archive and
     the client compiler instead of the ahead-of-time cache), with the same pass-through TLS."""
-    from wapii_core.jvm import toolchain
+    from wapii_core.kits.jvm import RUNTIME_VARIABLE, find_jdk
     from wapii_httpclient_java.adapter import HttpClientAdapter
 
-    monkeypatch.setenv(toolchain.RUNTIME_VARIABLE, "jdk")
+    monkeypatch.setenv(RUNTIME_VARIABLE, "jdk")
     adapter = HttpClientAdapter(workers=1)
     try:
         runner = adapter._ensure()
-        assert runner.runtime == toolchain.find_jdk()
+        assert runner.runtime == find_jdk()
         plain, own_tls = adapter.execute([PROGRAMS["plain"], PROGRAMS["own_tls"]])
         assert adapter.normalise(plain.request)["sent_params"] == {"limit": "10", "opt_fields": "name,notes"}
         assert adapter.normalise(own_tls.request)["method"] == "put"

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from wapii_core.base.model import Sample, Setup
-from wapii_core.base.setups import CALL_SETUPS
-from wapii_core.jvm.javasource import extract_java_call, java_string, program_source, tokens
+from wapii_core.api import Sample, Setup
+from wapii_core.kits.jvm import extract_java_call, java_string, program_source, tokens
+from wapii_core.testing import CALL_SETUPS
 from wapii_httpclient_java.program import PROGRAM
 
 METHODS = ("send", "sendAsync")

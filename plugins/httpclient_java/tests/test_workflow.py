@@ -13,9 +13,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from support import shared_path, skip_without_jdk
-from wapii_core.base.model import Sample, Setup
-from wapii_core.jvm.javasource import program_source
-from wapii_core.mock.exchange import MockRequest, MockResponse
+from wapii_core.api import Sample, Setup
+from wapii_core.kits.wire import MockRequest, MockResponse
+from wapii_core.kits.jvm import program_source
 
 NAMES = ("httpclient_java", "okhttp_java")
 API = "https://app.asana.com/api/1.0"
@@ -143,7 +143,7 @@ def adapter(request):
 
 @pytest.fixture(scope="module")
 def asana():
-    from wapii_core.mock.spec_mock import SpecMock
+    from wapii_core.testing import SpecMock
 
     return SpecMock.for_spec(shared_path("wapiibench", "specs", "asana.yaml"))
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from importlib import resources
 from typing import Callable
 
-from wapii_core.api import AdapterCapabilities, JavaAdapterBase, JavaLibrary, find_runtime
+from wapii_core.api import AdapterCapabilities
+from wapii_core.kits.jvm import JavaAdapterBase, JavaLibrary, find_runtime
 
 from .program import PROGRAM
 

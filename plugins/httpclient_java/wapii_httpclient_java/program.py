@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import JavaProgram, java_body_text, java_header_text, java_string
+from wapii_core.kits.jvm import JavaProgram, java_body_text, java_header_text, java_string
 
 SYNTAX = "client.send(HttpRequest.newBuilder()...build(), HttpResponse.BodyHandlers.ofString())"
 CALL_START = "client.send(HttpRequest.newBuilder("

@@ -97,9 +97,9 @@ def test_a_missing_toolchain_is_one_line_before_anything_is_written(tmp_path, mo
 
 def test_constrained_decoding_is_refused_in_one_line() -> None:
     from wapii_core.api import Setup, WapiiError
-    from wapii_core.base import plugins
+    from wapii_core.testing import adapters
 
-    made = plugins.adapters.get("nethttp_go")()
+    made = adapters.get("nethttp_go")()
     with pytest.raises(WapiiError, match=r"^adapter 'nethttp_go' cannot constrain generation"):
         made.constraint(None, Setup.full)
 

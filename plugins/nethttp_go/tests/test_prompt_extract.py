@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.base.model import Sample, Setup
+from wapii_core.api import Sample, Setup
 from wapii_nethttp_go.extract import extract_go_program
 from wapii_nethttp_go.prompt import starter_code
 

@@ -15,7 +15,7 @@ import re
 
 import pytest
 
-from wapii_core.base.model import Sample, Setup
+from wapii_core.api import Sample, Setup
 
 AUTH = {"Authorization": "Bearer <token>"}
 BASE = "https://app.asana.com/api/1.0"
@@ -73,7 +73,7 @@ class OddResponder:
     """Answers every request ``200`` with :data:`ODD` (a real responder, not the mock: the values are chosen)."""
 
     def answer(self, request):
-        from wapii_core.mock.exchange import MockResponse
+        from wapii_core.kits.wire import MockResponse
 
         return MockResponse(200, (("Content-Type", "application/json"),), json.dumps({"data": ODD}).encode())
 
@@ -84,7 +84,7 @@ def sample(calls: list[dict]) -> Sample:
 
 def spec_mock():
     from support import shared_path
-    from wapii_core.mock import SpecMock
+    from wapii_core.testing import SpecMock
 
     return SpecMock.for_spec(shared_path("wapiibench", "specs", "asana.yaml"))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from wapii_core.api import (AdapterCapabilities, Capture, Dataset, Extraction, Isolation, Prompt, Sample, Setup,
-                            env_prefix, worker_settings)
+from wapii_core.api import AdapterCapabilities, Capture, Dataset, Extraction, Prompt, Sample, Setup
+from wapii_core.kits.sandbox import Isolation, env_prefix, worker_settings
 
 from .capture import normalise_record, to_capture
 from .extract import extract_go_program, extract_go_workflow
@@ -71,7 +71,7 @@ class NetHttpGoAdapter:
     def setup(self) -> None:
         """Checks the toolchain, builds the preprocessor and compiles the standard library with the
         capture overlay into the build cache (the first time: a minute or two)."""
-        from wapii_core.api import CompileBudget
+        from wapii_core.kits.sandbox import CompileBudget
 
         from .build import build_batch
 
@@ -88,7 +88,7 @@ class NetHttpGoAdapter:
     def _ensure_pool(self) -> Any:
         with self._lock:
             if self._pool is None:
-                from wapii_core.api import ProgramPool
+                from wapii_core.kits.sandbox import ProgramPool
 
                 from .build import batches_dir
 

@@ -13,9 +13,9 @@ would otherwise run in every program of the shared binary). Package names are di
 source, so the build cache serves a program compiled before, in any batch.
 
 Compilation is untrusted work: every run of the preprocessor and of ``go build`` (``-p 2``) is under
-the compile budget (``wapii_core.api.CompileBudget``: memory per process, a share of time per
+the compile budget (``wapii_core.kits.sandbox.CompileBudget``: memory per process, a share of time per
 program), and a run that fails naming no program (out of time or memory, a link failure) is split
-by :func:`~wapii_core.api.isolate_failures` until the programs that cause it are alone; only they
+by :func:`~wapii_core.kits.sandbox.isolate_failures` until the programs that cause it are alone; only they
 get ``compile_limit: ...`` (or ``compile_error: ...``). The sources live in ``<cache>/go/work/<key>``
 (mode 0700, removed once built), the binaries in ``<cache>/go/batches/<key>/bin``: the programs
 read only those.
@@ -31,7 +31,7 @@ import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from wapii_core.api import CompileAttempt, CompileBudget, CompilerRun, isolate_failures, run_compiler
+from wapii_core.kits.sandbox import CompileAttempt, CompileBudget, CompilerRun, isolate_failures, run_compiler
 
 from .toolchain import build_flags, go_binary, go_dir, go_env, prep_tool
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import (Capture, WireError, WireRequest, body_record, normalise_wire_request, parse_requests,
-                            raw_bytes)
+from wapii_core.api import Capture
+from wapii_core.kits.wire import WireError, WireRequest, body_record, normalise_wire_request, parse_requests, raw_bytes
 
 DEFAULT_HEADERS = {"user-agent": "Go-http-client/1.1", "accept-encoding": "gzip"}
 """The headers net/http's Transport adds on its own, with the values it gives them."""
@@ -34,7 +34,7 @@ def _reason(output: bytes) -> str:
 
 
 def to_capture(result: Any) -> Capture:
-    """A :class:`~wapii_core.api.ProgramResult` as a Capture: the first request sent, or why there is none.
+    """A :class:`~wapii_core.kits.sandbox.ProgramResult` as a Capture: the first request sent, or why there is none.
 
     A request sent is judged (net/http ends the program right after writing it, with exit code 0);
     a program that did not send one and failed is a ``runtime_error`` naming how (its exit code and

@@ -18,7 +18,8 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-from wapii_core.api import FORM_TYPE, MULTIPART_TYPE, Sample, Setup, is_json, media_type, wire_text
+from wapii_core.api import Sample, Setup
+from wapii_core.kits.wire import FORM_TYPE, MULTIPART_TYPE, is_json, media_type, wire_text
 
 from .golit import go_string
 from .prompt import starter_code

@@ -21,7 +21,8 @@ import tempfile
 from importlib import resources
 from pathlib import Path
 
-from wapii_core.api import WapiiError, cache_dir
+from wapii_core.api import WapiiError
+from wapii_core.kits.files import cache_dir
 
 GOROOT_ENV = "WAPII_GOROOT"
 BUILD_CACHE_ENV = "WAPII_GO_BUILD_CACHE"

@@ -22,7 +22,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from wapii_core.api import Reference, Sample, Setup, wire_text
+from wapii_core.api import Reference, Sample, Setup
+from wapii_core.kits.wire import wire_text
 
 from .golit import go_string
 from .prompt import starter_code

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.base.model import Sample, Setup
-from wapii_core.base.setups import CALL_SETUPS
-from wapii_core.jvm.javasource import extract_java_call
+from wapii_core.api import Sample, Setup
+from wapii_core.kits.jvm import extract_java_call
+from wapii_core.testing import CALL_SETUPS
 from wapii_okhttp_java.program import PROGRAM
 
 HEAD = ("import okhttp3.*;\nimport java.util.*;\nimport java.net.*;\n"

@@ -13,7 +13,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable
 
-from wapii_core.api import AdapterCapabilities, JavaAdapterBase, JavaLibrary, WapiiError
+from wapii_core.api import AdapterCapabilities, WapiiError
+from wapii_core.kits.jvm import JavaAdapterBase, JavaLibrary
 
 from .program import PROGRAM
 

@@ -8,9 +8,7 @@ import re
 import pytest
 
 from fake_openai import Fault, OpenAIServer, Reply
-from wapii_core.base.errors import WapiiError
-from wapii_core.base.model import GenerationRequest, Prompt, Sample
-from wapii_core.base.protocols import BackendOptions
+from wapii_core.api import BackendOptions, GenerationRequest, Prompt, Sample, WapiiError
 from wapii_openai_models.backend import OpenAIBackend
 
 INSTRUCTIONS = "You are an assistant. Complete the code.\n\n```javascript\n"

@@ -18,9 +18,7 @@ import pytest
 
 from fake_openai import Fault, OpenAIServer, run_batch
 from support import run_cli, without_sandbox_warnings
-from wapii_core.base.errors import WapiiError
-from wapii_core.base.model import GenerationRequest, Prompt, Sample
-from wapii_core.base.protocols import BackendOptions
+from wapii_core.api import BackendOptions, GenerationRequest, Prompt, Sample, WapiiError
 from wapii_openai_models.backend import OpenAIBackend
 
 DEMO_SAMPLES = 26

@@ -9,8 +9,8 @@ import pytest
 
 from fake_openai import OpenAIServer, Reply
 from support import run_cli
-from wapii_core.grammar import accepts
-from wapii_core.base.model import GenerationRequest, Setup
+from wapii_core.api import GenerationRequest, Setup
+from wapii_core.testing import accepts
 
 HALLUCINATED = "get('https://library.example.test/v9/shelves/everything');\n"
 
@@ -18,7 +18,7 @@ HALLUCINATED = "get('https://library.example.test/v9/shelves/everything');\n"
 @pytest.fixture(scope="module")
 def demo():
     from wapii_axios_js.adapter import AxiosAdapter
-    from wapii_core.datasets.loader import load_demo
+    from wapii_core.testing import load_demo
 
     adapter = AxiosAdapter()
     yield load_demo(), adapter
@@ -51,7 +51,7 @@ def test_every_request_carries_its_grammar_and_the_enforced_grammar_leaves_no_il
         tmp_path, model_name, demo, setup, style):
     """Even-numbered samples answer with the expected call, the others with a hallucinated URL: the
     server cuts those where the grammar stops allowing them, so they end ``incomplete_request``."""
-    from wapii_core.openapi.index import SpecIndex
+    from wapii_core.kits.grammar import SpecIndex
 
     dataset, adapter = demo
     answers = expected_answers(dataset, adapter, Setup(setup))
@@ -88,7 +88,7 @@ def test_every_request_carries_its_grammar_and_the_enforced_grammar_leaves_no_il
 
 
 def test_a_starter_that_names_no_endpoint_is_unsatisfiable_without_asking_the_server(model_name, demo, server):
-    from wapii_core.base.protocols import BackendOptions, RunContext
+    from wapii_core.api import BackendOptions, RunContext
     from wapii_openai_models.backend import OpenAIBackend
 
     dataset, adapter = demo

@@ -13,9 +13,7 @@ import pytest
 
 from fake_openai import Fault, OpenAIServer, Reply
 from support import run_cli
-from wapii_core.base.model import GenerationRequest, Prompt, Sample
-from wapii_core.base.protocols import BackendOptions
-from wapii_core.base.errors import WapiiError
+from wapii_core.api import BackendOptions, GenerationRequest, Prompt, Sample, WapiiError
 from wapii_openai_models.backend import OpenAIBackend
 from wapii_openai_models.preflight import check_server
 

@@ -8,9 +8,8 @@ import json
 import pytest
 
 from fake_openai import OpenAIServer
-from wapii_core.api import model_input
-from wapii_core.base.model import GenerationRequest, Prompt, Sample
-from wapii_core.base.protocols import BackendOptions
+from wapii_core.api import BackendOptions, GenerationRequest, Prompt, Sample
+from wapii_core.kits.models import model_input
 from wapii_hf_models.backend import HFBackend
 from wapii_openai_models.backend import OpenAIBackend, server_stop
 from wapii_openai_models.retry import Transient
@@ -134,9 +133,8 @@ def test_a_streamed_answer_ends_once_its_call_is_complete_as_in_the_hf_backend(m
     """The hf backend's rule (wapii_core.generation.call_stop) on the streamed events: the rest of
     the answer (a handler, a second example) is neither waited for nor paid for."""
     from wapii_axios_js.adapter import AxiosAdapter
-    from wapii_core.base.model import Setup
-    from wapii_core.base.protocols import RunContext
-    from wapii_core.datasets.loader import load_demo
+    from wapii_core.api import RunContext, Setup
+    from wapii_core.testing import load_demo
 
     call = "get('https://api.example.test/books', { params: { limit: 10 } });\n"
     rest = "\n".join(f"console.log('line {i}');" for i in range(8)) + "\n```\n"
@@ -170,9 +168,8 @@ def test_a_chat_answer_is_not_read_as_the_starters_continuation(backend_name, tm
     """Without prefill a chat answer opens with prose or a fence: starter + "```\\n" must not pass for
     a complete call (it did, and every chat answer through transformers serve ended after two tokens)."""
     from wapii_axios_js.adapter import AxiosAdapter
-    from wapii_core.base.model import Setup
-    from wapii_core.base.protocols import RunContext
-    from wapii_core.datasets.loader import load_demo
+    from wapii_core.api import RunContext, Setup
+    from wapii_core.testing import load_demo
 
     adapter = AxiosAdapter()
     try:

@@ -16,10 +16,12 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Iterator
 
-from wapii_core.api import (BackendOptions, CachedAnswer, Generation, GenerationCache, GenerationRequest,
-                            GenerationTimings, RunContext,
-                            WapiiError, cache_key, call_complete_predicate, chat_program, continuation_program,
-                            is_constrained, model_input)
+from wapii_core.api import BackendOptions, Generation, GenerationRequest, GenerationTimings, RunContext, WapiiError
+from wapii_core.kits.grammar import is_constrained
+from wapii_core.kits.models import (
+    CachedAnswer, GenerationCache, cache_key, call_complete_predicate, chat_program, continuation_program,
+    model_input,
+)
 
 from .calls import Call
 from .client import Answer, ApiClient, CallFailed

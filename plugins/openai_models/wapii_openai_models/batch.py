@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Literal
 from pydantic import BaseModel, Field, ValidationError
 from urllib3.exceptions import HTTPError
 
-from wapii_core.api import GenerationPending, InputError, WapiiError, write_atomic
+from wapii_core.api import GenerationPending, InputError, WapiiError
+from wapii_core.kits.files import write_atomic
 
 from .client import Answer, parse_answer
 from .options import OpenAIOptions

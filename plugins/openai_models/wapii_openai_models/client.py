@@ -22,7 +22,7 @@ from typing import Any, Callable
 
 from urllib3.exceptions import HTTPError
 
-from wapii_core.api import cut_at_stop
+from wapii_core.kits.models import cut_at_stop
 
 from .flow import Flow, Watch
 from .retry import RetryPolicy, Transient, raise_if_retryable

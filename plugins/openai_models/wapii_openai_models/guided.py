@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from wapii_core.api import Constraint, GenerationRequest, RunConstraints, RunContext, WapiiError, is_constrained
+from wapii_core.api import GenerationRequest, RunContext, WapiiError
+from wapii_core.kits.grammar import Constraint, RunConstraints, is_constrained
 
 GuidedStyle = Literal["none", "vllm", "vllm-legacy"]
 

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
-from wapii_core.api import DecodingOptions, parse_options
+from wapii_core.kits.models import DecodingOptions, parse_options
 
 __all__ = ["OpenAIOptions", "parse_options"]
 

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from wapii_core.api import cut_at_stop
+from wapii_core.kits.models import cut_at_stop
 
 from .retry import Transient
 from .transport import one_line

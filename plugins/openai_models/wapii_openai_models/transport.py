@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 import urllib3
 from urllib3.exceptions import HTTPError, NewConnectionError, ProxyError, SSLError, TimeoutError
 
-from wapii_core.api import shortened_line
+from wapii_core.kits.models import shortened_line
 
 Kind = Literal["unreachable", "transient"]
 

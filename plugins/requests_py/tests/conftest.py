@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.base.model import Generation, SampleResult
-from wapii_core.run.runner import Judge
+from wapii_core.api import Generation, SampleResult
+from wapii_core.testing import Judge
 from wapii_requests_py.adapter import PythonAdapter
 from wapii_requests_py.libraries import LIBRARIES
 

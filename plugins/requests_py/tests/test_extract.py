@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.pyhttp.extract import extract_python_call as extract_call
+from wapii_core.kits.python import extract_python_call as extract_call
 from wapii_requests_py.libraries import HTTPX, REQUESTS
 
 START = "# list the books\nimport requests\n\n"

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import base64
 
-from wapii_core.judge.wire_bodies import parse_query, raw_bytes
-from wapii_core.judge.wire_bodies import decode_body as decode_bytes
+from wapii_core.kits.wire import decode_body as decode_bytes, parse_query, raw_bytes
 
 
 def decode_body(body, content_type):
     """A recorded body decoded as the Python adapters decode it."""
     return decode_bytes(raw_bytes(body), content_type)
 from wapii_requests_py.libraries import HTTPX, REQUESTS
-from wapii_core.pyhttp.normalise import normalise_python_request as normalise_record
+from wapii_core.kits.python import normalise_python_request as normalise_record
 
 DEFAULTS = [["User-Agent", "python-requests/0"], ["Accept-Encoding", "gzip, deflate"], ["Accept", "*/*"],
             ["Connection", "keep-alive"]]

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from wapii_core.base.model import Sample, Setup
-from wapii_core.base.setups import CALL_SETUPS
-from wapii_core.run.runner import load_dataset
+from wapii_core.api import Sample, Setup
+from wapii_core.testing import CALL_SETUPS, load_dataset
 from wapii_requests_py.libraries import HTTPX, LIBRARIES, REQUESTS
 from wapii_requests_py.prompt import build_prompt, starter_code
 from wapii_requests_py.render import render_call, render_program

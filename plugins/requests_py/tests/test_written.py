@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from wapii_requests_py.libraries import REQUESTS
-from wapii_core.pyhttp.normalise import normalise_python_request as normalise_record
-from wapii_core.pyhttp.source_query import written_query
+from wapii_core.kits.python import normalise_python_request as normalise_record, written_query
 
 
 @pytest.mark.parametrize(("call", "expected"), [

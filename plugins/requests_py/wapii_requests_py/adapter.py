@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import Dataset, Prompt, PythonAdapterBase, Sample, Setup
+from wapii_core.api import Dataset, Prompt, Sample, Setup
+from wapii_core.kits.python import PythonAdapterBase
 
 from .libraries import HTTPX, REQUESTS
 from .pool import HARNESS, PRELOAD, WARMUP
@@ -14,7 +15,7 @@ from .render import render_program, render_workflow_program
 
 class PythonAdapter(PythonAdapterBase):
     """Prompt, rendering and grammar for requests or httpx; extraction, sandboxed execution (the
-    harness of :mod:`.harness`) and normalisation from :class:`wapii_core.api.PythonAdapterBase`."""
+    harness of :mod:`.harness`) and normalisation from :class:`wapii_core.kits.python.PythonAdapterBase`."""
 
     harness = HARNESS
     preload = PRELOAD

@@ -1,6 +1,6 @@
 """The grammar of a legal call with requests or httpx: ``<module>.<method>(url, <keyword>=…, …)``.
 
-Written by :class:`wapii_core.api.PythonCallGrammar` (see there for the call's rules): the region
+Written by :class:`wapii_core.kits.python.PythonCallGrammar` (see there for the call's rules): the region
 starts after ``<module>.`` and ends with the call's closing parenthesis; with requests, ``headers``
 may map the library's own ``Accept``/``Content-Type`` to ``None`` (requests then leaves them out; httpx
 refuses a ``None`` value: ``PythonLibrary.none_headers``); httpx's get/delete/head/options shorthands
@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from wapii_core.api import Constraint, PythonCallGrammar, Setup, SpecIndex, adapter_constraint, load_api
+from wapii_core.api import Setup
+from wapii_core.kits.grammar import Constraint, SpecIndex, adapter_constraint, load_api
+from wapii_core.kits.python import PythonCallGrammar
 
-from wapii_core.api import PythonLibrary
+from wapii_core.kits.python import PythonLibrary
 
 from .libraries import LIBRARIES
 
@@ -33,7 +35,7 @@ def build_constraint(index: SpecIndex, library: PythonLibrary, setup: Setup, ref
 def constraint(spec: Path | str | SpecIndex, setup: Setup, adapter: str = "requests_py", *,
                references: bool = True, compact: bool = False) -> Constraint:
     """The constraint of ``adapter`` (``requests_py`` or ``httpx_py``) for one spec and setup, cached
-    per spec sha256 (see :func:`wapii_core.api.adapter_constraint`); the options as in the axios grammar."""
+    per spec sha256 (see :func:`wapii_core.kits.grammar.adapter_constraint`); the options as in the axios grammar."""
     library = LIBRARIES[adapter]
     return adapter_constraint(library.adapter, VERSION, spec, setup,
                               lambda index, setup, references, compact: build_constraint(

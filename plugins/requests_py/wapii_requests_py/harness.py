@@ -5,7 +5,7 @@ sandboxed worker).
 Requests made with ``requests`` are taken at the transport by ``responses``; requests made with
 ``httpx`` (module functions, ``Client`` and ``AsyncClient``) by ``respx``. Each sends the request as
 the library handed it to its transport (method, URL, headers, body) down the wire channel
-(:func:`wapii_core.api.exchange`), whose bytes the supervisor judges. In the first-call benchmark
+(:func:`wapii_core.kits.python.exchange`), whose bytes the supervisor judges. In the first-call benchmark
 nothing answers: it raises :class:`RequestIssued`, which stops the program at its first request
 (what the program would do with the response never runs, like the code after the call that the
 reference's extraction cut off). When the sample's responder answers, its answer (status, headers,
@@ -32,7 +32,7 @@ import responses
 import respx
 from httpx._transports import default as httpx_transports
 
-from wapii_core.api import RequestIssued, exchange, run_until_request
+from wapii_core.kits.python import RequestIssued, exchange, run_until_request
 
 from .messages import httpx_message, requests_message
 
@@ -123,6 +123,6 @@ def _capture() -> _Mocks:
 
 
 def run_snippet(code: str) -> dict[str, Any]:
-    """Runs ``code`` until its first request (:func:`wapii_core.api.run_until_request`); returns
+    """Runs ``code`` until its first request (:func:`wapii_core.kits.python.run_until_request`); returns
     ``{"sent": n}``. Call it only in a process made for running snippets: it starts the mocks for good."""
     return run_until_request(code, _capture())

@@ -1,6 +1,6 @@
 """What differs between requests and httpx: every per-library rule in one place.
 
-Each is a :class:`wapii_core.api.PythonLibrary`: the module a program imports, the words the prompt
+Each is a :class:`wapii_core.kits.python.PythonLibrary`: the module a program imports, the words the prompt
 uses for it, which shorthands take a body, how it writes a query value, and its default headers,
 read from the installed library itself (a new version's ``User-Agent`` is recognised without a
 change here).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import PythonLibrary
+from wapii_core.kits.python import PythonLibrary
 
 BODYLESS_METHODS = ("get", "head", "options", "delete")
 """Methods whose httpx shorthand takes no body argument (``httpx.request`` is used for a body)."""

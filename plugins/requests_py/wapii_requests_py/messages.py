@@ -1,4 +1,4 @@
-"""A request as requests or httpx hands it to its transport: the :data:`wapii_core.api.RequestMessage` that
+"""A request as requests or httpx hands it to its transport: the :data:`wapii_core.kits.python.RequestMessage` that
 the harness sends down the wire channel (method, full URL, headers in the order and spelling sent,
 body bytes)."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import RequestMessage
+from wapii_core.kits.python import RequestMessage
 
 
 def _read_all(body: Any) -> bytes:

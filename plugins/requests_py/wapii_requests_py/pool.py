@@ -1,6 +1,6 @@
 """What the sandboxed Python workers of requests_py and httpx_py run: :data:`HARNESS` with
 :data:`PRELOAD` imported and the :data:`WARMUP` snippets run once per worker before it forks (the
-pool itself is :meth:`wapii_core.api.PythonAdapterBase._start_pool`: ``wapii_core.sandbox.PythonPool``,
+pool itself is :meth:`wapii_core.kits.python.PythonAdapterBase._start_pool`: ``wapii_core.sandbox.PythonPool``,
 pre-loaded workers, each snippet in a forked child under rlimits, seccomp and the audit hook, inside
 bubblewrap where available).
 """

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from importlib import resources
 
-from wapii_core.api import Dataset, Prompt, PythonLibrary, Sample, Setup, py_string, workflow_prompt, workflow_starter
+from wapii_core.api import Dataset, Prompt, Sample, Setup
+from wapii_core.kits.python import PythonLibrary, py_string
+from wapii_core.kits.prompts import workflow_prompt, workflow_starter
 
 
 def starter_code(library: PythonLibrary, sample: Sample, setup: Setup) -> str:
@@ -36,7 +38,7 @@ def instructions_template() -> str:
 def build_prompt(library: PythonLibrary, sample: Sample, setup: Setup, dataset: Dataset,
                  extra_instructions: str = "") -> Prompt:
     """The full prompt for one sample: instructions (placeholders filled) followed by the starter code;
-    a workflow task gets the workflow prompt (:func:`wapii_core.api.workflow_prompt`)."""
+    a workflow task gets the workflow prompt (:func:`wapii_core.kits.prompts.workflow_prompt`)."""
     if setup is Setup.workflow:
         notes = [f"Pass a JSON body with `json=`, a form body with `data=` and a multipart body with `files=`; "
                  f"{library.title} then encodes the body and sets its `Content-Type` header to match."]

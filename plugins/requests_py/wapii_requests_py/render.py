@@ -14,8 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import (PYTHON_REQUEST_METHODS, PythonLibrary, Sample, Setup, py_call_arguments, py_literal,
-                            py_string, py_whole_number, render_py_workflow, wire_text)
+from wapii_core.api import Sample, Setup
+from wapii_core.kits.wire import wire_text
+from wapii_core.kits.python import (
+    PYTHON_REQUEST_METHODS, PythonLibrary, py_call_arguments, py_literal, py_string, py_whole_number,
+    render_py_workflow,
+)
 
 from .prompt import starter_code
 
@@ -95,6 +99,6 @@ def send(request):
 
 def render_workflow_program(library: PythonLibrary, calls: list[dict[str, Any]], sample: Sample, mode: str = "wire") -> str:
     """The oracle's whole program for a workflow task: each call as :func:`render_call` writes it for
-    ``mode``, its references read from the earlier answers (:func:`wapii_core.api.render_py_workflow`)."""
+    ``mode``, its references read from the earlier answers (:func:`wapii_core.kits.python.render_py_workflow`)."""
     return render_py_workflow(starter_code(library, sample, Setup.workflow), WORKFLOW_HELPER, calls,
                               lambda config: f"{library.module}." + render_call(library, config, mode))

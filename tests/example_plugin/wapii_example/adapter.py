@@ -5,7 +5,9 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from wapii_core.api import Capture, Dataset, Extraction, Isolation, Prompt, PythonPool, Sample, Setup
+from wapii_core.api import Capture, Dataset, Extraction, Prompt, Sample, Setup
+from wapii_core.kits.sandbox import Isolation
+from wapii_core.kits.python import PythonPool
 
 from .extract import extract_call
 from .normalise import normalise_record, to_capture

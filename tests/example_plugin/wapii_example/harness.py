@@ -13,7 +13,7 @@ from __future__ import annotations
 import urllib.request
 from typing import Any
 
-from wapii_core.api import NoRequest, send_request
+from wapii_core.kits.python import NoRequest, send_request
 
 
 class RequestIssued(BaseException):

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from wapii_core.api import Capture, WireError, WireRequest, normalise_wire_request, parse_requests
+from wapii_core.api import Capture
+from wapii_core.kits.wire import WireError, WireRequest, normalise_wire_request, parse_requests
 
 FORM = "application/x-www-form-urlencoded"
 
 
 def to_capture(result: Any) -> Capture:
-    """A :class:`~wapii_core.api.SnippetResult` as a Capture: the first request sent, or why there is none."""
+    """A :class:`~wapii_core.kits.python.SnippetResult` as a Capture: the first request sent, or why there is none."""
     if not result.ok:
         if result.error == "no_request":
             return Capture(error="no_request", detail=result.detail)

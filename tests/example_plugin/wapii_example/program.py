@@ -11,7 +11,8 @@ from __future__ import annotations
 import urllib.parse
 from typing import Any
 
-from wapii_core.api import Dataset, Prompt, Sample, Setup, wire_text
+from wapii_core.api import Dataset, Prompt, Sample, Setup
+from wapii_core.kits.wire import wire_text
 
 IMPORTS = "import json\nimport urllib.parse\nimport urllib.request\n"
 OPEN = "\nurllib.request.urlopen(urllib.request.Request(\n    "
