@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from wapii_core.base import plugins
 from wapii_core.base.errors import GenerationPending, WapiiError
@@ -42,8 +42,8 @@ class RunConfig(BaseModel):
     dataset: str = "demo"
     data_dir: Path | None = None
     dataset_dir: Path | None = None  # a directory in the WAPIIBench layout instead of a registered dataset
-    adapter: str = "axios_js"
-    backend: str = "oracle"
+    adapter: str = ""  # "": the one the dataset names (wapii_core.base.declared.default_adapter)
+    backend: str = ""  # "": the one that renders the answer key (wapii_core.base.declared.default_backend)
     model: str | None = None
     setup: Setup = Setup.full
     setting: str = "unconstrained"
@@ -59,6 +59,17 @@ class RunConfig(BaseModel):
     shard: Shard | None = None  # only this shard's (task, draw) pairs (wapii_core.run.shards)
     sample: int | None = Field(default=None, ge=1)  # N tasks drawn stratified by API (--sample)
     sample_seed: int = 0  # the draw's seed (--seed)
+
+    @model_validator(mode="after")
+    def _declared_defaults(self) -> "RunConfig":
+        """The adapter and backend left unnamed, from what the dataset and the backends declare."""
+        from wapii_core.base.declared import default_adapter, default_backend
+
+        if not self.adapter:
+            self.adapter = default_adapter(self.dataset, self.dataset_dir)
+        if not self.backend:
+            self.backend = default_backend()
+        return self
 
 
 Progress = Callable[[str, int], Any]
@@ -351,6 +362,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
 
     ``force`` starts over in a directory that holds another (or the same) run; ``note`` receives one
     line saying what a resumed run kept."""
+    from wapii_core.base.declared import backend_kind
     from wapii_core.generation.rag import setting_prompt
 
     config = config.model_copy(update={key: getattr(config, key).resolve() for key in ("data_dir", "dataset_dir")
@@ -360,7 +372,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
     with ExitStack() as stack:
         lock = stack.enter_context(RunLock(out_dir))  # released last, after the store has closed
         adapter = _adapter(stack, config.adapter, note)  # started when there is something to judge
-        if config.setting.startswith("constrained") and config.backend != "replay" \
+        if config.setting.startswith("constrained") and backend_kind(config.backend) != "replays" \
                 and not adapter.capabilities.constrained:
             raise WapiiError(f"adapter {config.adapter!r} cannot constrain generation (setting {config.setting!r}); "
                              "run it unconstrained, or pick an adapter that can (wapii adapters list)")
@@ -384,7 +396,7 @@ def run(config: RunConfig, out_dir: Path, progress: Progress = _no_progress, for
         keys = _keys(samples, config)
         inputs.samples, inputs.keys = samples, keys
         constrained = config.setting.startswith("constrained")
-        if constrained and not backend.supports_constraints and config.backend != "replay":
+        if constrained and not backend.supports_constraints and backend.kind != "replays":
             raise WapiiError(f"backend {config.backend!r} cannot decode under constraints "
                              f"(setting {config.setting!r})")
         store = RunStore.open(out_dir, new_run_record(config, dataset, backend, task_set), lock=lock, fresh=force)
@@ -566,6 +578,7 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
     ``names`` (default: :func:`metric_names`); what each provider declares of its values is stored
     under ``metric_kinds``, so that a report shows them without the plugin installed."""
     from wapii_core.judge.metric_guard import apply_provider
+    from wapii_core.base.declared import top_level
     from wapii_core.base.metric_kinds import record
     from wapii_core.report.tables import markdown_report
     from wapii_core.store.rundir import ordered
@@ -586,7 +599,7 @@ def finish(store: RunStore, dataset: Dataset, samples: list[Sample], keys: list[
         provider = plugins.metrics.get(name)
         kinds[name] = record(provider.values)
         outcome = apply_provider(provider, results, dataset)
-        if name != "wapii":
+        if not top_level(provider):
             if outcome.value == {} and not outcome.failure:
                 kinds.pop(name)  # nothing to say about this run (the workflows provider on one-call tasks)
                 continue
