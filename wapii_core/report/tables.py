@@ -22,7 +22,7 @@ from wapii_core.report.rate_terms import COUNT_ROWS, lower_is_better
 from wapii_core.store.record import FailedGeneration, RunRecord, Summary
 
 RunColumn = tuple[str, RunRecord, Summary]
-"""(column title, run.json, summary.json): what ``runner.finish`` passes."""
+"""(column title, run.json, summary.json): what ``wapii_core.run.aggregate.finish`` passes."""
 
 SETUP_TITLES = {"full": "Full completion", "argument": "Argument completion", "import": "Import completion"}
 
