@@ -322,8 +322,10 @@ def replay_check(adapter_name: str, corpus: ReplayCorpus, out: Path | None = Non
     from wapii_core.base.declared import backend_of_kind
     from wapii_core.run.runner import RunConfig, run
 
-    config = RunConfig(dataset=corpus.dataset, data_dir=corpus.data_dir, adapter=adapter_name,
-                       backend=backend_of_kind("replays") or "",
+    replay = backend_of_kind("replays")
+    if replay is None:
+        raise WapiiError("no installed backend replays stored programs (`wapii plugins` lists what is installed)")
+    config = RunConfig(dataset=corpus.dataset, data_dir=corpus.data_dir, adapter=adapter_name, backend=replay,
                        generations=corpus.generations, setup=corpus.setup, mode=corpus.mode)
     with tempfile.TemporaryDirectory(prefix="wapii-conformance-") as scratch:
         directory = out or Path(scratch) / "run"
