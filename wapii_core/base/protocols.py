@@ -94,7 +94,7 @@ class Backend(Protocol):
     name: str
     supports_constraints: bool
     kind: str
-    """Optional (default ``"generates"``; added in plugin API 1.x, a minor change): what the backend
+    """Optional (default ``"generates"``; a minor addition to the plugin API): what the backend
     is, one of :data:`BACKEND_KINDS`. The core asks it instead of the backend's name. Declare it on
     what is registered (the backend's class, or its factory function as ``factory.kind``): the
     command line reads it before the backend is created (``--generations`` is for a backend that
@@ -212,7 +212,7 @@ class MetricProvider(Protocol):
 
     values: Mapping[str, Metric]
     top_level: bool
-    """Optional (default ``False``; plugin API 1.x, a minor change): its values are the summary's
+    """Optional (default ``False``; a minor addition to the plugin API): its values are the summary's
     top-level rows (the paper's table, as the built-in ``wapii`` provider's are) instead of sitting
     under ``metrics.<its name>``; a provider that returns nothing for a run is then still recorded."""
 
