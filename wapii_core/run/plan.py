@@ -267,8 +267,27 @@ def check_context(adapter: Adapter, name: str, samples: list[Sample]) -> None:
     """Refuses, in one line, tasks with code context for an adapter whose prompts cannot continue that code."""
     with_context = [s.id for s in samples if s.context is not None]
     if with_context and not getattr(adapter.capabilities, "code_context", False):
+        able = _adapters_declaring("code_context")
         raise WapiiError(f"adapter {name!r} cannot run tasks inside JavaScript code ({len(with_context)} such, "
-                         f"e.g. {with_context[0]}); use axios_js or fetch_js")
+                         f"e.g. {with_context[0]}); "
+                         + (f"use {' or '.join(able)}" if able else "no installed adapter declares 'code_context'"))
+
+
+def _adapters_declaring(capability: str) -> list[str]:
+    """The installed adapters whose capabilities declare ``capability`` (each created, not started, and
+    closed; one that cannot be created is left out: its own run says why)."""
+    names = []
+    for name in plugins.adapters.names():
+        try:
+            adapter = plugins.adapters.get(name)()
+        except Exception:  # a broken plugin is named when it is used, not in another adapter's error
+            continue
+        try:
+            if getattr(adapter.capabilities, capability, False):
+                names.append(name)
+        finally:
+            adapter.close()
+    return names
 
 
 def refuse_unanswering(adapter: Adapter, config: RunConfig) -> None:
