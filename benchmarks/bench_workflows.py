@@ -39,7 +39,7 @@ def main() -> int:
     from wapii_core.base import plugins
     from wapii_core.base.model import Generation, Setup
     from wapii_core.judge.generations import Judge
-    from wapii_core.run.runner import mock_responders
+    from wapii_core.run.judge_stage import mock_responders
     from wapii_core.workflows.programs import WorkflowJudge
 
     demo = plugins.datasets.get("demo")(None)

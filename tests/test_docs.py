@@ -91,7 +91,7 @@ def test_every_protocol_member_is_in_the_plugin_guide(protocol, member):
 
 
 def test_the_protocol_tables_are_read():
-    assert protocol_members(protocols.Backend) == ["close", "describe", "generate", "name", "preflight",
+    assert protocol_members(protocols.Backend) == ["close", "describe", "generate", "kind", "name", "preflight",
                                                    "supports_constraints", "tasks"]
     assert "`render(config, setup, sample[, mode]) -> str`" in protocol_rows(protocols.Adapter)
     assert "`generate(" not in protocol_rows(protocols.MetricProvider)

@@ -1,5 +1,5 @@
 """``wapii run --answers mock``: every program's requests answered by the mock of its sample's API
-description (:func:`wapii_core.run.runner.mock_responders`) instead of the empty ``200``, through the
+description (:func:`wapii_core.run.judge_stage.mock_responders`) instead of the empty ``200``, through the
 real CLI in this process on the demo dataset and the axios_js adapter (axios rejects a ``4xx``
 answer, so a program the mock answers ``404`` fails after its request: its verdict is still the
 first request's).
@@ -52,7 +52,8 @@ def runs(tmp_path_factory) -> dict[str, Path]:
 
 def test_the_mock_keeps_every_verdict_and_records_its_answer_to_each_request(runs) -> None:
     from wapii_core.mock.exchange import MockRequest
-    from wapii_core.run.runner import load_dataset, mock_responders
+    from wapii_core.run.judge_stage import mock_responders
+    from wapii_core.run.runner import load_dataset
     from wapii_core.base.model import Generation
 
     empty, mock = results(runs["empty"]), results(runs["mock"])
@@ -130,7 +131,8 @@ def test_nothing_one_generation_creates_reaches_another() -> None:
     from wapii_core.base import plugins
     from wapii_core.base.model import Generation, Setup
     from wapii_core.judge.generations import Judge
-    from wapii_core.run.runner import load_dataset, mock_responders
+    from wapii_core.run.judge_stage import mock_responders
+    from wapii_core.run.runner import load_dataset
 
     demo = load_dataset("demo", None)
     create = next(s for s in demo.samples if s.config["method"].lower() == "post" and s.config["url"].endswith("/books"))

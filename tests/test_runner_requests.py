@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from wapii_core.base.model import Prompt, Sample
-from wapii_core.run.runner import pending_requests
+from wapii_core.run.generate import pending_requests
 
 
 def samples(count: int) -> list[Sample]:

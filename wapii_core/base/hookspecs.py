@@ -65,7 +65,9 @@ def register_datasets(register: Callable[..., None]) -> None:
     ``loader(data_dir: Path | None) -> Dataset`` reads (never downloads) the dataset; ``data_dir``
     is the ``--data-dir`` the user gave, if any (``load_dataset_dir`` reads a directory in the
     WAPIIBench layout). A loader may also have a ``fetch(data_dir, base_url=None)`` attribute that
-    downloads it (``wapii datasets fetch``).
+    downloads it (``wapii datasets fetch``), and a ``default_adapter`` attribute naming the adapter its
+    tasks are written for (a run of it without ``--adapter`` uses that one; a minor addition to the
+    plugin API).
     """
 
 

@@ -23,6 +23,7 @@ from typing import Any, Callable, Mapping
 
 from wapii_core.base.errors import WapiiError
 from wapii_core.base.metric_kinds import Metric
+from wapii_core.base.backend_kinds import BACKEND_KINDS, GENERATES
 
 
 class PluginError(WapiiError):
@@ -90,6 +91,7 @@ BACKEND = (
     Member("supports_constraints", kind=bool),
     Member("generate", ("requests",)),
     Member("describe", ()),
+    Member("kind", kind=str, default=lambda _: GENERATES),
     Member("preflight", ("requests",), default=lambda _: _nothing),
     Member("tasks", (), default=lambda _: _nothing),
     Member("close", (), default=lambda _: _nothing),
@@ -97,6 +99,7 @@ BACKEND = (
 METRIC_PROVIDER = (
     Member("values", kind=Mapping),
     Member("aggregate", ("results", "dataset")),
+    Member("top_level", kind=bool, default=lambda _: False),
 )
 
 
@@ -185,6 +188,8 @@ def registration_problem(kind: str, value: Any) -> str | None:
         if fetch is not None and (not callable(fetch) or not _accepts(fetch, ("data_dir",))):
             return "fetch cannot be called as fetch(data_dir, base_url=None)"
         return None
+    if kind == "backend" and getattr(value, "kind", GENERATES) not in BACKEND_KINDS:
+        return f"kind {getattr(value, 'kind')!r} is not one of {', '.join(BACKEND_KINDS)}"
     if kind in ("adapter", "backend") and inspect.isclass(value):
         members = ADAPTER if kind == "adapter" else BACKEND
         return members_problem(value, members, on_class=True)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping, Protocol, runtime_checkable
 
+from wapii_core.base.backend_kinds import BACKEND_KINDS, GENERATES  # noqa: F401  (re-exported)
 from wapii_core.base.capabilities import MODES, AdapterCapabilities  # noqa: F401  (MODES: re-exported)
 from wapii_core.base.metric_kinds import Metric
 from wapii_core.base.model import Capture, Extraction, Generation, GenerationRequest, Prompt, Sample, SampleResult, Setup
@@ -86,12 +87,18 @@ class Backend(Protocol):
 
     Required: ``name``, ``supports_constraints``, ``generate``, ``describe``. Optional (declared
     here; a backend that leaves one out gets the default stated on it when it is created):
-    ``preflight``, ``tasks`` and ``close``. :mod:`wapii_core.base.plugin_checks` checks all of them when the
+    ``kind``, ``preflight``, ``tasks`` and ``close``. :mod:`wapii_core.base.plugin_checks` checks all of them when the
     backend is created, so the core calls every member without probing for it.
     """
 
     name: str
     supports_constraints: bool
+    kind: str
+    """Optional (default ``"generates"``; a minor addition to the plugin API): what the backend
+    is, one of :data:`BACKEND_KINDS`. The core asks it instead of the backend's name. Declare it on
+    what is registered (the backend's class, or its factory function as ``factory.kind``): the
+    command line reads it before the backend is created (``--generations`` is for a backend that
+    ``replays``; the default ``--backend`` is the one that ``renders``)."""
 
     def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]: ...
 
@@ -196,8 +203,8 @@ class MetricProvider(Protocol):
     """Turns sample results into named values.
 
     ``aggregate(results, dataset)`` returns a JSON-serialisable mapping, stored in ``summary.json``
-    under the provider's registered name (the ``wapii`` provider's, the paper's table, at the top
-    level). ``values`` declares what it returns: ``{key: Metric(kind, description)}``, where a key
+    under the provider's registered name (or at the top level, for a provider that declares
+    ``top_level``: the paper's table). ``values`` declares what it returns: ``{key: Metric(kind, description)}``, where a key
     is a path into the mapping (``"a.b"`` for nested mappings; ``*`` matches any one part; the
     values under ``per_api.<api>`` share the declarations of the top level). Reports show each value
     as its kind says (a ``rate`` as a percentage, a ``count`` as a whole number, a ``mean`` as a
@@ -205,5 +212,9 @@ class MetricProvider(Protocol):
     """
 
     values: Mapping[str, Metric]
+    top_level: bool
+    """Optional (default ``False``; a minor addition to the plugin API): its values are the summary's
+    top-level rows (the paper's table, as the built-in ``wapii`` provider's are) instead of sitting
+    under ``metrics.<its name>``; a provider that returns nothing for a run is then still recorded."""
 
     def aggregate(self, results: Iterable[SampleResult], dataset: Dataset) -> dict[str, Any]: ...

@@ -50,7 +50,7 @@ def default_compare_dir(dataset: str, backend: str, model: Optional[str], settin
 
 def compare_command(
     adapter: list[str] = typer.Option(..., "--adapter", "-a", help="An adapter (HTTP library); repeat for each."),
-    backend: BackendOption = "oracle",
+    backend: BackendOption = None,
     model: ModelOption = None,
     dataset: DatasetOption = "demo",
     data_dir: DataDirOption = None,
@@ -81,6 +81,9 @@ def compare_command(
 ) -> None:
     """Run one backend with several adapters on the same tasks and compare the libraries side by side."""
     require_isolation(isolated)
+    from wapii_core.base.declared import default_backend
+
+    backend = backend or default_backend()
     from wapii_core.report.libraries import print_differences, side_by_side, write_outputs
     from wapii_core.run.runner import RunConfig, run
     from wapii_core.cli.progress import progress_bars

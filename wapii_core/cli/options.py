@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 DatasetOption = Annotated[str, typer.Option("--dataset", "-d", help="Dataset name (`wapii datasets list`).")]
 DataDirOption = Annotated[Optional[Path], typer.Option(
     "--data-dir", envvar="WAPII_DATA_DIR", help="Where the dataset's files are (default: the per-user cache).")]
-BackendOption = Annotated[str, typer.Option("--backend", "-b", help="Where completions come from.")]
+BackendOption = Annotated[Optional[str], typer.Option(
+    "--backend", "-b", help="Where completions come from (default: the backend that renders each task's expected "
+                            "request, a self-test).")]
 ModelOption = Annotated[Optional[str], typer.Option("--model", "-m", help="Model name or path, for model backends.")]
 DrawsOption = Annotated[int, typer.Option("--draws", "-n", min=1, max=MAX_DRAWS, help="Completions per task.")]
 BackendOptionsOption = Annotated[list[str], typer.Option("--backend-option", "-O",
@@ -61,10 +63,13 @@ def require_isolation(required: bool) -> None:
 
 
 def refuse_generations_without_replay(backend: str, generations: object) -> None:
-    """``--generations`` is read by the replay backend only: any other backend would ignore it."""
-    if generations and backend != "replay":
-        raise WapiiError(f"--generations is read by the replay backend only; backend {backend!r} ignores it "
-                         "(add --backend replay to re-score the stored programs)")
+    """``--generations`` is read by a backend that replays stored programs only: any other would ignore it."""
+    from wapii_core.base.declared import backend_kind, backend_of_kind
+
+    if generations and backend_kind(backend) != "replays":
+        replay = backend_of_kind("replays")
+        raise WapiiError(f"--generations is read by the {replay} backend only; backend {backend!r} ignores it "
+                         f"(add --backend {replay} to re-score the stored programs)")
 
 
 def parse_setups(values: list[str]) -> list["Setup"]:

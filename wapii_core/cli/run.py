@@ -58,8 +58,9 @@ def run_command(
     dataset_dir: Optional[Path] = typer.Option(None, "--dataset-dir",
                                                help="Benchmark any directory in the WAPIIBench layout "
                                                     "(dataset.json, specs/, prompts/): your own API."),
-    adapter: str = typer.Option("axios_js", "--adapter", "-a", help="Target language + HTTP library."),
-    backend: BackendOption = "oracle",
+    adapter: Optional[str] = typer.Option(None, "--adapter", "-a", help="Target language + HTTP library (default: "
+                                          "the one the dataset names)."),
+    backend: BackendOption = None,
     model: ModelOption = None,
     setup: list[str] = typer.Option(["full"], "--setup", "-s",
                                       help="full: starter ends with `axios.`; argument: method and URL given; "
@@ -111,6 +112,10 @@ def run_command(
     sandbox worker could start (cause and count printed; the run's files are written, and the
     same command again retries them)."""
     require_isolation(isolated)
+    from wapii_core.base.declared import default_adapter, default_backend
+
+    backend = backend or default_backend()
+    adapter = adapter or default_adapter(dataset, dataset_dir)
     refuse_generations_without_replay(backend, generations)
     from wapii_core.base.errors import GenerationPending, WapiiError
     from wapii_core.run.runner import RunConfig

@@ -32,7 +32,7 @@ def show_command(
 def _task(record: "RunRecord", sample: str) -> str | None:
     """The sample's task from the run's dataset, or None when the dataset cannot be read any more."""
     from wapii_core.base.errors import WapiiError
-    from wapii_core.run.runner import config_of, load_dataset
+    from wapii_core.run.plan import config_of, load_dataset
 
     config = config_of(record)
     try:

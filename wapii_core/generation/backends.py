@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any, Iterator
 
+from wapii_core.base.declared import backend_kind
 from wapii_core.base.errors import InputError, WapiiError
 from wapii_core.base.jsonwalk import lone_surrogate
 from wapii_core.base.model import Generation, GenerationRequest
@@ -20,10 +21,11 @@ class OracleBackend:
     """
 
     name = "oracle"
+    kind = "renders"
     supports_constraints = False
 
     def __init__(self, options: BackendOptions, context: RunContext) -> None:
-        refuse_unused("oracle", options, "it renders each task's expected request", model=True)
+        refuse_unused(self.name, options, "it renders each task's expected request", model=True)
         self.context = context
 
     def generate(self, requests: list[GenerationRequest]) -> Iterator[Generation]:
@@ -50,9 +52,9 @@ def refuse_unused(backend: str, options: BackendOptions, why: str, model: bool =
 
 
 def replay_hint(backend: str, counts: dict[str, int]) -> str | None:
-    """A hint for a replay whose every program sent no request: the stored ``code`` is the whole
+    """A hint for a replay (a backend that ``replays``) whose every program sent no request: the stored ``code`` is the whole
     program (the starter code included), not only the completion."""
-    if backend == "replay" and counts.get("total") and counts.get("no_request") == counts.get("total"):
+    if backend_kind(backend) == "replays" and counts.get("total") and counts.get("no_request") == counts.get("total"):
         return ("hint: every replayed program ran without sending a request; each 'code' must be the whole "
                 "program, the prompt's starter code (imports, the call's beginning) included, not only the "
                 "model's completion")
@@ -60,10 +62,10 @@ def replay_hint(backend: str, counts: dict[str, int]) -> str | None:
 
 
 def oracle_shortfall(backend: str, overall: dict[str, Any]) -> str | None:
-    """The warning for an oracle run that scored below 100 % correct (a broken adapter or dataset:
+    """The warning for an oracle run (a backend that ``renders``) that scored below 100 % correct (a broken adapter or dataset:
     the oracle sends exactly the expected requests), else None; ``overall``: the summary's paper rows."""
     correct = (overall or {}).get("Correct implementations (t)")
-    if backend != "oracle" or correct is None or correct >= 1.0:
+    if backend_kind(backend) != "renders" or correct is None or correct >= 1.0:
         return None
     counts = (overall or {}).get("counts") or {}
     wrong = counts.get("total", 0) - counts.get("correct", 0)
@@ -143,10 +145,11 @@ class ReplayBackend:
     """Re-scores stored programs instead of asking a model (``--generations FILE|DIR``)."""
 
     name = "replay"
+    kind = "replays"
     supports_constraints = False
 
     def __init__(self, options: BackendOptions, context: RunContext) -> None:
-        refuse_unused("replay", options, "it re-scores the stored programs")
+        refuse_unused(self.name, options, "it re-scores the stored programs")
         if options.generations is None:
             raise WapiiError("the replay backend needs --generations FILE.jsonl or DIR")
         self.source = Path(options.generations)

@@ -126,23 +126,34 @@ class Judge:
         answered = None if answering is None else iter(self._executed(calls, answering))
         self._unrun = unrun or self._unrun
         results = []
-        for gen, (ext, detail) in zip(generations, extractions):
-            request, error, execution_s = None, ext.error, None
-            if ext.call is not None:
-                capture = next(captures)
-                error, detail = capture.error, capture.detail and _utf8_text(shortened(capture.detail))
-                execution_s = capture.execution_s
-                if capture.request is not None and error is None:
-                    request, detail = self._normalised(capture.request)
-                    error = None if request is not None else "runtime_error"
-            result = self._compare(self._samples[gen.sample], request, error, ext.call, detail, gen.draw)
-            result.call_span = call_span(gen.code, ext.call, ext.span)
-            result.timings = ResultTimings(execution_s=execution_s)
-            result.provisional = ext.call is not None and self._unrun
-            if ext.call is not None and answered is not None:
-                result.exchanges = next(answered).exchanges
-            results.append(result)
+        for gen, extraction in zip(generations, extractions):
+            ran = extraction[0].call is not None
+            results.append(self.result(gen, extraction, next(captures) if ran else None,
+                                       next(answered) if ran and answered is not None else None))
         return results
+
+    def result(self, gen: Generation, extraction: tuple[Extraction, str | None], capture: Capture | None,
+               answered: Capture | None = None) -> SampleResult:
+        """One generation's whole path from its extraction (``(extraction, detail)``) to its result:
+        the ``capture`` of its call's execution (None: no call was extracted) normalised, compared
+        with the sample's expected request, and recorded with the call's span, its timings, whether
+        it ran and (``answered``: its run against the responder) the exchanges its program had.
+        Executions are batched across a chunk by :meth:`__call__`; everything else about a sample is here."""
+        ext, detail = extraction
+        request, error, execution_s = None, ext.error, None
+        if capture is not None:
+            error, detail = capture.error, capture.detail and _utf8_text(shortened(capture.detail))
+            execution_s = capture.execution_s
+            if capture.request is not None and error is None:
+                request, detail = self._normalised(capture.request)
+                error = None if request is not None else "runtime_error"
+        result = self._compare(self._samples[gen.sample], request, error, ext.call, detail, gen.draw)
+        result.call_span = call_span(gen.code, ext.call, ext.span)
+        result.timings = ResultTimings(execution_s=execution_s)
+        result.provisional = ext.call is not None and self._unrun
+        if ext.call is not None and answered is not None:
+            result.exchanges = answered.exchanges
+        return result
 
     def _runnable(self, sample: Sample, call: str) -> str:
         """What runs for ``call``: after the definitions of a task with code context (the adapter's

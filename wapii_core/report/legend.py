@@ -24,11 +24,15 @@ SUFFIXES = {
 SPEC_VALIDATION_NOTE = (
     "The expected requests are not all valid themselves: `wapii datasets check` lists those that break "
     "their spec, and an oracle run shows the dataset's own baseline.")
-WAPIIBENCH_BASELINE = (
-    " (WAPIIBench: 4.6 % of the expected requests violate a schema, the 18 samples `datasets check` flags, "
-    "and 46.2 % send an undeclared content type: every Slack body is JSON, as axios sends it, while the Slack "
-    "spec declares form bodies only.)")
-"""Added to :data:`SPEC_VALIDATION_NOTE` under a table of WAPIIBench runs only."""
+
+
+def _baselines(about: str) -> list[str]:
+    """The spec-validation baseline each registered dataset named in ``about`` declares
+    (its loader's ``spec_validation_baseline``), for a table of its runs."""
+    from wapii_core.base import plugins
+
+    return [note for name, entry in plugins.datasets.entries().items()
+            if (note := getattr(entry.value, "spec_validation_baseline", None)) and name in about]
 
 
 def legend(table: "Table", intervals: bool) -> list[str]:
@@ -46,7 +50,7 @@ def legend(table: "Table", intervals: bool) -> list[str]:
         lines.append("[low, high]: 95 % bootstrap interval over tasks.")
     if table.title.endswith("spec_validation metrics"):
         about = " ".join([table.caption, *table.columns]).lower()
-        lines.append(SPEC_VALIDATION_NOTE + (WAPIIBENCH_BASELINE if "wapiibench" in about else ""))
+        lines.append(SPEC_VALIDATION_NOTE + "".join(_baselines(about)))
     if table.kind == "paper":
         lines += _row_lines([row for row, _ in table.rows])
     return lines + list(table.descriptions)

@@ -319,9 +319,13 @@ def _verdicts(result: SampleResult) -> dict[str, Any]:
 def replay_check(adapter_name: str, corpus: ReplayCorpus, out: Path | None = None) -> tuple[CheckOutcome, list[SampleResult]]:
     """The corpus re-scored as ``wapii run --backend replay`` scores it (into ``out``, else a temporary
     directory), every sample's verdict compared with the expected one; the outcome and the results."""
+    from wapii_core.base.declared import backend_of_kind
     from wapii_core.run.runner import RunConfig, run
 
-    config = RunConfig(dataset=corpus.dataset, data_dir=corpus.data_dir, adapter=adapter_name, backend="replay",
+    replay = backend_of_kind("replays")
+    if replay is None:
+        raise WapiiError("no installed backend replays stored programs (`wapii plugins` lists what is installed)")
+    config = RunConfig(dataset=corpus.dataset, data_dir=corpus.data_dir, adapter=adapter_name, backend=replay,
                        generations=corpus.generations, setup=corpus.setup, mode=corpus.mode)
     with tempfile.TemporaryDirectory(prefix="wapii-conformance-") as scratch:
         directory = out or Path(scratch) / "run"

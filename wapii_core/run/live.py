@@ -55,7 +55,7 @@ def live_summary(directory: Path, run: RunRecord, writer: int | None) -> Summary
 def _planned(run: RunRecord) -> tuple[list[str] | None, int | None, int | None, object]:
     """(the generation keys the run covers, its tasks, its dataset's tasks, the dataset), from its
     dataset as run.json names it; Nones when that dataset cannot be read any more."""
-    from wapii_core.run.runner import _keys, config_of, load_dataset, select_samples
+    from wapii_core.run.plan import config_of, load_dataset, run_keys, select_samples
     from wapii_core.run.tasks import recorded_tasks
 
     try:
@@ -64,4 +64,4 @@ def _planned(run: RunRecord) -> tuple[list[str] | None, int | None, int | None, 
         samples = recorded_tasks(select_samples(dataset, config), run.task_set)
     except (WapiiError, OSError, ValueError):
         return None, None, None, None
-    return _keys(samples, config), len(samples), len(dataset.samples), dataset
+    return run_keys(samples, config), len(samples), len(dataset.samples), dataset

@@ -6,7 +6,7 @@ shards, the same metric providers, the same dataset), and every shard from 0 to 
 once. The merged directory then holds what an unsharded run of the same command holds:
 ``generations.jsonl`` and ``results.jsonl`` in the order an unsharded run stores them (dataset
 order, draws in turn), and ``summary.json`` and ``report.md`` computed from them by the same code
-(:func:`wapii_core.run.runner.finish`): for a deterministic backend, byte for byte the unsharded
+(:func:`wapii_core.run.aggregate.finish`): for a deterministic backend, byte for byte the unsharded
 run's. Its ``run.json`` is the shards' without ``shard``, plus ``merged_from`` (each shard's
 directory, creation time and versions), so ``wapii evaluate`` and ``wapii report`` treat it like
 any run. Nothing in it refers to a machine's response cache: the generations are in the directory.
@@ -150,7 +150,7 @@ def merge(directories: list[Path], out: Path, data_dir: Path | None = None,
     ``verify`` re-judges every shard's generations and refuses a shard whose stored verdicts differ."""
     from contextlib import ExitStack
 
-    from wapii_core.run.runner import config_of, load_dataset, select_samples
+    from wapii_core.run.plan import config_of, load_dataset, select_samples
     from wapii_core.run.tasks import recorded_tasks
 
     if not directories:
@@ -194,7 +194,7 @@ def merge(directories: list[Path], out: Path, data_dir: Path | None = None,
 def _write(out: Path, run: RunRecord, keys: list[str], generations: dict[str, Generation],
            results: dict[str, SampleResult], dataset: Any, samples: list[Any], names: list[str]) -> Summary:
     """Write the merged run directory (removed again when writing fails part-way)."""
-    from wapii_core.run.runner import finish
+    from wapii_core.run.aggregate import finish
 
     existed = out.exists()
     lock = RunLock(out).acquire()
