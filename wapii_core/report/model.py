@@ -19,7 +19,7 @@ from wapii_core.judge.rows import COUNT_ROWS, ROW_NAMES
 from wapii_core.store.record import RunRecord, Summary
 
 RunColumn = tuple[str, RunRecord, Summary]
-"""(column title, run.json, summary.json): what ``runner.finish`` passes."""
+"""(column title, run.json, summary.json): what ``wapii_core.run.aggregate.finish`` passes."""
 
 SETUP_TITLES = {"full": "Full completion", "argument": "Argument completion", "import": "Import completion"}
 
