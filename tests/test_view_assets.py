@@ -37,7 +37,7 @@ def test_the_page_names_no_address_outside_the_bundle() -> None:
     referenced = re.findall(r'(?:src|href)="([^"]+)"', html)
     assert referenced and all(r.startswith(("assets/", "#")) or r == "data:," for r in referenced), referenced
     assert all((ASSETS.parent / r).is_file() for r in referenced if r.startswith("assets/"))
-    for own in ("viewer.js", "viewer.css"):
+    for own in ("viewer.js", "filter.js", "viewer.css"):
         text = (ASSETS / own).read_text()
         assert not re.search(r"https?://|//[a-z0-9.-]+\.[a-z]{2,}/", text, re.I), own
         assert "fetch(" not in text and "XMLHttpRequest" not in text, own

@@ -47,6 +47,25 @@ Quantity = Callable[[Judged], float]
 INCOMPLETE_ERRORS = ("no_request", "incomplete_request", "timeout", "unsatisfiable")
 """The error kinds of an incomplete implementation (no complete call)."""
 
+EXECUTABLE_VERDICTS = ("correct", "wrong", "illegal")
+"""The verdicts of a sample that ran (every verdict but ``nonexecutable``)."""
+
+ARGUMENT_BUCKETS = ("correct_name", "correct_value", "missing", "unexpected", "unnecessary", "illegal")
+"""The argument counts of :class:`SampleCounts` the viewer's ``arguments`` facet filters on."""
+
+
+def argument_buckets(counts: "SampleCounts") -> tuple[str, ...]:
+    """The buckets of :data:`ARGUMENT_BUCKETS` one sample has arguments in (what an argument row sums)."""
+    return tuple(bucket for bucket in ARGUMENT_BUCKETS if getattr(counts, bucket).get("all", 0) > 0)
+
+
+ViewerFilter = dict[str, tuple[str, ...]]
+"""The viewer's filter for the samples a row counts: facet -> the values it accepts (a sample matches
+when, for every facet, its value is one of them). Facets: ``verdict``, ``error``, ``url``, ``method``
+(the result line's), ``arguments`` (the argument buckets of :class:`SampleCounts` the sample has a
+positive count in: ``correct_name``, ``correct_value``, ``missing``, ``unexpected``, ``unnecessary``,
+``illegal``)."""
+
 
 # ---- quantities: what one sample contributes --------------------------------------------------------
 
@@ -128,7 +147,7 @@ class PaperRow:
     lower_is_better: bool = False
     per_field: bool = False
     scopes: tuple[Scope, ...] = ("t", "e")
-    filter: dict[str, str] | None = field(default=None, hash=False)
+    filter: ViewerFilter | None = field(default=None, hash=False)
 
     def __post_init__(self) -> None:
         if self.per_field and not isinstance(self.statistic, str):
@@ -152,46 +171,56 @@ class PaperRow:
         num, den = self.numerator, self.denominator
         return (lambda s: num(s) * executable(s)), (lambda s: den(s) * executable(s))
 
+    def viewer_filter(self, scope: Scope | None) -> ViewerFilter | None:
+        """The viewer's filter for the samples row ``scope`` counts (those its numerator is positive on):
+        :attr:`filter`, for ``(e)`` with the verdict narrowed to the executable ones (as :meth:`terms`)."""
+        if self.filter is None or scope != "e":
+            return self.filter
+        verdicts = tuple(v for v in self.filter.get("verdict", EXECUTABLE_VERDICTS) if v in EXECUTABLE_VERDICTS)
+        return {**self.filter, "verdict": verdicts}
+
 
 PAPER_ROWS: tuple[PaperRow, ...] = (
     PaperRow("Executable implementations",
              "share of samples whose call could be extracted and ran, issuing a request",
-             executable, one, "samples_executable", scopes=("t",), filter={"verdict": "!nonexecutable"}),
+             executable, one, "samples_executable", scopes=("t",), filter={"verdict": EXECUTABLE_VERDICTS}),
     PaperRow("Correct implementations", "share of samples whose endpoint and every counted argument are correct",
-             _verdict("verdict", "correct"), one, "samples_correct", filter={"verdict": "correct"}),
+             _verdict("verdict", "correct"), one, "samples_correct", filter={"verdict": ("correct",)}),
     PaperRow("Illegal implementations",
              "share of samples with an endpoint or an argument that the spec does not define",
              _verdict("verdict", "illegal"), one, "samples_illegal", lower_is_better=True,
-             filter={"verdict": "illegal"}),
+             filter={"verdict": ("illegal",)}),
     PaperRow("Correct URLs", "share of samples whose URL matches the expected path template",
-             _verdict("url", "correct"), one, "urls_correct", filter={"url": "correct"}),
+             _verdict("url", "correct"), one, "urls_correct", filter={"url": ("correct",)}),
     PaperRow("Illegal URLs", "share of samples whose URL matches no path of the spec",
-             _verdict("url", "illegal"), one, "urls_illegal", lower_is_better=True, filter={"url": "illegal"}),
+             _verdict("url", "illegal"), one, "urls_illegal", lower_is_better=True, filter={"url": ("illegal",)}),
     PaperRow("Correct methods", "share of samples with the expected HTTP method",
-             _verdict("method", "correct"), one, "methods_correct", filter={"method": "correct"}),
+             _verdict("method", "correct"), one, "methods_correct", filter={"method": ("correct",)}),
     PaperRow("Illegal methods", "share of samples whose method no matching path of the spec defines",
              _verdict("method", "illegal"), one, "methods_illegal", lower_is_better=True,
-             filter={"method": "illegal"}),
+             filter={"method": ("illegal",)}),
     PaperRow("Correct argument names",
              "expected arguments present under the right name, over all expected arguments",
-             _arguments("correct_name"), _EXPECTED, "arguments_correct_name_wrt_expected", per_field=True),
+             _arguments("correct_name"), _EXPECTED, "arguments_correct_name_wrt_expected", per_field=True,
+             filter={"arguments": ("correct_name",)}),
     PaperRow("Correct argument values",
              "expected arguments present with the expected value, over all expected arguments",
              _arguments("correct_value"), _EXPECTED, "arguments_correct_value_wrt_expected", per_field=True,
-             filter={"field": "*:correct"}),
+             filter={"arguments": ("correct_value",)}),
     PaperRow("Missing arguments", "expected arguments absent from the request, over all expected arguments",
              _arguments("missing"), _EXPECTED, "arguments_missing_wrt_expected", lower_is_better=True,
-             per_field=True, filter={"field": "*:missing"}),
+             per_field=True, filter={"arguments": ("missing",)}),
     PaperRow("Unexpected arguments", "arguments the request has but the expected one lacks, over all arguments",
-             _arguments("unexpected"), _ALL, "arguments_unexpected_wrt_all", lower_is_better=True, per_field=True),
+             _arguments("unexpected"), _ALL, "arguments_unexpected_wrt_all", lower_is_better=True, per_field=True,
+             filter={"arguments": ("unexpected",)}),
     PaperRow("Unnecessary arguments",
              "unexpected arguments that the expected endpoint defines, over all arguments",
              _arguments("unnecessary"), _ALL, "arguments_unnecessary_wrt_all", lower_is_better=True,
-             per_field=True, filter={"field": "*:unnecessary"}),
+             per_field=True, filter={"arguments": ("unnecessary",)}),
     PaperRow("Illegal arguments",
              "unexpected arguments that the expected endpoint does not define, over all arguments",
              _arguments("illegal"), _ALL, "arguments_illegal_wrt_all", lower_is_better=True, per_field=True,
-             filter={"field": "*:illegal"}),
+             filter={"arguments": ("illegal",)}),
     PaperRow("Mean argument precision",
              "mean over executable samples with arguments of correctly named / generated arguments",
              *_PRECISION, "argument_name_mean_precision_wrt", per_field=True),
@@ -205,15 +234,15 @@ PAPER_ROWS: tuple[PaperRow, ...] = (
              "mean over samples with correctly named arguments of the share with the correct value",
              *_VALUE_ACCURACY, "argument_value_mean_accuracy_wrt_correct", per_field=True),
     PaperRow("Total errors", "number of samples that could not be executed",
-             nonexecutable, statistic="errors_total", lower_is_better=True, filter={"verdict": "nonexecutable"}),
+             nonexecutable, statistic="errors_total", lower_is_better=True, filter={"verdict": ("nonexecutable",)}),
     PaperRow("Incomplete implementations",
              "number of samples without a complete call (no request, incomplete call, generation timeout or "
              "unsatisfiable constraints)",
              incomplete, statistic=tuple(f"errors_{kind}" for kind in INCOMPLETE_ERRORS), lower_is_better=True,
-             filter={"error": "incomplete_request"}),
+             filter={"error": INCOMPLETE_ERRORS}),
     PaperRow("Runtime errors", "number of samples whose call failed when run",
              runtime_error, statistic="errors_runtime_error", lower_is_better=True,
-             filter={"error": "runtime_error"}),
+             filter={"error": ("runtime_error",)}),
 )
 """Every row of the paper's table, in its order."""
 

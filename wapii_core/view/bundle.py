@@ -8,7 +8,8 @@ static host, with no network at view time. Layout of ``DIR/``:
 - ``data/meta.js``: the runs (names, labels, the report's rows), the tasks (id, API, text), the
   vocabularies the index codes and which file holds which spec excerpt;
 - ``data/r<N>/index.js``: run N's filter index, one integer column per facet (task, draw, verdict,
-  error kind, URL / method / endpoint verdict, field-verdict bit mask, captured endpoint, and the
+  error kind, URL / method / endpoint verdict, field-verdict bit mask, argument-bucket bit mask (what the
+  argument rows count), captured endpoint, and the
   sort keys latency and execution in ms and tokens generated, -1 where not recorded), a few
   bytes a sample, what the list, the filters and the front page's counts are computed from;
 - ``data/r<N>/c<K>.js``: the whole records of run N's samples ``K*CHUNK`` to ``(K+1)*CHUNK - 1``,
@@ -72,7 +73,7 @@ def _write(path: Path, key: str, value: Any) -> None:
 def _report_rows(runs: list[ViewRun]) -> list[dict[str, Any]]:
     """The report's rows (summary.json ``overall``) with one formatted value per run, and for a paper row
     its sentence and the filter behind it (the samples it counts; :mod:`wapii_core.judge.rows`)."""
-    from wapii_core.judge.rows import DESCRIPTIONS, paper_row
+    from wapii_core.judge.rows import DESCRIPTIONS, ROWS_BY_NAME
     from wapii_core.report.tables import format_value, row_names
 
     names = list(row_names())
@@ -85,10 +86,12 @@ def _report_rows(runs: list[ViewRun]) -> list[dict[str, Any]]:
         values = [run.summary.values().get(name) for run in runs]
         if all(v is None or isinstance(v, (dict, list)) for v in values):
             continue
-        row = paper_row(name)
+        row, scope = ROWS_BY_NAME.get(name, (None, None))
+        shown = row.viewer_filter(scope) if row is not None else None
         rows.append({"name": name, "values": [format_value(name, v) if not isinstance(v, (dict, list)) else ""
                                               for v in values],
-                     "filter": row.filter if row is not None else None, "description": DESCRIPTIONS.get(name)})
+                     "filter": {k: list(v) for k, v in shown.items()} if shown else None,
+                     "description": DESCRIPTIONS.get(name)})
     return rows
 
 
@@ -108,7 +111,8 @@ def _state(run: ViewRun) -> dict[str, Any]:
 
 
 def _index(run: ViewRun, vocab: dict[str, _Vocab]) -> dict[str, list[int]]:
-    columns: dict[str, list[int]] = {c: [] for c in ("t", "d", "v", "e", "u", "m", "p", "f", "r", "l", "k", "x")}
+    columns: dict[str, list[int]] = {c: [] for c in ("t", "d", "v", "e", "u", "m", "p", "f", "a", "r", "l", "k",
+                                                     "x")}
     fields = vocab["field"]
     for record in run.samples:
         generated, executed = record.get("generation_timings") or {}, record.get("timings") or {}
@@ -129,8 +133,17 @@ def _index(run: ViewRun, vocab: dict[str, _Vocab]) -> dict[str, list[int]]:
                 if code <= 31:
                     mask |= 1 << (code - 1)
         columns["f"].append(mask)
+        columns["a"].append(_argument_bits(record))
         columns["r"].append(vocab["endpoint"].code(record.get("resolved_endpoint")))
     return columns
+
+
+def _argument_bits(record: dict[str, Any]) -> int:
+    """Bit ``k`` set where the sample has arguments in bucket ``ARGUMENT_BUCKETS[k]`` (the record's
+    ``argument_buckets``: :func:`wapii_core.view.runs.read_run`)."""
+    from wapii_core.judge.rows import ARGUMENT_BUCKETS
+
+    return sum(1 << ARGUMENT_BUCKETS.index(b) for b in record.get("argument_buckets") or () if b in ARGUMENT_BUCKETS)
 
 
 def _number(value: Any, scale: int) -> int:
@@ -183,6 +196,8 @@ def copy_page(out: Path) -> None:
 
 def _write_all(runs: list[ViewRun], tasks: Tasks, out: Path, advance: Callable[[int], None]) -> None:
     copy_page(out)
+    from wapii_core.judge.rows import ARGUMENT_BUCKETS
+
     vocab = {"verdict": _Vocab(VERDICTS), "error": _Vocab(), "part": _Vocab(["correct"]), "field": _Vocab(),
              "endpoint": _Vocab()}
     data = out / "data"
@@ -206,6 +221,7 @@ def _write_all(runs: list[ViewRun], tasks: Tasks, out: Path, advance: Callable[[
                  for r in runs],
         "tasks": {"ids": tasks.ids, "apis": tasks.apis, "texts": tasks.texts},
         "vocab": {name: v.values for name, v in vocab.items()},
+        "arguments": list(ARGUMENT_BUCKETS),  # bit k of the index's "a" column
         "rows": _report_rows(runs),
         "excerpts": excerpts,
         "stamp": stamp(runs),

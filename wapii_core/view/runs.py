@@ -2,7 +2,7 @@
 
 A sample's record is the result line and the generation line of the same sample and draw, merged
 (the generation's ``error`` and ``timings`` kept as ``generation_error`` and ``generation_timings``), plus what the page needs beside the run
-files: the task text, the expected request (the result line's, else the dataset's ``config``), the
+files: the argument buckets the sample counts in (``argument_buckets``), the task text, the expected request (the result line's, else the dataset's ``config``), the
 endpoints of the expected and of the captured request (``METHOD /template``) and the spec excerpt
 of each, and for a ``wire``-mode sample the two requests as the judge compared them (``diff_views``:
 :func:`wapii_core.report.sample_story.diff_views`). Everything from the dataset and the specs is optional: a run whose dataset is no longer
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from wapii_core.base.errors import WapiiError
+from wapii_core.base.model import SampleResult
 from wapii_core.base.jsonwalk import bounded_dumps
 from wapii_core.base.protocols import Dataset
 from wapii_core.store.record import RunRecord, Summary, latest, load_run, read_generations, read_results
@@ -81,6 +82,7 @@ def read_run(directory: Path) -> tuple[RunRecord, Summary, list[dict[str, Any]]]
             extra["generation_error"] = extra.pop("error", None)
             extra["generation_timings"] = extra.pop("timings", None)  # the result's own are execution times
             record.update(extra)
+        record["argument_buckets"] = _buckets(result)
         records.append(record)
     if live:  # generated, not judged yet: listed as pending
         judged = {r["sample"] + "#" + str(r.get("draw", 0)) for r in records}
@@ -91,6 +93,19 @@ def read_run(directory: Path) -> tuple[RunRecord, Summary, list[dict[str, Any]]]
                 extra["generation_timings"] = extra.pop("timings", None)
                 records.append({**extra, "api": generation.sample.rsplit("/", 1)[0], "verdict": "pending"})
     return run, summary, records
+
+
+def _buckets(result: SampleResult) -> list[str]:
+    """The argument buckets the sample has arguments in, as the argument rows count them
+    (:func:`wapii_core.judge.rows.argument_buckets`: special headers left out, a non-executable sample's
+    expected arguments missing); none for a result whose argument verdicts no row knows (a forged line)."""
+    from wapii_core.judge.compare import sample_counts
+    from wapii_core.judge.rows import argument_buckets
+
+    try:
+        return list(argument_buckets(sample_counts(result)))
+    except ValueError:
+        return []
 
 
 def dataset_of(run: RunRecord) -> Dataset | None:

@@ -90,35 +90,26 @@
   let meta = null;
   const index = [];          // per run: {t, d, v, e, u, m, p, f, r} integer columns
   const firstRow = [];       // per run: task index -> first row of that task (rows are in task, draw order)
-  let taskApi = null;        // task index -> API code
+  let context = null;        // what the API and search filters read (wapiiFilter.context)
   let apis = [];
-  let taskText = [];         // task index -> lower-case "id text" for search
   let taskShort = [];        // task index -> escaped short text for the list
   let filters = {};
   let matches = new Int32Array(0);
   let matchCount = 0;
   let list = null;           // the virtual list (HyperList): only the visible rows are in the page
   const ROW_HEIGHT = 29;
-  const RUN_SHIFT = 1 << 22; // a row key: run * RUN_SHIFT + row
-
-  const FILTER_KEYS = ["run", "api", "verdict", "error", "field", "url", "method", "q", "sel", "sort", "show", "a", "b"];
+  const RUN_SHIFT = wapiiFilter.RUN_SHIFT;
   const KEEP_KEYS = ["sel", "sort"];  // kept when the filter bar changes: which runs are open, the list's order
-
-  function parseQuery(text) {
-    const out = {};
-    new URLSearchParams(text || "").forEach((v, k) => { if (FILTER_KEYS.includes(k) && v !== "") out[k] = v; });
-    return out;
-  }
-  const queryOf = (f) => new URLSearchParams(Object.entries(f).filter(([, v]) => v !== "" && v != null)).toString();
+  const parseQuery = wapiiFilter.parse;  // a list facet (error=a&error=b) is an array
+  const queryOf = wapiiFilter.query;
 
   async function start() {
     meta = await load("meta", "data/meta.js");
     performance.mark("wapii:meta");
     await Promise.all(meta.runs.map((_, i) => load("index/" + i, `data/r${i}/index.js`).then((x) => { index[i] = x; })));
     performance.mark("wapii:index");
-    apis = Array.from(new Set(meta.tasks.apis));
-    taskApi = Int32Array.from(meta.tasks.apis, (a) => apis.indexOf(a));
-    taskText = meta.tasks.ids.map((id, i) => (id + " " + meta.tasks.texts[i]).toLowerCase());
+    context = wapiiFilter.context(meta);
+    apis = context.apis;
     taskShort = meta.tasks.texts.map((t) => esc(t.length > 160 ? t.slice(0, 160) + "…" : t));
     index.forEach((ix, r) => {
       const first = new Int32Array(meta.tasks.ids.length).fill(-1);
@@ -146,7 +137,7 @@
   }
 
   function route() {
-    const hash = decodeURIComponent(location.hash.replace(/^#/, ""));
+    const hash = location.hash.replace(/^#/, "");  // percent-decoded once, value by value, by parseQuery
     const sample = /^s\/(\d+)\/(\d+)(?:\?(.*))?$/.exec(hash);
     if (sample) return showSample(+sample[1], +sample[2], parseQuery(sample[3]));
     const tasks = /^tasks(?:\?(.*))?$/.exec(hash);
@@ -157,20 +148,6 @@
   }
 
   // ---------------------------------------------------------------- filtering
-  function code(vocab, value) { const i = meta.vocab[vocab].indexOf(value); return i < 0 ? -2 : i; }
-
-  function fieldMask(value) {
-    if (!value) return 0;
-    const [group, verdict] = value.split(":");
-    let mask = 0;
-    meta.vocab.field.forEach((name, c) => {
-      if (!name || c > 31) return;
-      const [g, v] = name.split(":");
-      if ((group === "*" || g === group) && v === verdict) mask |= 1 << (c - 1);
-    });
-    return mask;
-  }
-
   function selected(f) {
     // the open runs: those of "sel" (the run list's choice), else every run
     const chosen = ((f || filters).sel || "").split(",").filter((x) => x !== "" && meta.runs[+x]).map(Number);
@@ -205,40 +182,8 @@
   function applyFilters() {
     const f = filters;
     const runs = f.run != null && f.run !== "" ? [+f.run] : selected(f);
-    let total = 0;
-    runs.forEach((r) => { if (index[r]) total += index[r].t.length; });
-    if (matches.length < total) matches = new Int32Array(total);
-    const negate = f.verdict && f.verdict[0] === "!";
-    const verdict = f.verdict ? code("verdict", negate ? f.verdict.slice(1) : f.verdict) : -1;
-    const error = f.error ? code("error", f.error) : -1;
-    const url = f.url ? code("part", f.url) : -1;
-    const method = f.method ? code("part", f.method) : -1;
-    const api = f.api ? apis.indexOf(f.api) : -1;
-    const mask = fieldMask(f.field);
-    const fieldWanted = !!f.field;
-    let taskOk = null, endOk = null;
-    if (f.q) {
-      const words = f.q.toLowerCase().split(/\s+/).filter(Boolean);
-      taskOk = Uint8Array.from(taskText, (t) => words.every((w) => t.includes(w)) ? 1 : 0);
-      endOk = Uint8Array.from(meta.vocab.endpoint, (e) => e && words.every((w) => e.toLowerCase().includes(w)) ? 1 : 0);
-    }
-    let n = 0;
-    for (const r of runs) {
-      const ix = index[r];
-      if (!ix) continue;
-      const { t, v, e, u, m, f: fm, r: ends } = ix;
-      for (let i = 0; i < t.length; i++) {
-        if (verdict !== -1 && (negate ? v[i] === verdict : v[i] !== verdict)) continue;
-        if (error !== -1 && e[i] !== error) continue;
-        if (url !== -1 && u[i] !== url) continue;
-        if (method !== -1 && m[i] !== method) continue;
-        if (api !== -1 && taskApi[t[i]] !== api) continue;
-        if (fieldWanted && (fm[i] & mask) === 0) continue;
-        if (taskOk && !taskOk[t[i]] && !endOk[ends[i]]) continue;
-        matches[n++] = r * RUN_SHIFT + i;
-      }
-    }
-    matchCount = n;
+    matches = wapiiFilter.select(meta, index, runs, f, context);
+    matchCount = matches.length;
     sortMatches();
   }
 
@@ -310,10 +255,15 @@
   }
 
   function select(name, label, options) {
-    const current = filters[name] || "";
+    // one value of a facet; a list of several (a report row's link: error=no_request&error=timeout…), or
+    // one the data does not hold, is shown as an option of its own that keeps it (data-keep)
+    const current = wapiiFilter.list(filters[name]);
+    const single = current.length === 1 && options.some(([v]) => v === current[0]);
+    const kept = current.length && !single
+      ? `<option value="" data-keep selected>${esc(current.join(" or "))}</option>` : "";
     const opts = [["", "all"]].concat(options).map(([v, l]) =>
-      `<option value="${esc(v)}"${v === current ? " selected" : ""}>${esc(l)}</option>`).join("");
-    return `<label>${esc(label)}<select name="${name}">${opts}</select></label>`;
+      `<option value="${esc(v)}"${single && v === current[0] ? " selected" : ""}>${esc(l)}</option>`).join("");
+    return `<label>${esc(label)}<select name="${name}">${kept}${opts}</select></label>`;
   }
 
   function filterBar() {
@@ -328,6 +278,7 @@
       select("verdict", "Verdict", meta.vocab.verdict.filter(Boolean).map((v) => [v, v]).concat([["!nonexecutable", "executable"]])) +
       select("error", "Error kind", meta.vocab.error.filter(Boolean).map((v) => [v, v])) +
       select("field", "Field verdicts", fieldOptions) +
+      select("arguments", "Arguments", (meta.arguments || []).map((b) => [b, "some " + b.replace("_", " ")])) +
       select("url", "URL", parts) + select("method", "Method", parts) +
       `<label>Search<input type="search" name="q" placeholder="task text, id, endpoint" value="${esc(filters.q || "")}"></label>` +
       `<span id="count"></span> <a href="#" id="clear">clear filters</a></div>`;
@@ -479,7 +430,10 @@
     const update = () => {
       const next = {};
       KEEP_KEYS.forEach((k) => { if (filters[k]) next[k] = filters[k]; });
-      bar.querySelectorAll("select, input").forEach((x) => { if (x.value) next[x.name] = x.value; });
+      bar.querySelectorAll("select, input").forEach((x) => {
+        const keep = x.selectedOptions && x.selectedOptions[0] && x.selectedOptions[0].hasAttribute("data-keep");
+        if (keep) next[x.name] = filters[x.name]; else if (x.value) next[x.name] = x.value;
+      });
       filters = next;
       history.replaceState(null, "", "#" + queryOf(filters));
       refreshList();
