@@ -109,18 +109,26 @@ class Javac:
             return code, messages
 
     def cpu_seconds(self) -> float:
-        """CPU seconds the compiler JVM has used so far (0 when it is not running)."""
+        """CPU seconds the compiler JVM has used so far (0 when it is not running): its process and
+        every process beneath it (the JVM runs beneath bubblewrap when confined by it)."""
         import os
 
         process = self._process
         if process is None:
             return 0.0
-        try:
-            with open(f"/proc/{process.pid}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total, todo = 0, [process.pid]
+        while todo:
+            pid = todo.pop()
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
+                        todo += [int(child) for child in children.read().split()]
+            except (OSError, ValueError):
+                continue
+        return total / os.sysconf("SC_CLK_TCK")
 
     def close_locked(self) -> None:
         if self._process is not None:
