@@ -103,7 +103,7 @@ class CompileBudget:
 class CompileView:
     """The files a compiler run may reach besides the system's (``/usr``, the libraries): ``read``
     (and run) beneath each of ``read``, read and write beneath each of ``write``; nothing else, no
-    network. ``cwd`` must lie in it."""
+    network. ``cwd`` must lie in it; paths that do not exist are left out."""
 
     read: tuple[Path, ...] = ()
     write: tuple[Path, ...] = ()
@@ -137,7 +137,7 @@ def confined(argv: Sequence[str], view: CompileView, env: dict[str, str], cwd: P
         binary = bwrap.bwrap_binary()
         assert binary is not None
         setenv = [arg for name, value in sorted(env.items()) for arg in ("--setenv", name, value)]
-        writable = [arg for path in view.write for arg in ("--bind", str(path), str(path))]
+        writable = [arg for path in view.write if path.exists() for arg in ("--bind", str(path), str(path))]
         return [binary, *bwrap.namespace_args(running_as_root(), False), "--clearenv", *setenv,
                 *bwrap.mount_args([*view.read, *view.write]), *writable, "--chdir", str(cwd), "--", *argv]
     if how == "landlock":

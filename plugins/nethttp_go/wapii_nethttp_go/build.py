@@ -145,6 +145,7 @@ class _Builder:
         Path(self.env["TMPDIR"]).mkdir(parents=True, exist_ok=True)
         self.read = [goroot(), prep_tool(), overlay(), overlay_source()]
         self.write = [module, bin_dir, Path(self.env["GOCACHE"])]
+        Path(self.env["GOCACHE"]).mkdir(parents=True, exist_ok=True)  # a view holds only what exists
         self.errors: dict[str, str] = {}
         self.argv: dict[str, list[str]] = {}
         self.standalone: set[str] = set()
