@@ -123,3 +123,46 @@ def test_tasks_left_by_a_compiler_count_against_nobody_after_it(tmp_path: Path) 
     run = run_compiler(["/bin/sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!"], cwd=tmp_path, env={"PATH": "/usr/bin:/bin"},
                        budget=CompileBudget(), programs=1)
     assert run.limit is None and _ends(int(run.stdout))
+
+
+@pytest.mark.parametrize("layers", ["bubblewrap", "no-bubblewrap"])
+def test_a_compiler_reads_and_writes_only_its_file_view_and_reaches_no_network(
+        layers: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inside its view a compiler reads its toolchain, writes its batch; another batch's files, the
+    rest of the host and the network are out of its reach (bubblewrap, or Landlock without it)."""
+    import socket
+
+    from wapii_core.sandbox import bwrap, landlock
+    from wapii_core.sandbox.compile_budget import confinement
+
+    if layers == "no-bubblewrap":
+        monkeypatch.setenv(bwrap.BWRAP_ENV, "")
+    expected = "bubblewrap" if layers == "bubblewrap" else "landlock"
+    if confinement() != expected:
+        pytest.skip(f"{expected} does not work here")
+    toolchain, own, other = tmp_path / "toolchain", tmp_path / "own", tmp_path / "other"
+    for path in (toolchain, own, other):
+        path.mkdir()
+    (toolchain / "lib").write_text("toolchain")
+    (other / "source").write_text("another batch's source")
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+    script = ("cat toolchain/lib; echo; echo built > own/out && echo wrote own\n"
+              "cat other/source 2>/dev/null && echo READ OTHER\n"
+              "echo x > other/planted 2>/dev/null && echo WROTE OTHER\n"
+              "echo x > toolchain/planted 2>/dev/null && echo WROTE TOOLCHAIN\n"
+              "cat /etc/hostname 2>/dev/null && echo READ HOST\n"
+              f"(exec 3<>/dev/tcp/127.0.0.1/{port}) 2>/dev/null && echo CONNECTED\n")
+    bash = "/bin/bash"
+    try:
+        run = run_compiler([bash, "-c", f"cd {tmp_path} && {{ {script} }}"], cwd=own, env={"PATH": "/usr/bin:/bin"},
+                           budget=CompileBudget(), programs=1, read=[toolchain], write=[own])
+    finally:
+        server.close()
+    assert run.stdout.decode().split("\n")[:2] == ["toolchain", "wrote own"], run.stderr
+    assert "READ" not in run.stdout.decode() and "WROTE" not in run.stdout.decode()
+    assert "CONNECTED" not in run.stdout.decode() or landlock.abi() < 4 and layers == "no-bubblewrap"
+    assert (own / "out").read_text() == "built\n"
+    assert sorted(p.name for p in other.iterdir()) == ["source"] and sorted(p.name for p in toolchain.iterdir()) == ["lib"]

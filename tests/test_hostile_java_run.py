@@ -76,7 +76,7 @@ def adapter_of() -> dict[str, str]:
 
 def test_every_program_runs_through_one_java_adapter_and_both_run_some() -> None:
     chosen = adapter_of()
-    assert sorted(chosen) == sorted(name for name, _, _ in _programs()) and len(chosen) == 19
+    assert sorted(chosen) == sorted(name for name, _, _ in _programs()) and len(chosen) == 20
     assert set(chosen.values()) == set(ADAPTERS)
     assert all(chosen[name] == library for name, library in LIBRARY_SPECIFIC.items())
 

@@ -96,3 +96,32 @@ def test_a_unit_that_exhausts_javac_loses_only_its_own_verdict(tmp_path) -> None
     assert failed["p6"].startswith("compile_limit: the compiler ran longer than its ")
     assert failed["p7"].startswith("compile_error: line 2: ")
     assert sorted(p.name for p in (tmp_path / "classes").iterdir()) == ["p0", "p2", "p3", "p5"]
+
+
+@pytest.mark.slow  # a compiler JVM's start
+@pytest.mark.parametrize("layers", ["bubblewrap", "no-bubblewrap"])
+def test_a_confined_compiler_writes_only_beneath_its_batches(layers, tmp_path, monkeypatch) -> None:
+    """With a file view (what the runner gives it), javac compiles into its batches and nowhere else."""
+    skip_without_jdk()
+    from wapii_core.jvm.compile import Javac
+    from wapii_core.jvm.support import JavaLibrary, support_jar
+    from wapii_core.jvm.toolchain import find_jdk, find_runtime
+    from wapii_core.sandbox import bwrap
+    from wapii_core.sandbox.compile_budget import confinement
+
+    if layers == "no-bubblewrap":
+        monkeypatch.setenv(bwrap.BWRAP_ENV, "")
+    if confinement() == "none":
+        pytest.skip("neither bubblewrap nor Landlock works here")
+    jdk = find_jdk()
+    jobs = tmp_path / "jobs"
+    jobs.mkdir()
+    compiler = Javac(jdk, support_jar(jdk, find_runtime(), JavaLibrary("compile-test")), write=[jobs])
+    try:
+        assert _batch(compiler, jobs / "b0", {"p0": GOOD.format(p="p0")}) == {}
+        assert (jobs / "b0" / "classes" / "p0" / "Main.class").is_file()
+        outside = tmp_path / "outside"
+        failed = _batch(compiler, outside, {"p0": GOOD.format(p="p0")})  # its argument file javac cannot even read
+        assert list(failed) == ["p0"] and not (outside / "classes" / "p0").exists()
+    finally:
+        compiler.close()

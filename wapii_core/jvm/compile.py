@@ -13,6 +13,10 @@ run out) is split in halves and compiled again (a fresh compiler JVM after such 
 units at fault are alone: they get ``compile_limit: ...`` (or ``compile_error: ...``), the rest
 compile.
 
+The compiler JVM runs inside a file view (:func:`~wapii_core.sandbox.compile_budget.confined`: bubblewrap,
+else Landlock) when the runner gives it one: it reads the JDK and the class path's jars, writes only
+the runner's batches (sources, classes, argument and message files), and reaches no network.
+
 ``javac`` runs in a :class:`Javac`: one long-lived compiler JVM per runner (``wapii.Compile``), each
 batch a javac run of its own in it. A cold ``javac`` spends most of its CPU on starting and warming
 itself (about 0.8 s for 64 programs on Java 17); a warm one compiles the same 64 in about 0.1 s.
@@ -24,10 +28,11 @@ import re
 import resource
 import subprocess
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from wapii_core.jvm.toolchain import Jdk
-from wapii_core.sandbox.compile_budget import CompileAttempt, CompileBudget, isolate_failures
+from wapii_core.sandbox.compile_budget import CompileAttempt, CompileBudget, CompileView, confined, isolate_failures
 
 COMPILER_FLAGS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData")
 """The compiler JVM's (its heap: :func:`heap_flag`): the client compiler alone (the server compiler's
@@ -43,12 +48,16 @@ def heap_flag(budget: CompileBudget) -> str:
 class Javac:
     """A long-lived ``javac`` (``wapii.Compile`` in ``support_jar``, on ``jdk``'s own ``java``) under
     ``budget`` (default: from the environment), started on first use and again after it died, overran
-    its time or failed naming no file; thread-safe."""
+    its time or failed naming no file; thread-safe. With ``write`` (the directories its batches are
+    in), it runs inside the file view that reads the JDK, the support jar and ``read`` (the class
+    path's directories) and writes only beneath ``write``."""
 
-    def __init__(self, jdk: Jdk, support_jar: Path, budget: CompileBudget | None = None) -> None:
+    def __init__(self, jdk: Jdk, support_jar: Path, budget: CompileBudget | None = None, *,
+                 read: Sequence[Path] = (), write: Sequence[Path] = ()) -> None:
         self.jdk = jdk
         self.support_jar = support_jar
         self.budget = budget or CompileBudget.from_env()
+        self.view = (CompileView.of([*jdk.read_paths, jdk.home, support_jar, *read], write) if write else None)
         self._process: subprocess.Popen[str] | None = None
         self._lock = threading.Lock()
 
@@ -58,9 +67,15 @@ class Javac:
 
             limits = self.budget.limits(0)
             del limits[resource.RLIMIT_CPU]  # a long-lived JVM: each batch's time is kept by run()
+            from wapii_core.sandbox.limits import clean_env
+
             argv = [str(self.jdk.java), heap_flag(self.budget), *COMPILER_FLAGS, "-cp", str(self.support_jar), "wapii.Compile"]
+            env, cwd = clean_env(), (self.view.write[0] if self.view else None)
+            if self.view is not None:
+                argv = confined(argv, self.view, env, self.view.write[0])
             self._process = subprocess.Popen([*limits_prefix(limits), *argv], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=subprocess.DEVNULL, text=True, encoding="utf-8", start_new_session=True)
+                                             stderr=subprocess.DEVNULL, text=True, encoding="utf-8", start_new_session=True,
+                                             env=env if self.view else None, cwd=cwd)
         return self._process
 
     def run(self, argument_file: Path, units: int = 1) -> tuple[int, str]:
@@ -94,18 +109,26 @@ class Javac:
             return code, messages
 
     def cpu_seconds(self) -> float:
-        """CPU seconds the compiler JVM has used so far (0 when it is not running)."""
+        """CPU seconds the compiler JVM has used so far (0 when it is not running): its process and
+        every process beneath it (the JVM runs beneath bubblewrap when confined by it)."""
         import os
 
         process = self._process
         if process is None:
             return 0.0
-        try:
-            with open(f"/proc/{process.pid}/stat", "rb") as stat:
-                fields = stat.read().rsplit(b")", 1)[1].split()
-        except OSError:
-            return 0.0
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        total, todo = 0, [process.pid]
+        while todo:
+            pid = todo.pop()
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as stat:
+                    fields = stat.read().rsplit(b")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])
+                for task in os.listdir(f"/proc/{pid}/task"):
+                    with open(f"/proc/{pid}/task/{task}/children", "rb") as children:
+                        todo += [int(child) for child in children.read().split()]
+            except (OSError, ValueError):
+                continue
+        return total / os.sysconf("SC_CLK_TCK")
 
     def close_locked(self) -> None:
         if self._process is not None:

@@ -96,10 +96,11 @@ class JavaRunner:
         if self._scratch is not None:
             return
         self._jar = support_jar(self.jdk, self.runtime, self.library)
-        self._javac = Javac(self.jdk, self._jar)
         scratch = Path(tempfile.mkdtemp(prefix="wapii-jvm-"))
         (scratch / "hosts").write_text("# no host resolves: every request goes through the recorder\n")
         (scratch / "jobs").mkdir()
+        # javac reads the JDK and the class path's jars, and writes only this runner's batches
+        self._javac = Javac(self.jdk, self._jar, read=[jar.parent for jar in self.library.jars], write=[scratch / "jobs"])
         for path in (scratch, scratch / "hosts", scratch / "jobs"):
             _world_readable(path)
         self._scratch = scratch

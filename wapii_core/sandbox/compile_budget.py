@@ -10,6 +10,12 @@ the rlimits of a :class:`CompileBudget` (``RLIMIT_DATA``: the memory it may comm
 share per program it compiles; past it the session is killed. Running out of any of these is a
 :class:`CompilerRun` with ``limit`` set, never an exception.
 
+A compiler also runs inside a file view of its own (:func:`confined`): it reads
+only the toolchain and the files its run needs, writes only its batch's work directories (and the
+build cache it shares), and reaches no network: bubblewrap where it works here (its own mount,
+network, PID and IPC namespaces, as wapii's own user: what it writes stays wapii's), else Landlock
+(read and run beneath the view, full access beneath its own directories, no TCP, no signals out).
+
 :func:`isolate_failures` is the search: a batch whose compilation fails without naming the programs at
 fault (a time-out, an exhausted heap, a link failure) is split in halves, each compiled again,
 until the programs that cause the failure are alone; only they lose their verdict. A failure that
@@ -93,6 +99,54 @@ class CompileBudget:
                 f"{self.per_program_s:g} s per program")
 
 
+@dataclass(frozen=True)
+class CompileView:
+    """The files a compiler run may reach besides the system's (``/usr``, the libraries): ``read``
+    (and run) beneath each of ``read``, read and write beneath each of ``write``; nothing else, no
+    network. ``cwd`` must lie in it; paths that do not exist are left out."""
+
+    read: tuple[Path, ...] = ()
+    write: tuple[Path, ...] = ()
+
+    @classmethod
+    def of(cls, read: Sequence[Path | str] = (), write: Sequence[Path | str] = ()) -> CompileView:
+        return cls(tuple(dict.fromkeys(Path(os.path.abspath(p)) for p in read)),
+                   tuple(dict.fromkeys(Path(os.path.abspath(p)) for p in write)))
+
+
+def confinement() -> str:
+    """How compilers are confined here: ``"bubblewrap"``, ``"landlock"``, or ``"none"`` (neither works;
+    the compiler runs under its rlimits alone)."""
+    from wapii_core.sandbox import bwrap, landlock
+    from wapii_core.sandbox.users import running_as_root
+
+    if bwrap.probe(running_as_root(), None) is None:
+        return "bubblewrap"
+    return "landlock" if landlock.unavailable() is None else "none"
+
+
+def confined(argv: Sequence[str], view: CompileView, env: dict[str, str], cwd: Path) -> list[str]:
+    """The command line that runs ``argv`` (absolute executable first) inside ``view``: under
+    bubblewrap (the view read-only, its ``write`` directories bound writable, ``env`` set inside,
+    working directory ``cwd``), or confined by Landlock (the process keeps ``env`` and ``cwd``)."""
+    from wapii_core.sandbox import bwrap, landlock
+    from wapii_core.sandbox.users import running_as_root
+
+    how = confinement()
+    if how == "bubblewrap":
+        binary = bwrap.bwrap_binary()
+        assert binary is not None
+        setenv = [arg for name, value in sorted(env.items()) for arg in ("--setenv", name, value)]
+        writable = [arg for path in view.write if path.exists() for arg in ("--bind", str(path), str(path))]
+        return [binary, *bwrap.namespace_args(running_as_root(), False), "--clearenv", *setenv,
+                *bwrap.mount_args([*view.read, *view.write]), *writable, "--chdir", str(cwd), "--", *argv]
+    if how == "landlock":
+        policy = landlock.Policy.of([*view.read, *bwrap.SYSTEM_PATHS, *landlock.DEVICES], write=["/dev/null"],
+                                    execute=True, own=view.write)
+        return [*landlock.exec_prefix(policy), *argv]
+    return list(argv)
+
+
 @dataclass
 class CompilerRun:
     """What a compiler run gave: its exit status and output, and ``limit``: which budget it ran out
@@ -111,13 +165,17 @@ end a Go process in SIGSEGV)."""
 
 
 def run_compiler(argv: Sequence[str], *, cwd: Path, env: dict[str, str], budget: CompileBudget, programs: int,
-                 stdin: bytes | None = None) -> CompilerRun:
-    """Runs ``argv`` (absolute executable first) under ``budget`` for ``programs`` programs; never
-    raises for what the compiler does (a time-out, a kill, exhausted memory: ``limit``)."""
+                 stdin: bytes | None = None, read: Sequence[Path] | None = None, write: Sequence[Path] = ()) -> CompilerRun:
+    """Runs ``argv`` (absolute executable first) under ``budget`` for ``programs`` programs; when
+    ``read`` is given, inside the file view that reads beneath ``read`` and writes beneath ``write``
+    (:func:`confined`). Never raises for what the compiler does (a time-out, a
+    kill, exhausted memory: ``limit``)."""
     from wapii_core.sandbox.rlimit_exec import limits_prefix
 
     seconds = budget.seconds(programs)
-    process = subprocess.Popen([*limits_prefix(budget.limits(programs)), *argv], cwd=cwd, env=env,
+    view = CompileView.of(read, write) if read is not None else None
+    command = [*limits_prefix(budget.limits(programs)), *(confined(argv, view, env, cwd) if view else argv)]
+    process = subprocess.Popen(command, cwd=cwd, env=env,
                                stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:

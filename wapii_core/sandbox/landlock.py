@@ -144,8 +144,9 @@ def covers(version: int) -> str:
 class Policy:
     """What a restricted process may reach: read (and, with ``execute``, run) beneath ``read``; write
     the files in ``write``; list (names only, no file contents) the directories beneath ``list``;
-    read and run the files beneath ``run`` (whatever ``execute`` says); connect (ABI >= 4) to the
-    TCP ports in ``connect`` and bind those in ``bind``; nothing else. Paths that do not exist are skipped."""
+    read and run the files beneath ``run`` (whatever ``execute`` says); read, write, create and remove
+    anything beneath ``own`` (a compiler's work directory); connect (ABI >= 4) to the TCP ports in
+    ``connect`` and bind those in ``bind``; nothing else. Paths that do not exist are skipped."""
 
     read: tuple[str, ...]
     write: tuple[str, ...] = ()
@@ -154,15 +155,18 @@ class Policy:
     run: tuple[str, ...] = ()
     connect: tuple[int, ...] = ()
     bind: tuple[int, ...] = ()
+    own: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, read: Iterable[str | os.PathLike[str]], write: Iterable[str | os.PathLike[str]] = (),
            execute: bool = False, list: Iterable[str | os.PathLike[str]] = (),  # noqa: A002
-           run: Iterable[str | os.PathLike[str]] = (), connect: Iterable[int] = (), bind: Iterable[int] = ()) -> Policy:
+           run: Iterable[str | os.PathLike[str]] = (), connect: Iterable[int] = (), bind: Iterable[int] = (),
+           own: Iterable[str | os.PathLike[str]] = ()) -> Policy:
         """The policy for these paths (strings or path objects; duplicates dropped, order kept)."""
         return cls(tuple(dict.fromkeys(map(os.fspath, read))), tuple(dict.fromkeys(map(os.fspath, write))), execute,
                    tuple(dict.fromkeys(map(os.fspath, list))), tuple(dict.fromkeys(map(os.fspath, run))),
-                   tuple(dict.fromkeys(int(port) for port in connect)), tuple(dict.fromkeys(int(port) for port in bind)))
+                   tuple(dict.fromkeys(int(port) for port in connect)), tuple(dict.fromkeys(int(port) for port in bind)),
+                   tuple(dict.fromkeys(map(os.fspath, own))))
 
 
 class Ruleset:
@@ -219,7 +223,7 @@ def prepare(policy: Policy, version: int | None = None) -> Ruleset:
     try:
         read = READ_FILE | READ_DIR | (EXECUTE if policy.execute else 0)
         for paths, access in ((policy.read, read), (policy.write, READ_FILE | WRITE_FILE), (policy.list, READ_DIR),
-                              (policy.run, READ_FILE | READ_DIR | EXECUTE)):
+                              (policy.run, READ_FILE | READ_DIR | EXECUTE), (policy.own, fs)):
             for path in paths:
                 _allow(fd, path, access & fs)
         ports = {port: 0 for port in (*policy.connect, *policy.bind)}
@@ -261,7 +265,7 @@ def exec_prefix(policy: Policy) -> list[str]:
 
     spec = json.dumps({"read": [*policy.read], "write": [*policy.write], "execute": policy.execute,
                        "list": [*policy.list], "run": [*policy.run], "connect": [*policy.connect],
-                       "bind": [*policy.bind]})
+                       "bind": [*policy.bind], "own": [*policy.own]})
     return [sys.executable, "-I", "-S", os.path.abspath(__file__), spec, "--"]
 
 

@@ -18,7 +18,9 @@ program), and a run that fails naming no program (out of time or memory, a link 
 by :func:`~wapii_core.kits.sandbox.isolate_failures` until the programs that cause it are alone; only they
 get ``compile_limit: ...`` (or ``compile_error: ...``). The sources live in ``<cache>/go/work/<key>``
 (mode 0700, removed once built), the binaries in ``<cache>/go/batches/<key>/bin``: the programs
-read only those.
+read only those. Every compiler run is confined to the batch's file view (``run_compiler``'s ``read`` and ``write``): it reads
+the Go root, the preparation tool and the capture overlay, and writes only its batch's sources, its
+temporary files (beneath them), its binaries and the shared build cache; no network.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from pathlib import Path
 
 from wapii_core.kits.sandbox import CompileAttempt, CompileBudget, CompilerRun, isolate_failures, run_compiler
 
-from .toolchain import build_flags, go_binary, go_dir, go_env, prep_tool
+from .toolchain import build_flags, go_binary, go_dir, go_env, goroot, overlay, overlay_source, prep_tool
 
 MODULE = "wapiiprog"
 DISPATCHER = "run"
@@ -139,7 +141,11 @@ class _Builder:
     def __init__(self, sources: dict[str, str], module: Path, bin_dir: Path, budget: CompileBudget) -> None:
         self.sources, self.module, self.bin_dir, self.budget = sources, module, bin_dir, budget
         self.env = go_env()
+        self.env["TMPDIR"] = str(module / ".tmp")  # the batch's own (a directory go ignores in a module)
         Path(self.env["TMPDIR"]).mkdir(parents=True, exist_ok=True)
+        self.read = [goroot(), prep_tool(), overlay(), overlay_source()]
+        self.write = [module, bin_dir, Path(self.env["GOCACHE"])]
+        Path(self.env["GOCACHE"]).mkdir(parents=True, exist_ok=True)  # a view holds only what exists
         self.errors: dict[str, str] = {}
         self.argv: dict[str, list[str]] = {}
         self.standalone: set[str] = set()
@@ -149,7 +155,8 @@ class _Builder:
 
     def _run(self, argv: list[str], programs: int, stdin: bytes | None = None) -> CompilerRun:
         self.runs += 1
-        return run_compiler(argv, cwd=self.module, env=self.env, budget=self.budget, programs=programs, stdin=stdin)
+        return run_compiler(argv, cwd=self.module, env=self.env, budget=self.budget, programs=programs, stdin=stdin,
+                            read=self.read, write=self.write)
 
     def _go(self, args: list[str], programs: int) -> CompilerRun:
         return self._run([go_binary(), args[0], "-p", COMPILER_PROCESSES, *args[1:]], programs)

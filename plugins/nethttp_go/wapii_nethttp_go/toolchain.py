@@ -87,10 +87,15 @@ def _package_file(*parts: str) -> Path:
     return Path(str(resources.files("wapii_nethttp_go").joinpath("go", *parts)))
 
 
+def overlay_source() -> Path:
+    """The file that replaces ``net/http/roundtrip.go`` (what :func:`overlay` maps it to)."""
+    return _package_file("overlay", "roundtrip.go")
+
+
 @functools.lru_cache(maxsize=None)
 def overlay() -> Path:
     """The ``-overlay`` file replacing ``net/http/roundtrip.go`` with the capture (written once per content)."""
-    source = _package_file("overlay", "roundtrip.go")
+    source = overlay_source()
     mapping = {"Replace": {str(goroot() / "src" / "net" / "http" / "roundtrip.go"): str(source)}}
     text = json.dumps(mapping, sort_keys=True)
     path = go_dir() / f"overlay-{hashlib.sha256((text + source.read_text()).encode()).hexdigest()[:16]}.json"
