@@ -6,18 +6,16 @@ shown as text, never run. Skipped without Chromium or Playwright."""
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from browser_page import Page
+from browser_page import CHROMIUM, listed_page
 from support import run_cli
 from wapii_core.mock.exchange import MockRequest, MockResponse
 from wapii_core.sandbox.dialogue import record
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-playwright = pytest.importorskip("playwright.sync_api", reason="needs Playwright (pip install -e '.[test]')")
+pytest.importorskip("playwright.sync_api", reason="needs Playwright (pip install -e '.[test]')")
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (apt-get install -y chromium)"),
               pytest.mark.slow]
 
@@ -41,23 +39,15 @@ def test_a_sample_s_exchanges_are_shown_in_order_and_inert(tmp_path: Path) -> No
     done = run_cli("view", str(run), "--bundle", str(tmp_path / "bundle"), "--no-open")
     assert done.returncode == 0, done.stderr
     site = tmp_path / "bundle"
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            shown = Page(browser, site, 1280)
-            page = shown.page
-            shown.open()
-            page.wait_for_selector("body[data-listed]")
-            page.locator("#contentArea .srow", has_text=first["sample"]).first.click()
-            page.wait_for_selector("body[data-sample]")
-            rows = page.locator("#exchanges tbody tr")
-            assert rows.count() == 2
-            assert rows.nth(0).inner_text().startswith(f"1\tPOST {base}/books")
-            assert "201 created books/bk_1" in rows.nth(0).inner_text() and '{"id": "bk_1"}' in rows.nth(0).inner_text()
-            assert rows.nth(1).inner_text().startswith(f"2\tGET {base}/books/bk_1")
-            assert HOSTILE in rows.nth(1).inner_text()  # shown as text
-            assert page.locator("#exchanges img").count() == 0
-            assert page.evaluate("document.body.dataset.pwned") is None
-            assert not shown.outside and not [p for p in shown.problems if p.startswith("exception")], shown.problems
-        finally:
-            browser.close()
+    with listed_page(site) as shown:
+        page = shown.page
+        shown.open_sample(first["sample"])
+        rows = page.locator("#exchanges tbody tr")
+        assert rows.count() == 2
+        assert rows.nth(0).inner_text().startswith(f"1\tPOST {base}/books")
+        assert "201 created books/bk_1" in rows.nth(0).inner_text() and '{"id": "bk_1"}' in rows.nth(0).inner_text()
+        assert rows.nth(1).inner_text().startswith(f"2\tGET {base}/books/bk_1")
+        assert HOSTILE in rows.nth(1).inner_text()  # shown as text
+        assert page.locator("#exchanges img").count() == 0
+        assert page.evaluate("document.body.dataset.pwned") is None
+        shown.check_inert()

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from browser_page import CHROMIUM, listed_page
 from support import REPO, run_cli_in_process, shared_path, skip_without_node
 
 from wapii_core.base.model import SampleResult
@@ -148,56 +149,47 @@ def site_with_forged_run(corpus_run: tuple[Path, Path], tmp_path_factory: pytest
     return root / "site"
 
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (apt-get install -y chromium)")
 def test_clicking_incomplete_implementations_lists_the_samples_it_counts(
         corpus_run: tuple[Path, Path], site_with_forged_run: Path) -> None:
-    playwright = pytest.importorskip("playwright.sync_api", reason="needs Playwright (pip install -e '.[test]')")
-    from browser_page import Page
+    pytest.importorskip("playwright.sync_api", reason="needs Playwright (pip install -e '.[test]')")
 
     run, _ = corpus_run
     incomplete = json.loads((run / "summary.json").read_text())["overall"]["Incomplete implementations"]
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            view = Page(browser, site_with_forged_run, 1280)
-            page = view.page
+    with listed_page(site_with_forged_run) as view:
+        page = view.page
+        page.click("details.section > summary")
+        row = page.locator("#report tr", has_text="Incomplete implementations")
+        assert row.locator("td").nth(1).inner_text() == str(incomplete)
+        row.locator("td").nth(1).locator("a").click()  # the first run's value
+        page.wait_for_function(f"document.body.dataset.listed === '{incomplete}'")
+        assert page.locator("#count").inner_text() == f"{incomplete} sample(s)"
+        assert all(f"error={kind}" in page.url for kind in INCOMPLETE_ERRORS), page.url
+        kept = page.locator("select[name=error] option[data-keep]")
+        assert kept.inner_text() == " or ".join(INCOMPLETE_ERRORS)
+        page.select_option("select[name=verdict]", "nonexecutable")  # another facet: the list is kept
+        page.wait_for_function(f"document.body.dataset.listed === '{incomplete}'")
+        assert all(f"error={kind}" in page.url for kind in INCOMPLETE_ERRORS), page.url
+        page.reload()  # the URL alone restores the whole list
+        page.wait_for_function(f"document.body.dataset.listed === '{incomplete}'")
+
+        for kind in FORGED:  # the count table's link of a forged kind opens that sample only
             view.open()
             page.wait_for_selector("body[data-listed]")
             page.click("details.section > summary")
-            row = page.locator("#report tr", has_text="Incomplete implementations")
-            assert row.locator("td").nth(1).inner_text() == str(incomplete)
-            row.locator("td").nth(1).locator("a").click()  # the first run's value
-            page.wait_for_function(f"document.body.dataset.listed === '{incomplete}'")
-            assert page.locator("#count").inner_text() == f"{incomplete} sample(s)"
-            assert all(f"error={kind}" in page.url for kind in INCOMPLETE_ERRORS), page.url
-            kept = page.locator("select[name=error] option[data-keep]")
-            assert kept.inner_text() == " or ".join(INCOMPLETE_ERRORS)
-            page.select_option("select[name=verdict]", "nonexecutable")  # another facet: the list is kept
-            page.wait_for_function(f"document.body.dataset.listed === '{incomplete}'")
-            assert all(f"error={kind}" in page.url for kind in INCOMPLETE_ERRORS), page.url
-            page.reload()  # the URL alone restores the whole list
-            page.wait_for_function(f"document.body.dataset.listed === '{incomplete}'")
-
-            for kind in FORGED:  # the count table's link of a forged kind opens that sample only
-                view.open()
-                page.wait_for_selector("body[data-listed]")
-                page.click("details.section > summary")
-                counts = page.locator("#counts tr", has_text=f"Error: {kind}")
-                assert counts.count() == 1
-                counts.locator("td").nth(2).locator("a").click()  # the forged run's column
-                page.wait_for_function("document.body.dataset.listed === '1'")
-                page.locator("#contentArea .srow").first.click()
-                page.wait_for_selector("body[data-sample]")
-                assert page.locator("h2 .error").inner_text() == kind
-            view.open(f"#{'error=' + 'x%26error%3Druntime_error'}&run=0")  # a forged URL: run 0 has no such kind
-            page.wait_for_function("document.body.dataset.listed === '0'")
-            view.check()
-        finally:
-            browser.close()
+            counts = page.locator("#counts tr", has_text=f"Error: {kind}")
+            assert counts.count() == 1
+            counts.locator("td").nth(2).locator("a").click()  # the forged run's column
+            page.wait_for_function("document.body.dataset.listed === '1'")
+            page.locator("#contentArea .srow").first.click()
+            page.wait_for_selector("body[data-sample]")
+            assert page.locator("h2 .error").inner_text() == kind
+        view.open(f"#{'error=' + 'x%26error%3Druntime_error'}&run=0")  # a forged URL: run 0 has no such kind
+        page.wait_for_function("document.body.dataset.listed === '0'")
+        view.check()
 
 
 def test_a_forged_argument_verdict_in_a_run_file_counts_in_no_argument_row(site_with_forged_run: Path) -> None:

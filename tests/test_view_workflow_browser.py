@@ -6,17 +6,15 @@ its damage, the markup shown as text, never run. Skipped without Chromium or Pla
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from browser_page import Page
+from browser_page import CHROMIUM, listed_page
 from support import run_cli
 from test_workflows import BASE, CREATE, PROGRAM, PROGRAMS, TASK, dataset_dir
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-playwright = pytest.importorskip("playwright.sync_api", reason="needs Playwright (pip install -e '.[test]')")
+pytest.importorskip("playwright.sync_api", reason="needs Playwright (pip install -e '.[test]')")
 pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (apt-get install -y chromium)"),
               pytest.mark.slow]
 
@@ -37,23 +35,15 @@ def test_a_workflow_sample_shows_its_steps_and_end_state_inert(tmp_path: Path) -
     done = run_cli("view", str(run), "--bundle", str(tmp_path / "bundle"), "--no-open")
     assert done.returncode == 0, done.stderr
     site = tmp_path / "bundle"
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            shown = Page(browser, site, 1280)
-            page = shown.page
-            shown.open()
-            page.wait_for_selector("body[data-listed]")
-            page.locator("#contentArea .srow", has_text="asana/0").first.click()
-            page.wait_for_selector("body[data-sample]")
-            rows = [row.inner_text() for row in page.locator("#steps tbody tr").all()]
-            assert len(rows) == len(result["workflow"]["steps"]) == 5
-            assert rows[0].split("\t")[:2] == ["request 1", "call 0"] and "GET /projects" in rows[0]
-            assert sum(row.split("\t")[1] == "extra" for row in rows) == 2
-            state = page.locator("#end-state").inner_text()
-            assert "damage" in state and "<img src=x onerror=" in state  # the stored markup, shown as text
-            assert page.locator("#end-state img, #steps img").count() == 0
-            assert page.evaluate("document.body.dataset.pwned") is None
-            assert not shown.outside and not [p for p in shown.problems if p.startswith("exception")], shown.problems
-        finally:
-            browser.close()
+    with listed_page(site) as shown:
+        page = shown.page
+        shown.open_sample("asana/0")
+        rows = [row.inner_text() for row in page.locator("#steps tbody tr").all()]
+        assert len(rows) == len(result["workflow"]["steps"]) == 5
+        assert rows[0].split("\t")[:2] == ["request 1", "call 0"] and "GET /projects" in rows[0]
+        assert sum(row.split("\t")[1] == "extra" for row in rows) == 2
+        state = page.locator("#end-state").inner_text()
+        assert "damage" in state and "<img src=x onerror=" in state  # the stored markup, shown as text
+        assert page.locator("#end-state img, #steps img").count() == 0
+        assert page.evaluate("document.body.dataset.pwned") is None
+        shown.check_inert()
