@@ -113,6 +113,20 @@ def referenced_answers(calls: list[dict[str, Any]]) -> set[int]:
     return {ref.call for ref in Reference.all_in(calls) if not ref.setup}
 
 
+def call_sources(calls: list[dict[str, Any]], call_source: Callable[[dict[str, Any]], str],
+                 literal: Callable[[str], str], expression: Callable[[Parts], str]) -> list[tuple[str, str | None]]:
+    """Each call's source (``call_source`` of its config, each reference written by ``expression``, strings
+    by ``literal``) with the variable its answer is kept in, or None when no later call reads it. Raises
+    ValueError for a reference it cannot write."""
+    used = referenced_answers(calls)
+    sources = []
+    for index, call in enumerate(calls):
+        config, tokens = with_tokens(call, index)
+        sources.append((substitute(call_source(config), tokens, literal, expression),
+                        answer_name(index) if index in used else None))
+    return sources
+
+
 def answer_name(index: int) -> str:
     """The program's variable for the answer to call ``index``."""
     return f"answer{index}"

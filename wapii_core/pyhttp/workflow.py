@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from wapii_core.generation.workflow_source import (AnswerRef, Parts, answer_name, is_typed, referenced_answers,
-                                                   substitute, with_tokens)
+from wapii_core.generation.workflow_source import AnswerRef, Parts, answer_name, call_sources, is_typed
 from wapii_core.pyhttp.pyliteral import py_string
 
 _UNSAFE_IN_FSTRING = set("'\"\\{}\n\r")
@@ -55,13 +54,8 @@ def render_py_workflow(starter: str, helper: str, calls: list[dict[str, Any]], c
     expression (``requests.get(...)``, ``session.get(...)``). ``session``: the ``async with`` header
     of an async library's session; the calls are then awaited in its block. Raises ValueError for a
     reference it cannot write."""
-    used = referenced_answers(calls)
     indent, awaiting = ("    ", "await ") if session is not None else ("", "")
-    lines = []
-    for index, call in enumerate(calls):
-        config, tokens = with_tokens(call, index)
-        source = substitute(call_source(config), tokens, py_string, py_reference)
-        target = f"{answer_name(index)} = " if index in used else ""
-        lines.append(f"{indent}{target}{awaiting}send(lambda: {source})\n")
+    lines = [f"{indent}{f'{kept} = ' if kept else ''}{awaiting}send(lambda: {source})\n"
+             for source, kept in call_sources(calls, call_source, py_string, py_reference)]
     body = (session + "\n" if session is not None else "") + "".join(lines)
     return starter + helper + "\n\n" + body

@@ -19,8 +19,7 @@ from typing import Any
 from wapii_core.base.model import Extraction
 from wapii_core.generation.js_extract import STOP_SUFFIXES
 from wapii_core.generation.js_literal import js_string
-from wapii_core.generation.workflow_source import (AnswerRef, Parts, answer_name, is_typed, referenced_answers,
-                                                   substitute, with_tokens)
+from wapii_core.generation.workflow_source import AnswerRef, Parts, answer_name, call_sources, is_typed
 
 FENCE = "```"
 PROGRAM_OPEN = "(async () => {\n"
@@ -64,13 +63,8 @@ def render_js_workflow(starter: str, helper: str, calls: list[dict[str, Any]], c
     """The oracle's program: ``starter``, the library's ``send`` ``helper`` and a ``main()`` that sends
     each of ``calls`` in order, ``call_source(config)`` being the adapter's single-call expression
     (``axios.get(...)``, ``fetch(...)``). Raises ValueError for a reference it cannot write."""
-    used = referenced_answers(calls)
-    lines = []
-    for index, call in enumerate(calls):
-        config, tokens = with_tokens(call, index)
-        source = substitute(call_source(config), tokens, js_string, js_reference)
-        target = f"const {answer_name(index)} = " if index in used else ""
-        lines.append(f"  {target}await send(() => {source});\n")
+    lines = [f"  {f'const {kept} = ' if kept else ''}await send(() => {source});\n"
+             for source, kept in call_sources(calls, call_source, js_string, js_reference)]
     return starter + "\n" + helper + "\nasync function main() {\n" + "".join(lines) + "}\n\nmain();\n"
 
 
